@@ -1,0 +1,95 @@
+// Every environment variable the server reads, parsed and defaulted in one place.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  RATE_LIMIT_PER_EMAIL,
+  RATE_LIMIT_PER_IP,
+  RATE_LIMIT_WINDOW_S,
+} from '../contract/constants';
+
+export const DEFAULT_TELEGRAM_API_ROOT = 'https://api.telegram.org';
+
+export interface RateLimitConfig {
+  windowS: number;
+  perIp: number;
+  perEmail: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Embedded database files, the generated secret key and the e-mail outbox live here. */
+  dataDir: string;
+  /** Real PostgreSQL when set; the embedded PGlite database under dataDir otherwise. */
+  databaseUrl: string | null;
+  /** SMTP when set; .eml files in dataDir/outbox otherwise. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Base of links in e-mails, of the Mini App URL and of webhooks; no trailing slash. */
+  publicUrl: string;
+  /** Signs activation and reset tokens and encrypts secrets at rest. */
+  secretKey: string;
+  /** The service bot: validates Mini App init data, sets its menu button to the app. */
+  telegramBotToken: string | null;
+  telegramApiRoot: string;
+  sentryDsn: string | null;
+  /** Built SPA served by the same process. */
+  distDir: string;
+  logLevel: string;
+  rateLimit: RateLimitConfig;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return n;
+}
+
+function optional(env: Env, name: string): string | null {
+  const v = env[name]?.trim();
+  return v ? v : null;
+}
+
+/** Reads SECRET_KEY, or the key generated into DATA_DIR on first start (kept across restarts). */
+function secretKeyFrom(env: Env, dataDir: string): string {
+  const given = optional(env, 'SECRET_KEY');
+  if (given) return given;
+  const file = path.join(dataDir, 'secret_key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000);
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(optional(env, 'DATA_DIR') ?? './data');
+  const publicUrl = (optional(env, 'PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl: optional(env, 'DATABASE_URL'),
+    smtpUrl: optional(env, 'SMTP_URL'),
+    mailFrom: optional(env, 'MAIL_FROM') ?? 'Funnels <no-reply@localhost>',
+    publicUrl,
+    secretKey: secretKeyFrom(env, dataDir),
+    telegramBotToken: optional(env, 'TELEGRAM_BOT_TOKEN'),
+    telegramApiRoot: (optional(env, 'TELEGRAM_API_ROOT') ?? DEFAULT_TELEGRAM_API_ROOT).replace(/\/+$/, ''),
+    sentryDsn: optional(env, 'SENTRY_DSN'),
+    distDir: path.resolve(optional(env, 'DIST_DIR') ?? './dist'),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    rateLimit: {
+      windowS: int(env, 'AUTH_RATE_LIMIT_WINDOW_S', RATE_LIMIT_WINDOW_S),
+      perIp: int(env, 'AUTH_RATE_LIMIT_PER_IP', RATE_LIMIT_PER_IP),
+      perEmail: int(env, 'AUTH_RATE_LIMIT_PER_EMAIL', RATE_LIMIT_PER_EMAIL),
+    },
+  };
+}
