@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { API } from '../contract/auth';
+import { AUTH_COOKIE } from '../contract/constants';
+import { createActiveUser, newUser } from './support/api';
+import { BASE_URL } from './support/env';
+import { linkIn, waitForMail } from './support/mail';
+
+test('a new user registers, activates from the e-mail, signs in, switches to Russian and signs out', async ({ page, context }) => {
+  const user = newUser('signup');
+  await page.goto('/sign-up/');
+  await page.getByLabel('First name').fill(user.firstName);
+  await page.getByLabel('Last name').fill(user.lastName);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByLabel('Repeat password').fill(user.password);
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { name: 'Check entered email' })).toBeVisible();
+  await expect(page.getByText(user.email)).toBeVisible();
+
+  const mail = await waitForMail(user.email, since);
+  const activation = linkIn(mail, '/activate/');
+  expect(activation.startsWith(`${BASE_URL}/activate/`)).toBe(true);
+
+  // Signing in before activation is refused.
+  await page.goto('/sign-in/');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('Unable to log in with provided credentials.')).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in\/$/);
+
+  await page.goto(activation);
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/sign-in\/$/);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await expect(page).toHaveURL(/\/content\/panel\/$/);
+  await expect(page.getByText(user.firstName).first()).toBeVisible();
+  expect((await context.cookies()).find((c) => c.name === AUTH_COOKIE)?.value).toMatch(/^[0-9a-f]{40}$/);
+
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  await expect(page).toHaveURL(/\/settings\/$/);
+  await expect(page.getByText(user.email)).toBeVisible();
+  await page.getByRole('link', { name: 'Language' }).click();
+  await expect(page).toHaveURL(/\/settings\/language\/$/);
+  await page.getByText('Русский').click();
+  await expect(page.getByRole('heading', { name: 'Язык' })).toBeVisible();
+
+  // The choice is remembered across a reload, and kept on the account for e-mails.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Язык' })).toBeVisible();
+  const token = (await context.cookies()).find((c) => c.name === AUTH_COOKIE)!.value;
+  const me = await page.request.get(API.me, { headers: { Authorization: `Token ${token}` } });
+  expect((await me.json()).language).toBe('ru');
+
+  await page.goto('/settings/');
+  await page.getByRole('button', { name: 'Выйти' }).click();
+  await expect(page).toHaveURL(/\/sign-in\/$/);
+  await expect(page.getByRole('button', { name: 'Войти' })).toBeVisible();
+  expect((await context.cookies()).find((c) => c.name === AUTH_COOKIE)).toBeUndefined();
+
+  // The signed-out token no longer works, and protected screens send the visitor to sign in.
+  const after = await page.request.get(API.me, { headers: { Authorization: `Token ${token}` } });
+  expect(after.status()).toBe(401);
+  await page.goto('/content/panel/');
+  await expect(page).toHaveURL(/\/sign-in\/$/);
+});
+
+test('a forgotten password is reset from the e-mail link and the new one signs in', async ({ page, request }) => {
+  const user = await createActiveUser(request, newUser('reset'));
+  await page.goto('/sign-in/');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/lost-pass\/$/);
+  await page.getByLabel('Email').fill(user.email);
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('heading', { name: 'Check entered email' })).toBeVisible();
+
+  const link = linkIn(await waitForMail(user.email, since), '/reset-pass/');
+  expect(link).toMatch(new RegExp(`^${BASE_URL}/reset-pass/[A-Za-z0-9_-]+/[A-Za-z0-9-]+$`));
+  await page.goto(link);
+  const newPassword = 'Brand-New-Secret-77';
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Repeat new password').fill(newPassword);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/sign-in\/$/);
+
+  // The old password is gone, the link cannot be used twice, the new password works.
+  const old = await request.post(API.login, { data: { email: user.email, password: user.password } });
+  expect(old.status()).toBe(400);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(newPassword);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/content\/panel\/$/);
+
+  await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill('Another-Secret-88');
+  await page.getByLabel('Repeat new password').fill('Another-Secret-88');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/reset-pass\//);
+  await expect(page.getByRole('link', { name: /new link|Forgot password/i })).toBeVisible();
+});

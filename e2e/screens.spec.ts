@@ -1,0 +1,54 @@
+// Every screen at phone size in the light and dark browser themes and inside Telegram: each must
+// render its heading and fit the phone's width. The screenshots land in test-results/screens/.
+import { expect, test, type Page } from '@playwright/test';
+import { AUTH_COOKIE } from '../contract/constants';
+import { createActiveUser, loginToken, newUser } from './support/api';
+import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
+
+const guestScreens = ['/sign-in/', '/sign-up/', '/lost-pass/', '/reset-pass/MQ/abc-123', '/activate/MQ/abc-123/', '/subscribe/', '/sbscrb/', '/cancel/'];
+const userScreens = [
+  '/content/panel/',
+  '/content/dashboard/',
+  '/settings/',
+  '/settings/language/',
+  '/partner/dashboard/',
+  '/partner/transactions/',
+  '/partner/dashboard/demo-link/',
+  '/partner/withdraw/',
+  '/partner/statistics/',
+];
+
+const slug = (path: string) => path.replace(/^\/|\/$/g, '').replace(/\//g, '_') || 'root';
+
+async function check(page: Page, name: string) {
+  await expect(page.getByRole('heading').first()).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} is wider than the phone`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every screen fits a phone in the ${scheme} theme`, async ({ page, context, request }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of guestScreens) {
+      await page.goto(path);
+      await check(page, `${scheme}-${slug(path)}`);
+    }
+    const user = await createActiveUser(request, newUser(`screens-${scheme}`));
+    await page.goto('/sign-in/');
+    await context.addCookies([{ name: AUTH_COOKIE, value: await loginToken(request, user), url: page.url() }]);
+    for (const path of userScreens) {
+      await page.goto(path);
+      await check(page, `${scheme}-${slug(path)}`);
+    }
+  });
+}
+
+test('every signed-in screen fits a phone inside Telegram (dark theme)', async ({ page }) => {
+  const initData = signedInitData(telegramUser());
+  for (const path of userScreens) {
+    await openAsMiniApp(page, path, initData, DARK_THEME);
+    await check(page, `telegram-${slug(path)}`);
+  }
+});

@@ -1,0 +1,21 @@
+// Where the e2e server runs and what it is configured with; shared by the config and the specs.
+import path from 'node:path';
+
+export const E2E_PORT = 3100;
+export const FAKE_TELEGRAM_PORT = 8181;
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const E2E_DATA_DIR = path.resolve('.tmp/e2e-data');
+export const OUTBOX_DIR = path.join(E2E_DATA_DIR, 'outbox');
+/** The service bot's token: the server checks Mini App init data with it. */
+export const SERVICE_BOT_TOKEN = '123456789:AAE2e-service-bot-token_for_tests00';
+export const SERVICE_BOT_USERNAME = 'funnels_e2e_bot';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

@@ -1,0 +1,58 @@
+import { defineConfig, devices } from '@playwright/test';
+import {
+  BASE_URL,
+  CHROMIUM_ARGS,
+  E2E_DATA_DIR,
+  E2E_PORT,
+  FAKE_TELEGRAM_PORT,
+  SERVICE_BOT_TOKEN,
+  SERVICE_BOT_USERNAME,
+} from './e2e/support/env';
+
+// Drives the built app and the real server (`npm start`, embedded database, e-mail outbox) in
+// Debian's Chromium. Telegram is the local fake Bot API server.
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: BASE_URL,
+    ...devices['Pixel 7'],
+    browserName: 'chromium',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: [
+    {
+      command: `npx tsx scripts/telegram/fake-bot-api.ts --port ${FAKE_TELEGRAM_PORT} --bot ${SERVICE_BOT_TOKEN}:${SERVICE_BOT_USERNAME}`,
+      url: `http://127.0.0.1:${FAKE_TELEGRAM_PORT}/`,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+    },
+    {
+      command: `rm -rf ${E2E_DATA_DIR} && node scripts/start.mjs`,
+      url: `${BASE_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: 'pipe',
+      env: {
+        PORT: String(E2E_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: E2E_DATA_DIR,
+        PUBLIC_URL: BASE_URL,
+        SKIP_BUILD: '1',
+        TELEGRAM_BOT_TOKEN: SERVICE_BOT_TOKEN,
+        TELEGRAM_API_ROOT: `http://127.0.0.1:${FAKE_TELEGRAM_PORT}`,
+        // Every e2e request comes from one address; the limits themselves are tested server-side.
+        AUTH_RATE_LIMIT_PER_IP: '1000',
+        AUTH_RATE_LIMIT_PER_EMAIL: '100',
+        LOG_LEVEL: 'warn',
+      },
+    },
+  ],
+});
