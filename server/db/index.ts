@@ -1,0 +1,97 @@
+// The database: embedded PGlite (files under DATA_DIR/pgdata) when DATABASE_URL is unset,
+// a node-postgres pool otherwise. Both are Drizzle instances with the same query API.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { Config } from '../config';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The query API both drivers share. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Db {
+  orm: Database;
+  driver: 'pglite' | 'postgres';
+  /** Runs a raw SQL statement and returns its rows (both drivers). */
+  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Applies pending migrations with the driver's own Drizzle migrator. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Several processes may start at once against one PostgreSQL; only one migrates at a time. */
+const MIGRATION_LOCK_ID = 7_245_001;
+
+export interface CreateDbOptions {
+  /** PGlite only: keep the database in memory (tests, benches). */
+  inMemory?: boolean;
+  /** node-postgres pool size. */
+  poolMax?: number;
+}
+
+export async function createDb(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  options: CreateDbOptions = {},
+): Promise<Db> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: options.poolMax ?? 10 });
+    // An idle client that loses its connection must not crash the process.
+    pool.on('error', () => {});
+    const orm = drizzlePg({ client: pool, schema }) as unknown as Database;
+    return {
+      orm,
+      driver: 'postgres',
+      async query<Row>(text: string, params?: unknown[]) {
+        const result = await pool.query(text, params);
+        return result.rows as Row[];
+      },
+      async migrate() {
+        // Session-level advisory lock: hold one connection for lock, migrations and unlock.
+        const client = await pool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+          try {
+            await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS_DIR });
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      close: () => pool.end(),
+    };
+  }
+  let dataDir: string | undefined;
+  if (!options.inMemory) {
+    dataDir = path.join(config.dataDir, 'pgdata');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(dataDir);
+  const pgliteOrm = drizzlePglite({ client, schema });
+  return {
+    orm: pgliteOrm as unknown as Database,
+    driver: 'pglite',
+    async query<Row>(text: string, params?: unknown[]) {
+      const result = await client.query<Row>(text, params);
+      return result.rows;
+    },
+    migrate: () => migratePglite(pgliteOrm, { migrationsFolder: MIGRATIONS_DIR }),
+    close: () => client.close(),
+  };
+}
+
+/** Applies the SQL migrations in server/db/migrations that have not run yet. */
+export function migrate(db: Db): Promise<void> {
+  return db.migrate();
+}
