@@ -38,6 +38,11 @@ export interface Config {
   distDir: string;
   logLevel: string;
   rateLimit: RateLimitConfig;
+  /**
+   * Behind a load balancer: which X-Forwarded-For hops to believe, so rate limits see the
+   * client's address. false (default), true, a hop count, or comma-separated addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -67,6 +72,14 @@ function secretKeyFrom(env: Env, dataDir: string): string {
   return key;
 }
 
+function trustProxyFrom(env: Env): boolean | number | string {
+  const raw = optional(env, 'TRUST_PROXY');
+  if (raw === null || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
   const host = optional(env, 'HOST') ?? '127.0.0.1';
@@ -91,5 +104,6 @@ export function loadConfig(env: Env = process.env): Config {
       perIp: int(env, 'AUTH_RATE_LIMIT_PER_IP', RATE_LIMIT_PER_IP),
       perEmail: int(env, 'AUTH_RATE_LIMIT_PER_EMAIL', RATE_LIMIT_PER_EMAIL),
     },
+    trustProxy: trustProxyFrom(env),
   };
 }

@@ -1,0 +1,155 @@
+// buildApp(deps): the whole HTTP server as a Fastify instance that is not listening yet, so
+// tests drive it with app.inject and main.ts decides where it listens.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { MAX_BODY_BYTES } from '../contract/constants';
+import { createRateLimiter } from './accounts/rate-limit';
+import { createSessions, type Sessions } from './accounts/sessions';
+import type { Config } from './config';
+import type { Db } from './db';
+import { authRoutes } from './http/auth/routes';
+import { INVALID_MESSAGE_KEYWORD, installErrorHandling, JSON_PARSE_ERROR } from './http/errors';
+import { createSpa } from './http/spa';
+import type { Mailer } from './mail/mailer';
+
+export interface LoggerSettings {
+  level?: string;
+  /** Where log lines go (tests capture them); standard output by default. */
+  stream?: { write(line: string): void };
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  /** false: no logging; true or omitted: config.logLevel to standard output. */
+  logger?: boolean | LoggerSettings;
+  /** The clock for tokens, init data and rate-limit windows (tests move it). */
+  now?: () => Date;
+  /** Seconds-long reuse of looked-up sessions; 0 disables (see accounts/sessions.ts). */
+  sessionCacheTtlMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sessions service (API keys and Telegram init data), for other plugins. */
+    sessions: Sessions;
+    /** Resolves when the mail and other work started in the background has finished. */
+    settle(): Promise<void>;
+  }
+}
+
+/** Never log secrets: no bodies, no Authorization or Cookie header, no query strings (?token=). */
+function loggerOptions(config: Config, settings: boolean | LoggerSettings | undefined): FastifyServerOptions['logger'] {
+  if (settings === false) return false;
+  const { level, stream } = typeof settings === 'object' ? settings : {};
+  return {
+    level: level ?? config.logLevel,
+    ...(stream ? { stream } : {}),
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'headers.authorization',
+        'headers.cookie',
+        'req.body',
+        'body',
+        'password',
+        '*.password',
+        'auth_token',
+        '*.auth_token',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      req(request: { method: string; url: string; ip?: string }) {
+        return { method: request.method, url: request.url.split('?')[0], remoteAddress: request.ip };
+      },
+    },
+  };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, mailer } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  const app = Fastify({
+    logger: loggerOptions(config, deps.logger),
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
+        : config.trustProxy,
+    ajv: {
+      // DRF-like validation: no silent type coercion, every field's problems at once, and
+      // the offending values available to the error formatter.
+      customOptions: { coerceTypes: false, allErrors: true, verbose: true, allowUnionTypes: true },
+      plugins: [(ajv) => ajv.addKeyword(INVALID_MESSAGE_KEYWORD)],
+    },
+  });
+
+  // JSON is the only body the API accepts (anything else: 415). An empty body is an empty
+  // object, as in DRF, so a bare POST gets "This field is required." per field.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value)));
+    } catch (error) {
+      const parseError = new Error(`JSON parse error - ${(error as Error).message}`) as Error & { code: string; statusCode: number };
+      parseError.code = JSON_PARSE_ERROR;
+      parseError.statusCode = 400;
+      done(parseError, undefined);
+    }
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    // Reset and activation links carry tokens in the path: never send them to other sites.
+    reply.header('referrer-policy', 'same-origin');
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  const spa = createSpa(config.distDir);
+  installErrorHandling(app, { fallback: spa ? spa.fallback : undefined });
+
+  const pending = new Set<Promise<void>>();
+  const background = (task: () => Promise<void>) => {
+    const running = task()
+      .catch((error: unknown) => app.log.error({ err: error }, 'background task failed'))
+      .finally(() => pending.delete(running));
+    pending.add(running);
+  };
+  app.decorate('settle', async () => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  });
+  app.addHook('onClose', async () => {
+    await app.settle();
+  });
+
+  const sessions = createSessions(db, {
+    botToken: config.telegramBotToken,
+    now,
+    cacheTtlMs: deps.sessionCacheTtlMs,
+  });
+  app.decorate('sessions', sessions);
+  const limiter = createRateLimiter(db, config.rateLimit.windowS, now);
+
+  const healthSchema = { type: 'object', properties: { status: { type: 'string' } } } as const;
+  app.get('/api/health', { schema: { response: { 200: healthSchema, 503: healthSchema } } }, async (_request, reply) => {
+    try {
+      await db.query('select 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  await app.register(authRoutes({ config, db, mailer, sessions, limiter, now, background }));
+  if (spa) await spa.register(app);
+  return app;
+}

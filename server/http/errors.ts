@@ -1,0 +1,232 @@
+// Every failure becomes a Django REST framework-shaped JSON body: field errors
+// {"field": ["message"]}, {"non_field_errors": [...]}, or {"detail": "..."}. This module is
+// the only place that decides those bodies; handlers throw ApiError and let it through.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
+
+/** A failure with the exact status and body the client gets. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: ApiErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body.detail === 'string' ? body.detail : JSON.stringify(body));
+    this.name = 'ApiError';
+  }
+}
+
+export const fieldErrors = (errors: FieldErrors) => new ApiError(400, errors);
+export const fieldError = (field: string, message: string) => fieldErrors({ [field]: [message] });
+export const nonFieldError = (message: string) => fieldErrors({ non_field_errors: [message] });
+export const notFound = () => new ApiError(404, { detail: 'Not found.' });
+
+export const MESSAGES = {
+  required: 'This field is required.',
+  notFound: 'Not found.',
+  serverError: 'A server error occurred.',
+  notAuthenticated: 'Authentication credentials were not provided.',
+  tooLarge: 'Request body is too large.',
+} as const;
+
+/** Error code this module gives a body that is not JSON. */
+export const JSON_PARSE_ERROR = 'FUNNELS_JSON_PARSE_ERROR';
+
+// ---------------------------------------------------------------------------------------------
+// Schema (ajv) errors → DRF field messages
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Schemas may carry "x-invalid": one message for any failure of that value except a missing
+ * field (e.g. a query id that is not a whole number: "A valid integer is required.").
+ */
+export const INVALID_MESSAGE_KEYWORD = 'x-invalid';
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  /** Present because the validator runs with verbose: true. */
+  data?: unknown;
+  parentSchema?: Record<string, unknown>;
+}
+
+/** Python's type names, as DRF prints them. */
+function pythonType(value: unknown): string {
+  if (value === null || value === undefined) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  if (typeof value === 'object') return 'dict';
+  return typeof value;
+}
+
+function fieldName(error: AjvError): string {
+  if (error.keyword === 'required') return String(error.params.missingProperty ?? 'non_field_errors');
+  const first = error.instancePath.split('/')[1];
+  if (first === undefined || first === '') return '';
+  return first.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function typeMessage(expected: unknown, data: unknown): string {
+  if (data === null) return 'This field may not be null.';
+  const type = Array.isArray(expected) ? expected[0] : expected;
+  switch (type) {
+    case 'string':
+      return 'Not a valid string.';
+    case 'integer':
+      return 'A valid integer is required.';
+    case 'number':
+      return 'A valid number is required.';
+    case 'boolean':
+      return 'Must be a valid boolean.';
+    case 'array':
+      return `Expected a list of items but got type "${pythonType(data)}".`;
+    case 'object':
+      return `Expected a dictionary of items but got type "${pythonType(data)}".`;
+    default:
+      return 'Invalid value.';
+  }
+}
+
+function messageFor(error: AjvError): string {
+  if (error.keyword === 'required') return MESSAGES.required;
+  const custom = error.parentSchema?.[INVALID_MESSAGE_KEYWORD];
+  if (typeof custom === 'string' && ['type', 'pattern', 'format', 'minimum', 'maximum'].includes(error.keyword)) {
+    return error.data === null ? 'This field may not be null.' : custom;
+  }
+  if (error.data === '' && ['minLength', 'format', 'pattern'].includes(error.keyword)) {
+    return 'This field may not be blank.';
+  }
+  const limit = error.params.limit;
+  switch (error.keyword) {
+    case 'type':
+      return typeMessage(error.params.type, error.data);
+    case 'minLength':
+      return `Ensure this field has at least ${limit} characters.`;
+    case 'maxLength':
+      return `Ensure this field has no more than ${limit} characters.`;
+    case 'format':
+      return error.params.format === 'email' ? 'Enter a valid email address.' : 'Enter a valid value.';
+    case 'pattern':
+      return 'Enter a valid value.';
+    case 'enum':
+      return `"${String(error.data)}" is not a valid choice.`;
+    case 'minItems':
+      return 'This list may not be empty.';
+    case 'maxItems':
+      return `Ensure this field has no more than ${limit} elements.`;
+    case 'maximum':
+      return `Ensure this value is less than or equal to ${limit}.`;
+    case 'minimum':
+      return `Ensure this value is greater than or equal to ${limit}.`;
+    default:
+      return 'Invalid value.';
+  }
+}
+
+/** ajv's error list → {"field": ["message", ...]} in DRF's wording. */
+export function validationBody(errors: AjvError[], context: string | undefined): FieldErrors {
+  const body: FieldErrors = {};
+  for (const error of errors) {
+    let field = fieldName(error);
+    let message: string;
+    if (field === '') {
+      // The whole body (or query) is of the wrong shape.
+      field = 'non_field_errors';
+      message =
+        error.keyword === 'type' && context !== 'querystring'
+          ? `Invalid data. Expected a dictionary, but got ${pythonType(error.data)}.`
+          : 'Invalid data.';
+    } else {
+      message = messageFor(error);
+    }
+    // Query parameters such as id[] are reported under their plain name.
+    if (context === 'querystring') field = field.replace(/\[\]$/, '');
+    const list = (body[field] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The central handlers
+// ---------------------------------------------------------------------------------------------
+
+type ErrorWithValidation = FastifyError & { validation?: AjvError[]; validationContext?: string };
+
+function methodNotAllowed(method: string) {
+  return { detail: `Method "${method}" not allowed.` };
+}
+
+export interface ErrorHandlingOptions {
+  /** Answers a GET for a path that is neither an API route nor a file (the SPA's index.html). */
+  fallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply> | null;
+}
+
+/** The API's routes (not the SPA's), kept to tell 404 from 405. */
+function routeMatcher(app: FastifyInstance) {
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/')) return;
+    const source = route.url
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    routes.push({ pattern: new RegExp(`^${source}$`), methods: new Set(methods.map((m) => m.toUpperCase())) });
+  });
+  return (path: string): string[] => {
+    const allowed = new Set<string>();
+    for (const route of routes) if (route.pattern.test(path)) for (const m of route.methods) allowed.add(m);
+    return [...allowed];
+  };
+}
+
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+  const allowedMethods = routeMatcher(app);
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0];
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && options.fallback) {
+      const answered = options.fallback(request, reply);
+      if (answered) return answered;
+    }
+    if (isApi) {
+      const allowed = allowedMethods(path);
+      if (allowed.length > 0) {
+        return reply.code(405).header('Allow', allowed.join(', ')).send(methodNotAllowed(request.method));
+      }
+    }
+    return reply.code(404).send({ detail: MESSAGES.notFound });
+  });
+
+  app.setErrorHandler(async (error: ErrorWithValidation, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.code(error.statusCode).headers(error.headers).send(error.body);
+    }
+    if (error.validation) {
+      return reply.code(400).send(validationBody(error.validation, error.validationContext));
+    }
+    switch (error.code) {
+      case JSON_PARSE_ERROR:
+        return reply.code(400).send({ detail: error.message });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ detail: MESSAGES.tooLarge });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+        const type = request.headers['content-type'] ?? '';
+        return reply.code(415).send({ detail: `Unsupported media type "${type}" in request.` });
+      }
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad Content-Length, bad URL encoding...): their messages
+      // are fixed strings without request data.
+      return reply.code(status).send({ detail: error.message || 'Bad request.' });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send({ detail: MESSAGES.serverError });
+  });
+}

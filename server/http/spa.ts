@@ -1,0 +1,54 @@
+// Serves the built SPA from DIST_DIR: hashed assets cached for a year, index.html never cached,
+// and index.html for every app path (deep links such as /settings/language/ or
+// /reset-pass/MQ/abc-123 load the app, which then routes on the client).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+const SHORT = 'public, max-age=3600';
+
+export interface Spa {
+  register(app: FastifyInstance): Promise<void>;
+  /** Answers with index.html, or null when the path names a file that does not exist. */
+  fallback(request: FastifyRequest, reply: FastifyReply): FastifyReply | null;
+}
+
+/** null when there is no built SPA (e.g. the API alone during development, or tests). */
+export function createSpa(distDir: string): Spa | null {
+  if (!existsSync(path.join(distDir, 'index.html'))) return null;
+
+  function cacheControl(filePath: string): string {
+    const relative = path.relative(distDir, filePath).split(path.sep).join('/');
+    if (relative.startsWith('assets/')) return IMMUTABLE;
+    if (relative === 'index.html') return REVALIDATE;
+    return SHORT;
+  }
+
+  return {
+    async register(app) {
+      await app.register(fastifyStatic, {
+        root: distDir,
+        prefix: '/',
+        wildcard: true,
+        index: false,
+        cacheControl: false,
+        dotfiles: 'ignore',
+        setHeaders: (reply, filePath) => {
+          reply.header('cache-control', cacheControl(filePath));
+        },
+        // The API's unknown paths stay JSON 404s.
+        allowedPath: (pathName) => !pathName.startsWith('/api/'),
+      });
+    },
+    fallback(request, reply) {
+      const pathname = request.url.split('?')[0];
+      const last = pathname.split('/').pop() ?? '';
+      // A missing /assets/app-123.js must be a 404, not HTML served as JavaScript.
+      if (pathname.startsWith('/assets/') || last.includes('.')) return null;
+      return reply.header('cache-control', REVALIDATE).type('text/html; charset=utf-8').sendFile('index.html');
+    },
+  };
+}
