@@ -30,6 +30,8 @@ export interface RegisterBody {
   re_password: string;
   first_name: string;
   last_name: string;
+  /** Optional: language of the new account and its e-mails; the server otherwise uses the language cookie, then Accept-Language. */
+  language?: Language;
 }
 export interface LoginBody { email: string; password: string }
 export interface LoginResponse { auth_token: string }
