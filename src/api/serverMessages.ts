@@ -1,0 +1,41 @@
+// Djoser's English messages we know, so that forms can show them in the interface language
+// (in English the locale repeats the server's wording).
+
+export type ServerErrorKey =
+  | 'invalidCredentials'
+  | 'staleToken'
+  | 'invalidToken'
+  | 'invalidUid'
+  | 'sessionExpired'
+  | 'passwordsMismatch'
+  | 'emailTaken'
+  | 'passwordTooShort'
+  | 'passwordTooCommon'
+  | 'passwordNumeric'
+  | 'passwordTooSimilar'
+  | 'required'
+  | 'invalidEmail';
+
+const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
+  'unable to log in with provided credentials.': 'invalidCredentials',
+  'stale token for given user.': 'staleToken',
+  'invalid token for given user.': 'invalidToken',
+  "invalid user id or user doesn't exist.": 'invalidUid',
+  'authentication credentials were not provided.': 'sessionExpired',
+  'invalid token.': 'sessionExpired',
+  "the two password fields didn't match.": 'passwordsMismatch',
+  'user with this email already exists.': 'emailTaken',
+  'this password is too common.': 'passwordTooCommon',
+  'this password is entirely numeric.': 'passwordNumeric',
+  'the password is too similar to the email.': 'passwordTooSimilar',
+  'this field is required.': 'required',
+  'this field may not be blank.': 'required',
+  'enter a valid email address.': 'invalidEmail',
+};
+
+/** The key under `serverErrors` in the locale files for a known server message, else null. */
+export function knownServerMessage(message: string): ServerErrorKey | null {
+  const normalized = message.trim().toLowerCase();
+  if (normalized.startsWith('this password is too short')) return 'passwordTooShort';
+  return KNOWN_SERVER_MESSAGES[normalized] ?? null;
+}

@@ -1,0 +1,54 @@
+// The auth calls of spec §7, Djoser's shapes (contract/auth.ts).
+import {
+  API,
+  type ActivationBody,
+  type CurrentUser,
+  type EmailBody,
+  type LoginBody,
+  type LoginResponse,
+  type RegisterBody,
+  type ResetConfirmBody,
+  type SetPasswordBody,
+  type UpdateMeBody,
+} from '../../contract/auth';
+import { apiPath, authClient, publicClient } from './clients';
+
+export function fetchMe(): Promise<Partial<CurrentUser> | null> {
+  return authClient.get(apiPath(API.me)).json<Partial<CurrentUser> | null>();
+}
+
+export function updateMe(body: UpdateMeBody): Promise<CurrentUser> {
+  return authClient.patch(apiPath(API.me), { json: body }).json<CurrentUser>();
+}
+
+export async function login(body: LoginBody): Promise<LoginResponse> {
+  return publicClient.post(apiPath(API.login), { json: body }).json<LoginResponse>();
+}
+
+export async function logout(): Promise<void> {
+  await authClient.post(apiPath(API.logout));
+}
+
+export async function register(body: RegisterBody): Promise<void> {
+  await publicClient.post(apiPath(API.register), { json: body });
+}
+
+export async function activate(body: ActivationBody): Promise<void> {
+  await publicClient.post(apiPath(API.activation), { json: body });
+}
+
+export async function resendActivation(body: EmailBody): Promise<void> {
+  await authClient.post(apiPath(API.resendActivation), { json: body });
+}
+
+export async function requestPasswordReset(body: EmailBody): Promise<void> {
+  await publicClient.post(apiPath(API.resetPassword), { json: body });
+}
+
+export async function confirmPasswordReset(body: ResetConfirmBody): Promise<void> {
+  await publicClient.post(apiPath(API.resetPasswordConfirm), { json: body });
+}
+
+export async function setPassword(body: SetPasswordBody): Promise<void> {
+  await authClient.post(apiPath(API.setPassword), { json: body });
+}

@@ -1,0 +1,32 @@
+// The frame of the auth screens: the product mark, a heading and the form card.
+import type { ReactNode } from 'react';
+import { FunnelIcon } from '../../ui/brandIcon';
+import { Screen } from '../../ui/Screen';
+
+export function AuthLayout({
+  heading,
+  subtitle,
+  children,
+  footer,
+  icon,
+}: {
+  heading: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  icon?: ReactNode;
+}) {
+  return (
+    <Screen className="auth">
+      <div className="auth-hero">
+        <div className="auth-mark" aria-hidden="true">
+          {icon ?? <FunnelIcon />}
+        </div>
+        <h1 className="auth-heading">{heading}</h1>
+        {subtitle ? <p className="auth-subtitle">{subtitle}</p> : null}
+      </div>
+      {children}
+      {footer ? <div className="auth-footer">{footer}</div> : null}
+    </Screen>
+  );
+}

@@ -1,0 +1,87 @@
+import { Link, useRouter } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ROUTES } from '../../../contract/routes';
+import { runApiAction } from '../../state/apiAction';
+import { usePageHead } from '../../state/ui';
+import { Button, FormAlert, TextField } from '../../ui/form';
+import { AuthLayout } from './AuthLayout';
+import { useAuth } from './useAuth';
+import { useFormErrors } from './useFormErrors';
+import { checkEmail, checkRequired, hasProblems, problems } from './validation';
+
+const FIELDS = ['email', 'password'] as const;
+
+export function SignInScreen() {
+  const { t } = useTranslation();
+  usePageHead(t('signIn.title'), t('signIn.description'));
+  const auth = useAuth();
+  const router = useRouter();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { errors, showProblems, showFailure, clearField, clear } = useFormErrors();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = problems({ email: checkEmail(email), password: checkRequired(password) });
+    if (hasProblems(found)) return showProblems(found);
+    clear();
+    // The API module (with ky) is not part of this screen's first paint; it is preloaded after it.
+    const result = await runApiAction(async () => (await import('../../api/users')).login({ email: email.trim(), password }));
+    if (!result.ok) return showFailure(result.failure, FIELDS);
+    const user = await auth.signIn(result.value.auth_token);
+    if (!user) return;
+    await router.invalidate();
+    await router.navigate({ to: ROUTES.panel });
+  }
+
+  return (
+    <AuthLayout
+      heading={t('signIn.heading')}
+      subtitle={t('signIn.subtitle')}
+      footer={
+        <p>
+          {t('signIn.noAccount')}{' '}
+          <Link to={ROUTES.signUp} className="link">
+            {t('signIn.signUp')}
+          </Link>
+        </p>
+      }
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <FormAlert messages={errors.messages} />
+        <TextField
+          label={t('fields.email')}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          value={email}
+          errors={errors.fields.email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            clearField('email');
+          }}
+        />
+        <TextField
+          label={t('fields.password')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          errors={errors.fields.password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            clearField('password');
+          }}
+        />
+        <div className="form-aside">
+          <Link to={ROUTES.lostPass} className="link">
+            {t('signIn.forgot')}
+          </Link>
+        </div>
+        <Button type="submit">{t('signIn.submit')}</Button>
+      </form>
+    </AuthLayout>
+  );
+}

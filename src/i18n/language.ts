@@ -1,0 +1,30 @@
+// Spec §4 language rule: the language cookie (part before '_'), else the browser language (part
+// before '-'), lowercased; anything but ru/en becomes en; the result goes back into the cookie.
+import Cookies from 'js-cookie';
+import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_COOKIE, LANGUAGE_COOKIE_DAYS, type Language } from '../../contract/constants';
+
+export function isLanguage(value: string): value is Language {
+  return (LANGUAGES as readonly string[]).includes(value);
+}
+
+export function pickLanguage(cookieValue: string | null | undefined, browserLanguage: string | null | undefined): Language {
+  const source = cookieValue ? cookieValue.split('_')[0] : (browserLanguage ?? '').split('-')[0];
+  const code = source.trim().toLowerCase();
+  return isLanguage(code) ? code : DEFAULT_LANGUAGE;
+}
+
+export function writeLanguageCookie(language: Language): void {
+  Cookies.set(LANGUAGE_COOKIE, language, {
+    expires: LANGUAGE_COOKIE_DAYS,
+    path: '/',
+    sameSite: 'Lax',
+    secure: window.location.protocol === 'https:',
+  });
+}
+
+/** The language to start with; also writes it back to the cookie (LANGUAGE_COOKIE_DAYS). */
+export function startupLanguage(): Language {
+  const language = pickLanguage(Cookies.get(LANGUAGE_COOKIE), typeof navigator === 'undefined' ? null : navigator.language);
+  writeLanguageCookie(language);
+  return language;
+}

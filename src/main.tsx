@@ -1,0 +1,78 @@
+// Boot order: error reporting → i18n → Telegram shell → router → render on #app.
+import './styles.css';
+import { RouterProvider } from '@tanstack/react-router';
+import { Provider as StoreProvider } from 'jotai';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { startCordova } from './cordova';
+import { loadErrorReporting, startErrorReporting } from './errorReporting';
+import { initI18n } from './i18n/i18n';
+import { startupLanguage } from './i18n/language';
+import { createAppRouter } from './router';
+import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
+import { authSession } from './state/session';
+import { appStore } from './state/store';
+import { startupToken } from './state/token';
+import { readTelegramLaunch } from './telegram/launch';
+import { startTelegramShell } from './telegram/shell';
+
+const FIRST_PAINT_FALLBACK_MS = 3_000;
+
+/** Runs `work` once the first contentful paint has happened (or after a while, at the latest). */
+function afterFirstPaint(work: () => void): void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    setTimeout(work, 0);
+  };
+  try {
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) {
+        observer.disconnect();
+        run();
+      }
+    });
+    observer.observe({ type: 'paint', buffered: true });
+  } catch {
+    // No paint timing in this browser: the fallback below does the job.
+  }
+  setTimeout(run, FIRST_PAINT_FALLBACK_MS);
+}
+
+async function boot(): Promise<void> {
+  startErrorReporting();
+  // Synchronous, before anything can navigate: the token (moving ?token= into the cookie and out
+  // of the address) and Telegram's init data (read from the hash while it is still there).
+  appStore.set(tokenAtom, startupToken());
+  const launch = readTelegramLaunch();
+  appStore.set(initDataAtom, launch.initData);
+  // A signed-in start calls the API at once (the guard loads the user): fetch the clients now,
+  // alongside the messages. A guest's first screen does not need them before first paint.
+  const api = () => import('./api/users');
+  if (appStore.get(activeAtom)) void api();
+
+  const i18nReady = initI18n(startupLanguage());
+  const telegramReady = launch.inTelegram ? startTelegramShell() : Promise.resolve(null);
+  await i18nReady;
+  await telegramReady;
+  startCordova();
+
+  const router = createAppRouter({ auth: authSession });
+  const container = document.getElementById('app');
+  if (!container) throw new Error('#app is missing from index.html');
+  createRoot(container).render(
+    <StrictMode>
+      <StoreProvider store={appStore}>
+        <RouterProvider router={router} />
+      </StoreProvider>
+    </StrictMode>,
+  );
+
+  afterFirstPaint(() => {
+    void loadErrorReporting();
+    void api();
+  });
+}
+
+void boot();

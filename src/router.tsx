@@ -1,0 +1,33 @@
+// The router: file routes (src/routes, generated tree), typed auth context, trailing slashes on
+// every path (spec §2), scroll restoration and scroll to top on navigation, real pending and
+// error screens. No hash routing: Telegram puts its launch data in the hash.
+import { createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
+import { routeTree } from './routeTree.gen';
+import type { RouterContext } from './routerContext';
+import { PendingScreen } from './routes/-components/PendingScreen';
+
+// Rarely needed, so fetched only when shown.
+const ErrorScreen = lazyRouteComponent(() => import('./routes/-components/ErrorScreen'), 'ErrorScreen');
+const NotFoundScreen = lazyRouteComponent(() => import('./routes/-components/NotFoundScreen'), 'NotFoundScreen');
+
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    context,
+    history,
+    trailingSlash: 'always',
+    scrollRestoration: true,
+    defaultPreload: 'intent',
+    defaultPendingComponent: PendingScreen,
+    defaultErrorComponent: ErrorScreen,
+    defaultNotFoundComponent: NotFoundScreen,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

@@ -1,0 +1,46 @@
+// The global elements of spec §2, driven by the ui atoms: the preloader overlay, the top notice,
+// and the document title and meta tags from the stored head.
+import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { headAtom, preloaderAtom, topInfoAtom } from '../../state/ui';
+import { Preloader } from '../../ui/Preloader';
+import { TopNotice } from '../../ui/TopNotice';
+
+export function GlobalPreloader() {
+  const on = useAtomValue(preloaderAtom);
+  const { t } = useTranslation();
+  return on ? <Preloader label={t('common.loading')} /> : null;
+}
+
+export function GlobalTopNotice() {
+  const info = useAtomValue(topInfoAtom);
+  const { t } = useTranslation();
+  if (!info) return null;
+  const fallback = info.type === 'success' ? t('common.done') : info.type === 'error' ? t('errors.unknown') : '';
+  return <TopNotice info={info} fallbackText={fallback} />;
+}
+
+function setMeta(name: string, content: string): void {
+  let tag = document.head.querySelector<HTMLMetaElement>(`meta[name="${CSS.escape(name)}"]`);
+  if (!tag) {
+    tag = document.createElement('meta');
+    tag.name = name;
+    document.head.appendChild(tag);
+  }
+  tag.content = content;
+}
+
+export function DocumentHead() {
+  const head = useAtomValue(headAtom);
+  const { t } = useTranslation();
+  const appName = t('app.name');
+  useEffect(() => {
+    document.title = head.title ? `${head.title} · ${appName}` : appName;
+    setMeta('description', head.meta.description ?? t('app.description'));
+    for (const [name, content] of Object.entries(head.meta)) {
+      if (name !== 'description') setMeta(name, content);
+    }
+  }, [head, appName, t]);
+  return null;
+}

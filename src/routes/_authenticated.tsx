@@ -1,0 +1,8 @@
+// Login required: the guard chain of spec §4 runs here, before any protected screen.
+import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { requireUser } from '../features/auth/guards';
+
+export const Route = createFileRoute('/_authenticated')({
+  beforeLoad: ({ context }) => requireUser(context.auth),
+  component: Outlet,
+});

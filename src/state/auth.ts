@@ -1,0 +1,40 @@
+// Global auth state (spec §3, §4): the user, the token and the derived active flag.
+import { atom } from 'jotai';
+import type { CurrentUser } from '../../contract/auth';
+import { appStore, type AppStore } from './store';
+import { normalizeToken, removeTokenCookie, writeTokenCookie } from './token';
+import { forgetInitData } from '../telegram/launch';
+
+export const tokenAtom = atom<string | null>(null);
+export const userAtom = atom<CurrentUser | null>(null);
+/** Raw Telegram init data (tgWebAppData) when the app runs as a Mini App. */
+export const initDataAtom = atom<string | null>(null);
+
+/** Spec §4: active if a token exists (not "null"/"undefined") or Telegram init data is present. */
+export function isActiveSession(token: string | null, initData: string | null): boolean {
+  return normalizeToken(token) !== null || Boolean(initData);
+}
+
+export const activeAtom = atom((get) => isActiveSession(get(tokenAtom), get(initDataAtom)));
+
+/** Setting the token keeps it in the cookie for AUTH_COOKIE_DAYS. */
+export function setToken(token: string, store: AppStore = appStore): void {
+  const value = normalizeToken(token);
+  if (!value) return clearToken(store);
+  writeTokenCookie(value);
+  store.set(tokenAtom, value);
+}
+
+export function clearToken(store: AppStore = appStore): void {
+  removeTokenCookie();
+  store.set(tokenAtom, null);
+}
+
+/**
+ * Stops using Telegram init data for the rest of this page's life: after sign-out, or when the
+ * server refused it. Without this the guest guard would send the visitor straight back in.
+ */
+export function dropInitData(store: AppStore = appStore): void {
+  forgetInitData();
+  store.set(initDataAtom, null);
+}

@@ -1,0 +1,85 @@
+// The signed-in session as the router and the screens see it (the router context's `auth`):
+// reading the active flag, loading the current user for the guards, signing in and out.
+import type { CurrentUser } from '../../contract/auth';
+import { toApiFailure } from '../api/errors';
+import { notifyFailure } from './apiAction';
+import { activeAtom, clearToken, dropInitData, initDataAtom, setToken, tokenAtom, userAtom } from './auth';
+import { appStore, type AppStore } from './store';
+import { withPreloader } from './ui';
+
+export interface AuthSession {
+  /** Spec §4: a token (not "null"/"undefined") or Telegram init data. */
+  isActive(): boolean;
+  hasToken(): boolean;
+  user(): CurrentUser | null;
+  /**
+   * Fetches the current user. A response with an id is saved and returned; anything else, or any
+   * failure, clears the token (and stops using refused Telegram init data) and returns null.
+   */
+  loadUser(): Promise<CurrentUser | null>;
+  /** Stores a fresh token (after login) and loads the user with it. */
+  signIn(token: string): Promise<CurrentUser | null>;
+  /** Calls the server, then clears the token and the user even if the call failed. */
+  logout(): Promise<void>;
+}
+
+export interface SessionApi {
+  fetchMe: () => Promise<Partial<CurrentUser> | null>;
+  logout: () => Promise<void>;
+}
+
+function hasId(value: Partial<CurrentUser> | null | undefined): value is CurrentUser {
+  return Boolean(value) && typeof value === 'object' && value !== null && value.id !== undefined && value.id !== null;
+}
+
+/** The real calls, fetched with ky on first use (see main.tsx for when they are preloaded). */
+const lazyApi: SessionApi = {
+  fetchMe: async () => (await import('../api/users')).fetchMe(),
+  logout: async () => (await import('../api/users')).logout(),
+};
+
+export function createAuthSession(store: AppStore = appStore, api: SessionApi = lazyApi): AuthSession {
+  const endSession = () => {
+    clearToken(store);
+    store.set(userAtom, null);
+  };
+
+  const loadUser = async (): Promise<CurrentUser | null> => {
+    const usedInitData = !store.get(tokenAtom) && Boolean(store.get(initDataAtom));
+    try {
+      const me = await withPreloader(() => api.fetchMe(), store);
+      if (hasId(me)) {
+        store.set(userAtom, me);
+        return me;
+      }
+    } catch (error) {
+      notifyFailure(await toApiFailure(error), store);
+    }
+    endSession();
+    if (usedInitData) dropInitData(store);
+    return null;
+  };
+
+  return {
+    isActive: () => store.get(activeAtom),
+    hasToken: () => store.get(tokenAtom) !== null,
+    user: () => store.get(userAtom),
+    loadUser,
+    signIn: async (token) => {
+      setToken(token, store);
+      return loadUser();
+    },
+    logout: async () => {
+      try {
+        await withPreloader(() => api.logout(), store);
+      } catch {
+        // The token is cleared whatever the server said (spec §4).
+      } finally {
+        endSession();
+        dropInitData(store);
+      }
+    },
+  };
+}
+
+export const authSession: AuthSession = createAuthSession();

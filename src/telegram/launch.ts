@@ -1,0 +1,58 @@
+// Cheap Telegram detection and the raw init data, without loading the SDK: the page address
+// (Telegram puts launch parameters in the hash), what an earlier load in this tab saved, and the
+// native bridge object. Outside Telegram nothing here loads any Telegram code.
+
+const INIT_DATA_KEY = 'funnels/tgWebAppData';
+/** Where @telegram-apps/sdk keeps the launch parameters it has seen in this tab. */
+const SDK_LAUNCH_PARAMS_KEY = 'tapps/launchParams';
+
+export interface TelegramLaunch {
+  /** True when the page runs as a Telegram Mini App. */
+  inTelegram: boolean;
+  /** Raw tgWebAppData (the string Telegram signs), or null. */
+  initData: string | null;
+}
+
+let initDataInMemory: string | null = null;
+
+function session(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null; // storage can be blocked (privacy modes, sandboxed frames)
+  }
+}
+
+function hashParams(hash: string): URLSearchParams {
+  return new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+}
+
+/** Reads the launch once at boot and keeps the init data (memory + sessionStorage: the hash is lost on navigation). */
+export function readTelegramLaunch(): TelegramLaunch {
+  const params = hashParams(window.location.hash);
+  const store = session();
+  const fromHash = params.get('tgWebAppData');
+  if (fromHash) {
+    initDataInMemory = fromHash;
+    store?.setItem(INIT_DATA_KEY, fromHash);
+  } else if (!initDataInMemory) {
+    initDataInMemory = store?.getItem(INIT_DATA_KEY) ?? null;
+  }
+  const inTelegram =
+    params.has('tgWebAppData') ||
+    params.has('tgWebAppPlatform') ||
+    Boolean(store?.getItem(SDK_LAUNCH_PARAMS_KEY)) ||
+    Boolean(store?.getItem(INIT_DATA_KEY)) ||
+    'TelegramWebviewProxy' in window;
+  return { inTelegram, initData: initDataInMemory };
+}
+
+export function currentInitData(): string | null {
+  return initDataInMemory;
+}
+
+/** After sign-out or a refused init data, this tab stops identifying itself with it. */
+export function forgetInitData(): void {
+  initDataInMemory = null;
+  session()?.removeItem(INIT_DATA_KEY);
+}
