@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { register, resendActivation } from '../../api/users';
+import { currentLanguage } from '../../i18n/i18n';
 import { runApiAction } from '../../state/apiAction';
 import { showTopInfo, usePageHead } from '../../state/ui';
 import { Button, FormAlert, TextField } from '../../ui/form';
@@ -45,6 +46,8 @@ export function SignUpScreen() {
         re_password: values.re_password,
         first_name: values.first_name.trim(),
         last_name: values.last_name.trim(),
+        // The account (and its e-mails, starting with the activation letter) speaks the UI's language.
+        language: currentLanguage(),
       }),
     );
     if (!result.ok) return showFailure(result.failure, FIELDS);
