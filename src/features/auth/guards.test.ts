@@ -1,0 +1,166 @@
+import { isRedirect } from '@tanstack/react-router';
+import Cookies from 'js-cookie';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API } from '../../../contract/auth';
+import { AUTH_COOKIE } from '../../../contract/constants';
+import { ROUTES } from '../../../contract/routes';
+import { activeAtom, initDataAtom, setToken, tokenAtom, userAtom } from '../../state/auth';
+import { createAuthSession, type SessionApi } from '../../state/session';
+import { appStore } from '../../state/store';
+import { preloaderAtom, topInfoAtom } from '../../state/ui';
+import { alice, fakeFetch, json, resetEnvironment, useLanguage } from '../../test/support';
+import { requireGuest, requireUser } from './guards';
+
+async function redirectOf(run: () => unknown): Promise<string | undefined> {
+  try {
+    await run();
+  } catch (thrown) {
+    if (isRedirect(thrown)) return String(thrown.options.to);
+    throw thrown;
+  }
+  return undefined;
+}
+
+function fakeApi(fetchMe: SessionApi['fetchMe']): SessionApi & { fetchMe: ReturnType<typeof vi.fn> } {
+  return { fetchMe: vi.fn(fetchMe), logout: vi.fn(async () => {}) };
+}
+
+describe('the guard chain of login-required routes (spec §4)', () => {
+  beforeEach(async () => {
+    resetEnvironment();
+    await useLanguage('en');
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('sends a visitor without a token to /sign-in/ without calling the server', async () => {
+    const api = fakeApi(async () => alice);
+    const auth = createAuthSession(appStore, api);
+    expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
+    expect(api.fetchMe).not.toHaveBeenCalled();
+  });
+
+  it('with a token and no user, fetches the user; an id saves it and navigation continues', async () => {
+    setToken('good', appStore);
+    const api = fakeApi(async () => alice);
+    const auth = createAuthSession(appStore, api);
+    expect(await redirectOf(() => requireUser(auth))).toBeUndefined();
+    expect(appStore.get(userAtom)).toEqual(alice);
+    expect(api.fetchMe).toHaveBeenCalledTimes(1);
+    expect(appStore.get(preloaderAtom)).toBe(false);
+
+    // A loaded user is not fetched again.
+    expect(await redirectOf(() => requireUser(auth))).toBeUndefined();
+    expect(api.fetchMe).toHaveBeenCalledTimes(1);
+  });
+
+  it('clears the token and goes to /sign-in/ when the response has no id', async () => {
+    setToken('weird', appStore);
+    const auth = createAuthSession(appStore, fakeApi(async () => ({ first_name: 'No id' })));
+    expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
+    expect(appStore.get(tokenAtom)).toBeNull();
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+    expect(appStore.get(userAtom)).toBeNull();
+  });
+
+  it('clears the token and goes to /sign-in/ when the call fails on the network, with a notice', async () => {
+    setToken('good', appStore);
+    const auth = createAuthSession(
+      appStore,
+      fakeApi(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
+    expect(appStore.get(tokenAtom)).toBeNull();
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+    expect(appStore.get(topInfoAtom)).toMatchObject({ type: 'error', text: expect.stringMatching(/connection/i) });
+    expect(appStore.get(preloaderAtom)).toBe(false);
+  });
+
+  it('clears the token and goes to /sign-in/ when the server refuses it (401), through the real client', async () => {
+    setToken('f'.repeat(40), appStore);
+    const requests = fakeFetch(() => json({ detail: 'Invalid token.' }, 401));
+    const auth = createAuthSession(appStore);
+    expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ method: 'GET', path: API.me, authorization: `Token ${'f'.repeat(40)}` });
+    expect(appStore.get(tokenAtom)).toBeNull();
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+  });
+
+  it('inside Telegram with init data and no token, fetches the user with the TG header', async () => {
+    const initData = 'query_id=AA&user=%7B%22id%22%3A1%7D&auth_date=1&hash=abc';
+    appStore.set(initDataAtom, initData);
+    expect(appStore.get(activeAtom)).toBe(true);
+    const requests = fakeFetch(() => json({ ...alice, email: null, telegram_id: 1 }));
+    const auth = createAuthSession(appStore);
+    expect(await redirectOf(() => requireUser(auth))).toBeUndefined();
+    expect(requests[0]).toMatchObject({ method: 'GET', path: API.me, authorization: `TG ${initData}` });
+    expect(appStore.get(userAtom)?.id).toBe(alice.id);
+  });
+
+  it('stops using init data the server refused, so the visitor can sign in another way', async () => {
+    appStore.set(initDataAtom, 'query_id=AA&hash=tampered');
+    fakeFetch(() => json({ detail: 'Invalid init data.' }, 401));
+    const auth = createAuthSession(appStore);
+    expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
+    expect(appStore.get(initDataAtom)).toBeNull();
+    expect(appStore.get(activeAtom)).toBe(false);
+    expect(await redirectOf(() => requireGuest(auth))).toBeUndefined();
+  });
+});
+
+describe('guest-only routes', () => {
+  beforeEach(() => resetEnvironment());
+
+  it('send an active visitor (token) to /', async () => {
+    setToken('any', appStore);
+    const auth = createAuthSession(appStore, fakeApi(async () => alice));
+    expect(await redirectOf(() => requireGuest(auth))).toBe(ROUTES.root);
+  });
+
+  it('send an active visitor (Telegram init data) to /', async () => {
+    appStore.set(initDataAtom, 'query_id=1&hash=x');
+    const auth = createAuthSession(appStore, fakeApi(async () => alice));
+    expect(await redirectOf(() => requireGuest(auth))).toBe(ROUTES.root);
+  });
+
+  it('let a visitor without a token through; "null" is no token', async () => {
+    const auth = createAuthSession(appStore, fakeApi(async () => alice));
+    expect(await redirectOf(() => requireGuest(auth))).toBeUndefined();
+    appStore.set(tokenAtom, 'null');
+    expect(await redirectOf(() => requireGuest(auth))).toBeUndefined();
+  });
+});
+
+describe('logout (spec §4)', () => {
+  beforeEach(() => resetEnvironment());
+
+  it('calls the server, then clears the token and the user', async () => {
+    setToken('tok', appStore);
+    appStore.set(userAtom, alice);
+    const api = fakeApi(async () => alice);
+    await createAuthSession(appStore, api).logout();
+    expect(api.logout).toHaveBeenCalledTimes(1);
+    expect(appStore.get(tokenAtom)).toBeNull();
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+    expect(appStore.get(userAtom)).toBeNull();
+  });
+
+  it('clears the token even when the server call fails', async () => {
+    setToken('tok', appStore);
+    const api: SessionApi = {
+      fetchMe: async () => alice,
+      logout: async () => {
+        throw new TypeError('Failed to fetch');
+      },
+    };
+    await createAuthSession(appStore, api).logout();
+    expect(appStore.get(tokenAtom)).toBeNull();
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+    expect(appStore.get(preloaderAtom)).toBe(false);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import en from '../../locales/en.json';
+import ru from '../../locales/ru.json';
+
+function leaves(value: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      for (const [path, leaf] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(path, leaf);
+    }
+  } else out.set(prefix, value);
+  return out;
+}
+
+describe('locale files', () => {
+  it('have the same keys, every value a non-empty string', () => {
+    const english = leaves(en);
+    const russian = leaves(ru);
+    expect([...russian.keys()].sort()).toEqual([...english.keys()].sort());
+    for (const [key, value] of [...english, ...russian]) {
+      expect(typeof value, key).toBe('string');
+      expect(String(value).trim(), key).not.toBe('');
+    }
+  });
+
+  it('use the same interpolations in both languages', () => {
+    const english = leaves(en);
+    const russian = leaves(ru);
+    const vars = (text: unknown) => [...String(text).matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
+    for (const [key, value] of english) expect(vars(russian.get(key)), key).toEqual(vars(value));
+  });
+});

@@ -1,0 +1,81 @@
+import Cookies from 'js-cookie';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_COOKIE, AUTH_COOKIE_DAYS } from '../../contract/constants';
+import { resetEnvironment } from '../test/support';
+import { clearToken, isActiveSession, setToken, tokenAtom } from './auth';
+import { appStore } from './store';
+import { normalizeToken, startupToken } from './token';
+
+describe('token sources (spec §4)', () => {
+  beforeEach(() => resetEnvironment('/content/panel/'));
+  afterEach(() => vi.restoreAllMocks());
+
+  it('comes from the auth_token cookie', () => {
+    Cookies.set(AUTH_COOKIE, 'cookie-token', { path: '/' });
+    expect(startupToken()).toBe('cookie-token');
+  });
+
+  it('comes from ?token=, is saved to the cookie and removed from the address without a reload', () => {
+    window.history.replaceState(null, '', '/content/panel/?token=abc123&utm=x#tgWebAppData=keep');
+    const pushState = vi.spyOn(window.history, 'pushState');
+    const replaceState = vi.spyOn(window.history, 'replaceState');
+
+    expect(startupToken()).toBe('abc123');
+    expect(Cookies.get(AUTH_COOKIE)).toBe('abc123');
+    expect(window.location.search).toBe('?utm=x');
+    expect(window.location.search).not.toContain('token');
+    expect(window.location.pathname).toBe('/content/panel/');
+    expect(window.location.hash).toBe('#tgWebAppData=keep');
+    expect(replaceState).toHaveBeenCalledTimes(1);
+    expect(pushState).not.toHaveBeenCalled();
+  });
+
+  it('drops the whole query string when the token was its only parameter', () => {
+    window.history.replaceState(null, '', '/settings/?token=abc123');
+    startupToken();
+    expect(window.location.href).toBe(`${window.location.origin}/settings/`);
+  });
+
+  it('prefers the address over an older cookie', () => {
+    Cookies.set(AUTH_COOKIE, 'old', { path: '/' });
+    window.history.replaceState(null, '', '/?token=new');
+    expect(startupToken()).toBe('new');
+    expect(Cookies.get(AUTH_COOKIE)).toBe('new');
+  });
+
+  it('treats the texts "null" and "undefined" as no token', () => {
+    expect(normalizeToken('null')).toBeNull();
+    expect(normalizeToken('undefined')).toBeNull();
+    expect(normalizeToken('')).toBeNull();
+    expect(normalizeToken('abc')).toBe('abc');
+    Cookies.set(AUTH_COOKIE, 'undefined', { path: '/' });
+    expect(startupToken()).toBeNull();
+    window.history.replaceState(null, '', '/?token=null');
+    expect(startupToken()).toBeNull();
+    expect(window.location.search).toBe('');
+    expect(isActiveSession('null', null)).toBe(false);
+    expect(isActiveSession('undefined', null)).toBe(false);
+  });
+
+  it('is kept in the cookie for 365 days when set, and cleared from cookie and state', () => {
+    const set = vi.spyOn(Cookies, 'set');
+    setToken('fresh', appStore);
+    expect(set).toHaveBeenCalledWith(AUTH_COOKIE, 'fresh', expect.objectContaining({ expires: AUTH_COOKIE_DAYS, sameSite: 'Lax', path: '/' }));
+    expect(AUTH_COOKIE_DAYS).toBe(365);
+    expect(Cookies.get(AUTH_COOKIE)).toBe('fresh');
+    expect(appStore.get(tokenAtom)).toBe('fresh');
+
+    clearToken(appStore);
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+    expect(appStore.get(tokenAtom)).toBeNull();
+  });
+});
+
+describe('the active rule (spec §4)', () => {
+  it('is a token or Telegram init data', () => {
+    expect(isActiveSession('abc', null)).toBe(true);
+    expect(isActiveSession(null, 'query_id=1&hash=x')).toBe(true);
+    expect(isActiveSession(null, null)).toBe(false);
+    expect(isActiveSession(null, '')).toBe(false);
+  });
+});
