@@ -1,0 +1,55 @@
+// The one way this server makes a grammY bot: the Bot API root is injectable (tests and local
+// development point it at scripts/telegram/fake-bot-api.ts), and 429s are waited out per bot.
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Bot, GrammyError, HttpError } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+
+/** A 429 asking to wait longer than this fails the call instead of stalling it. */
+export const MAX_RATE_LIMIT_WAIT_S = 60;
+/** Retries of one call after 429s and Telegram's own 5xx failures. */
+export const MAX_API_RETRIES = 3;
+
+export interface CreateBotOptions {
+  /** TELEGRAM_API_ROOT, without a trailing slash. */
+  apiRoot: string;
+  /** Known bot identity (skips getMe on start). */
+  botInfo?: UserFromGetMe;
+  /** Per-request timeout; must exceed the long polling timeout (30 s). grammY's default is 500 s. */
+  timeoutSeconds?: number;
+}
+
+export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds }: CreateBotOptions): Bot {
+  const bot = new Bot(token, {
+    client: { apiRoot, ...(timeoutSeconds ? { timeoutSeconds } : {}) },
+    ...(botInfo ? { botInfo } : {}),
+  });
+  // Network failures are rethrown at once: the caller decides how to retry them (grammY's long
+  // polling has its own loop), instead of one call hanging in backoff for hours.
+  bot.api.config.use(
+    autoRetry({ maxRetryAttempts: MAX_API_RETRIES, maxDelaySeconds: MAX_RATE_LIMIT_WAIT_S, rethrowHttpErrors: true }),
+  );
+  return bot;
+}
+
+/** Failures worth retrying later: the network, Telegram's 5xx, and 429s auto-retry gave up on. */
+export function isTransientBotApiError(error: unknown): boolean {
+  return error instanceof HttpError || (error instanceof GrammyError && (error.error_code >= 500 || error.error_code === 429));
+}
+
+/**
+ * A Bot API failure in words safe for logs. Never the token: grammY keeps it out of its own
+ * messages, but the network error underneath carries the request URL, which contains it.
+ */
+export function describeBotApiError(error: unknown, token: string): string {
+  let text: string;
+  if (error instanceof GrammyError) {
+    text = `${error.method} answered ${error.error_code} ${error.description}`;
+  } else if (error instanceof HttpError) {
+    const inner = error.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+    const code = inner?.code ?? inner?.cause?.code;
+    text = `${error.message}${typeof code === 'string' ? ` (${code})` : ''}`;
+  } else {
+    text = error instanceof Error ? error.message : String(error);
+  }
+  return text.split(token).join('<token>');
+}
