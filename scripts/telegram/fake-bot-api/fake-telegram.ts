@@ -35,6 +35,8 @@ export const SHORT_DESCRIPTION_LIMIT = 120;
 export const PHOTO_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
 const MAX_POLL_TIMEOUT_S = 50;
+/** Calls remembered per bot for calls()/waitForCall(); older ones are forgotten (benchmarks make many). */
+export const CALL_LOG_LIMIT = 2000;
 /** Update types a bot gets when allowed_updates is empty (Telegram's default). */
 const OPT_IN_UPDATE_TYPES = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);
 
@@ -447,6 +449,7 @@ export class FakeTelegram {
       ...(outcome.ok ? {} : { error_code: outcome.error_code, description: outcome.description }),
       at: Date.now(),
     });
+    if (bot.calls.length > CALL_LOG_LIMIT) bot.calls.splice(0, bot.calls.length - CALL_LOG_LIMIT);
     this.events.emit('call', bot.token);
     return outcome;
   }
@@ -1304,7 +1307,7 @@ export class FakeTelegram {
     };
   }
 
-  /** Every Bot API call the bot made, oldest first (optionally only one method). */
+  /** The bot's latest Bot API calls (up to CALL_LOG_LIMIT), oldest first (optionally only one method). */
   calls(token: string, method?: string): ApiCall[] {
     const all = this.botFor(token).calls;
     return clone(method ? all.filter((c) => c.method.toLowerCase() === method.toLowerCase()) : all);
