@@ -49,5 +49,5 @@ export async function loadErrorReporting(): Promise<void> {
 export function reportError(error: unknown): void {
   if (sentry) sentry.captureException(error);
   else if (sentryDsn()) remember(error);
-  if (import.meta.env.DEV) console.error(error);
+  console.error(error);
 }

@@ -3,6 +3,7 @@
 // native bridge object. Outside Telegram nothing here loads any Telegram code.
 
 const INIT_DATA_KEY = 'funnels/tgWebAppData';
+const LAUNCH_PARAMS_KEY = 'funnels/launchParams';
 /** Where @telegram-apps/sdk keeps the launch parameters it has seen in this tab. */
 const SDK_LAUNCH_PARAMS_KEY = 'tapps/launchParams';
 
@@ -14,6 +15,7 @@ export interface TelegramLaunch {
 }
 
 let initDataInMemory: string | null = null;
+let launchQueryInMemory: string | null = null;
 
 function session(): Storage | null {
   try {
@@ -31,6 +33,12 @@ function hashParams(hash: string): URLSearchParams {
 export function readTelegramLaunch(): TelegramLaunch {
   const params = hashParams(window.location.hash);
   const store = session();
+  if (params.has('tgWebAppPlatform') || params.has('tgWebAppVersion')) {
+    launchQueryInMemory = params.toString();
+    store?.setItem(LAUNCH_PARAMS_KEY, launchQueryInMemory);
+  } else if (!launchQueryInMemory) {
+    launchQueryInMemory = store?.getItem(LAUNCH_PARAMS_KEY) ?? null;
+  }
   const fromHash = params.get('tgWebAppData');
   if (fromHash) {
     initDataInMemory = fromHash;
@@ -41,10 +49,16 @@ export function readTelegramLaunch(): TelegramLaunch {
   const inTelegram =
     params.has('tgWebAppData') ||
     params.has('tgWebAppPlatform') ||
+    Boolean(launchQueryInMemory) ||
     Boolean(store?.getItem(SDK_LAUNCH_PARAMS_KEY)) ||
     Boolean(store?.getItem(INIT_DATA_KEY)) ||
     'TelegramWebviewProxy' in window;
   return { inTelegram, initData: initDataInMemory };
+}
+
+/** The launch parameters Telegram gave this tab (platform, version, theme), as a query string. */
+export function launchQuery(): string | null {
+  return launchQueryInMemory;
 }
 
 export function currentInitData(): string | null {

@@ -1,6 +1,7 @@
 // Telegram Mini App set-up with @telegram-apps/sdk-react v3. Only ever imported dynamically, from
 // shell.ts, when the page runs inside Telegram.
-import { backButton, init, miniApp, themeParams, viewport } from '@telegram-apps/sdk-react';
+import { backButton, init, isTMA, miniApp, mockTelegramEnv, themeParams, viewport } from '@telegram-apps/sdk-react';
+import { launchQuery } from './launch';
 import type { TelegramShell } from './shell';
 
 /** How long to wait for the client's viewport and safe-area answers before giving up on them. */
@@ -11,7 +12,22 @@ function applyColorScheme(dark: boolean): void {
   document.documentElement.dataset.colorScheme = dark ? 'dark' : 'light';
 }
 
+/**
+ * The SDK reads the launch parameters from the address and refuses all of them when the init data
+ * lacks a field it expects (older clients and test doubles send no `signature`); every SDK call
+ * would then be "unavailable". It needs only the platform, the version and the theme, so in that
+ * case it is given those through its own mockTelegramEnv (the init data is the server's
+ * business: it goes raw in the TG header).
+ */
+function ensureLaunchParams(): void {
+  if (isTMA()) return;
+  const params = new URLSearchParams(launchQuery() ?? '');
+  params.delete('tgWebAppData');
+  mockTelegramEnv({ launchParams: params });
+}
+
 export function initTelegramSdk(): TelegramShell {
+  ensureLaunchParams();
   init();
 
   // Theme: --tg-theme-* variables (the app's colours are built on them) and --tg-bg-color & co.
