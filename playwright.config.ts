@@ -29,7 +29,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: `npx tsx scripts/telegram/fake-bot-api.ts --port ${FAKE_TELEGRAM_PORT} --bot ${SERVICE_BOT_TOKEN}:${SERVICE_BOT_USERNAME}`,
+      command: `npx tsx scripts/telegram/fake-bot-api.ts --port ${FAKE_TELEGRAM_PORT} --bot ${SERVICE_BOT_USERNAME}=${SERVICE_BOT_TOKEN}`,
       url: `http://127.0.0.1:${FAKE_TELEGRAM_PORT}/`,
       reuseExistingServer: false,
       stdout: 'ignore',
