@@ -2,10 +2,12 @@
 export function Preloader({ label }: { label: string }) {
   return (
     <div className="preloader" role="status" aria-label={label} aria-live="polite">
-      <div className="spinner" aria-hidden="true" />
-      <span className="preloader-label" aria-hidden="true">
-        {label}
-      </span>
+      <div className="preloader-card">
+        <div className="spinner" aria-hidden="true" />
+        <span className="preloader-label" aria-hidden="true">
+          {label}
+        </span>
+      </div>
     </div>
   );
 }

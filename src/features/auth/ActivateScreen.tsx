@@ -65,15 +65,15 @@ export function ActivateScreen({ uid, token }: { uid: string; token: string }) {
     );
   }
 
-  const view = {
-    success: { icon: <CheckCircleIcon />, heading: t('activate.successHeading'), text: t('activate.successText') },
-    stale: { icon: <InfoIcon />, heading: t('activate.staleHeading'), text: t('activate.staleText') },
-    invalid: { icon: <AlertIcon />, heading: t('activate.invalidHeading'), text: t('activate.invalidText') },
-    failed: { icon: <AlertIcon />, heading: t('activate.failedHeading'), text: t('errors.network') },
-  }[outcome];
+  const view = ({
+    success: { icon: <CheckCircleIcon />, tone: 'success', heading: t('activate.successHeading'), text: t('activate.successText') },
+    stale: { icon: <InfoIcon />, tone: 'brand', heading: t('activate.staleHeading'), text: t('activate.staleText') },
+    invalid: { icon: <AlertIcon />, tone: 'warning', heading: t('activate.invalidHeading'), text: t('activate.invalidText') },
+    failed: { icon: <AlertIcon />, tone: 'warning', heading: t('activate.failedHeading'), text: t('errors.network') },
+  } as const)[outcome];
 
   return (
-    <AuthLayout heading={view.heading} subtitle={view.text} icon={view.icon}>
+    <AuthLayout heading={view.heading} subtitle={view.text} icon={view.icon} tone={view.tone}>
       <div className="stack" data-testid={`activation-${outcome}`}>
         {outcome === 'failed' ? (
           <Button onClick={() => setAttempt((n) => n + 1)}>{t('common.tryAgain')}</Button>

@@ -9,17 +9,20 @@ export function AuthLayout({
   children,
   footer,
   icon,
+  tone = 'brand',
 }: {
   heading: string;
   subtitle?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
   icon?: ReactNode;
+  /** The colour of the mark: the brand's, or a success / warning outcome. */
+  tone?: 'brand' | 'success' | 'warning';
 }) {
   return (
     <Screen className="auth">
       <div className="auth-hero">
-        <div className="auth-mark" aria-hidden="true">
+        <div className={`auth-mark${tone === 'brand' ? '' : ` auth-mark--${tone}`}`} aria-hidden="true">
           {icon ?? <FunnelIcon />}
         </div>
         <h1 className="auth-heading">{heading}</h1>

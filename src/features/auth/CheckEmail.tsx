@@ -18,7 +18,11 @@ export function CheckEmail({ email, purpose, onResend }: { email: string; purpos
       <div className="section notice-card">
         <p data-testid="check-email-text">
           {before}
-          <strong>{email}</strong>
+          <strong>
+            {/* Lets a long address wrap before the @ rather than mid-word. */}
+            {email.split('@')[0]}
+            <wbr />@{email.split('@').slice(1).join('@')}
+          </strong>
           {after}
         </p>
         <p className="hint">{t('checkEmail.notReceived')}</p>
