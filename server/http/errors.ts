@@ -96,6 +96,9 @@ function messageFor(error: AjvError): string {
   if (typeof custom === 'string' && ['type', 'pattern', 'format', 'minimum', 'maximum'].includes(error.keyword)) {
     return error.data === null ? 'This field may not be null.' : custom;
   }
+  if (error.keyword === 'pattern' && typeof error.data === 'string' && error.data.includes('\u0000')) {
+    return 'Null characters are not allowed.';
+  }
   if (error.data === '' && ['minLength', 'format', 'pattern'].includes(error.keyword)) {
     return 'This field may not be blank.';
   }

@@ -27,6 +27,9 @@ export function createSpa(distDir: string): Spa | null {
     return SHORT;
   }
 
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', REVALIDATE).type('text/html; charset=utf-8').sendFile('index.html');
+
   return {
     async register(app) {
       await app.register(fastifyStatic, {
@@ -42,13 +45,15 @@ export function createSpa(distDir: string): Spa | null {
         // The API's unknown paths stay JSON 404s.
         allowedPath: (pathName) => !pathName.startsWith('/api/'),
       });
+      // The root is a directory to @fastify/static; it is the app's entry page to us.
+      app.get('/', (_request, reply) => sendIndex(reply));
     },
     fallback(request, reply) {
       const pathname = request.url.split('?')[0];
       const last = pathname.split('/').pop() ?? '';
       // A missing /assets/app-123.js must be a 404, not HTML served as JavaScript.
       if (pathname.startsWith('/assets/') || last.includes('.')) return null;
-      return reply.header('cache-control', REVALIDATE).type('text/html; charset=utf-8').sendFile('index.html');
+      return sendIndex(reply);
     },
   };
 }

@@ -165,7 +165,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
     app.decorateRequest('apiKey', null);
 
     // --- register ------------------------------------------------------------------------
-    app.post<{ Body: RegisterBody & { language?: Language } }>(API.register, { schema: schemas.registerSchema }, async (request, reply) => {
+    app.post<{ Body: RegisterBody }>(API.register, { schema: schemas.registerSchema }, async (request, reply) => {
       const body = request.body;
       const email = normalizeEmail(body.email);
       await limit('register', request, { kind: 'email', value: email });

@@ -8,13 +8,15 @@ import {
 } from '../../../contract/constants';
 import { INVALID_MESSAGE_KEYWORD } from '../../http/errors';
 
-const email = { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH } as const;
-const password = { type: 'string', minLength: 1, maxLength: PASSWORD_MAX_LENGTH } as const;
-const name = { type: 'string', maxLength: NAME_MAX_LENGTH } as const;
+/** PostgreSQL text cannot hold NUL; DRF refuses it too ("Null characters are not allowed."). */
+const NO_NUL = '^[^\\u0000]*$';
+const email = { type: 'string', format: 'email', maxLength: EMAIL_MAX_LENGTH, pattern: NO_NUL } as const;
+const password = { type: 'string', minLength: 1, maxLength: PASSWORD_MAX_LENGTH, pattern: NO_NUL } as const;
+const name = { type: 'string', maxLength: NAME_MAX_LENGTH, pattern: NO_NUL } as const;
 const language = { type: 'string', enum: [...LANGUAGES] } as const;
 /** uid and token come from e-mail links; anything longer is not one of ours. */
-const uid = { type: 'string', minLength: 1, maxLength: 64 } as const;
-const linkToken = { type: 'string', minLength: 1, maxLength: 128 } as const;
+const uid = { type: 'string', minLength: 1, maxLength: 64, pattern: NO_NUL } as const;
+const linkToken = { type: 'string', minLength: 1, maxLength: 128, pattern: NO_NUL } as const;
 /** A user id in a query string. */
 const userId = {
   type: 'string',
@@ -78,7 +80,13 @@ export const emailSchema = { body: object({ email }, ['email']) };
 
 export const loginSchema = {
   // Djoser treats both as optional and answers a missing one as bad credentials.
-  body: object({ email: { type: 'string', maxLength: EMAIL_MAX_LENGTH }, password: { type: 'string', maxLength: PASSWORD_MAX_LENGTH } }, []),
+  body: object(
+    {
+      email: { type: 'string', maxLength: EMAIL_MAX_LENGTH, pattern: NO_NUL },
+      password: { type: 'string', maxLength: PASSWORD_MAX_LENGTH, pattern: NO_NUL },
+    },
+    [],
+  ),
   response: { 200: { type: 'object', required: ['auth_token'], properties: { auth_token: { type: 'string' } } } },
 };
 
