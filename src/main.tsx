@@ -8,12 +8,12 @@ import { startCordova } from './cordova';
 import { loadErrorReporting, startErrorReporting } from './errorReporting';
 import { initI18n } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
-import { createAppRouter } from './router';
+import { createAppRouter, preloadLikelyScreens } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
 import { authSession } from './state/session';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
-import { readTelegramLaunch } from './telegram/launch';
+import { applyLaunchTheme, readTelegramLaunch } from './telegram/launch';
 import { startTelegramShell } from './telegram/shell';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
@@ -52,10 +52,9 @@ async function boot(): Promise<void> {
   const api = () => import('./api/users');
   if (appStore.get(activeAtom)) void api();
 
-  const i18nReady = initI18n(startupLanguage());
-  const telegramReady = launch.inTelegram ? startTelegramShell() : Promise.resolve(null);
-  await i18nReady;
-  await telegramReady;
+  await initI18n(startupLanguage());
+  // Telegram shell: its colours now (cheap, from the launch parameters); the SDK after first paint.
+  if (launch.inTelegram) applyLaunchTheme();
   startCordova();
 
   const router = createAppRouter({ auth: authSession });
@@ -70,8 +69,10 @@ async function boot(): Promise<void> {
   );
 
   afterFirstPaint(() => {
+    if (launch.inTelegram) void startTelegramShell();
     void loadErrorReporting();
     void api();
+    preloadLikelyScreens(router, appStore.get(activeAtom));
   });
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { currentInitData, forgetInitData, readTelegramLaunch } from './launch';
+import { applyLaunchTheme, clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch } from './launch';
 import { isRootScreen } from './TelegramBindings';
 
 const initData = 'query_id=AA&user=%7B%22id%22%3A1%7D&auth_date=1&hash=abc';
@@ -7,7 +7,7 @@ const hash = `#${new URLSearchParams({ tgWebAppData: initData, tgWebAppVersion: 
 
 describe('Telegram detection without the SDK', () => {
   beforeEach(() => {
-    forgetInitData();
+    clearTelegramLaunch();
     window.sessionStorage.clear();
     window.history.replaceState(null, '', '/');
   });
@@ -17,14 +17,17 @@ describe('Telegram detection without the SDK', () => {
 
   it('finds nothing in a plain browser', () => {
     expect(readTelegramLaunch()).toEqual({ inTelegram: false, initData: null });
+    expect(inTelegram()).toBe(false);
   });
 
   it('reads the raw init data from the hash and keeps it for later loads in this tab', () => {
     window.history.replaceState(null, '', `/content/panel/${hash}`);
     expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData });
     expect(currentInitData()).toBe(initData);
+    expect(inTelegram()).toBe(true);
 
-    // The hash is gone after navigation; a reload in the same tab still knows.
+    // The hash is gone after navigation; a reload in the same tab (fresh memory) still knows.
+    clearTelegramLaunch();
     window.history.replaceState(null, '', '/settings/');
     expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData });
   });
@@ -40,6 +43,34 @@ describe('Telegram detection without the SDK', () => {
     window.history.replaceState(null, '', '/sign-in/');
     forgetInitData();
     expect(readTelegramLaunch().initData).toBeNull();
+  });
+});
+
+describe("Telegram's theme before the SDK loads", () => {
+  beforeEach(() => {
+    clearTelegramLaunch();
+    window.sessionStorage.clear();
+  });
+
+  it('puts the launch theme on <html> as --tg-theme-* variables and picks the colour scheme', () => {
+    const theme = { bg_color: '#17212b', text_color: '#f5f5f5', secondary_bg_color: '#232e3c', button_color: 'red; x: y' };
+    window.history.replaceState(null, '', `/#${new URLSearchParams({ tgWebAppPlatform: 'android', tgWebAppVersion: '8.0', tgWebAppThemeParams: JSON.stringify(theme) })}`);
+    readTelegramLaunch();
+    const root = document.createElement('html');
+    expect(applyLaunchTheme(root)).toBe(true);
+    expect(root.style.getPropertyValue('--tg-theme-bg-color')).toBe('#17212b');
+    expect(root.style.getPropertyValue('--tg-theme-text-color')).toBe('#f5f5f5');
+    expect(root.style.getPropertyValue('--tg-theme-secondary-bg-color')).toBe('#232e3c');
+    expect(root.style.getPropertyValue('--tg-theme-button-color')).toBe(''); // not a colour: ignored
+    expect(root.dataset.colorScheme).toBe('dark');
+  });
+
+  it('does nothing without a theme', () => {
+    window.history.replaceState(null, '', '/');
+    readTelegramLaunch();
+    const root = document.createElement('html');
+    expect(applyLaunchTheme(root)).toBe(false);
+    expect(root.getAttribute('style')).toBeNull();
   });
 });
 

@@ -16,6 +16,7 @@ export interface TelegramLaunch {
 
 let initDataInMemory: string | null = null;
 let launchQueryInMemory: string | null = null;
+let inTelegramAtBoot = false;
 
 function session(): Storage | null {
   try {
@@ -53,7 +54,44 @@ export function readTelegramLaunch(): TelegramLaunch {
     Boolean(store?.getItem(SDK_LAUNCH_PARAMS_KEY)) ||
     Boolean(store?.getItem(INIT_DATA_KEY)) ||
     'TelegramWebviewProxy' in window;
+  inTelegramAtBoot = inTelegram;
   return { inTelegram, initData: initDataInMemory };
+}
+
+/** Whether the page runs inside Telegram (as found by readTelegramLaunch at boot). */
+export function inTelegram(): boolean {
+  return inTelegramAtBoot;
+}
+
+const THEME_COLOR = /^#[0-9a-f]{6}$/i;
+
+/** Perceived lightness (0..1) of a #rrggbb colour. */
+function lightness(hex: string): number {
+  const n = parseInt(hex.slice(1), 16);
+  return (0.299 * ((n >> 16) & 255) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
+}
+
+/**
+ * Puts Telegram's theme (tgWebAppThemeParams) on <html> as the same --tg-theme-* variables the
+ * SDK binds, so the first paint already has Telegram's colours while the SDK itself loads after
+ * it. Returns false when the launch carries no theme.
+ */
+export function applyLaunchTheme(root: HTMLElement = document.documentElement): boolean {
+  const json = new URLSearchParams(launchQueryInMemory ?? '').get('tgWebAppThemeParams');
+  if (!json) return false;
+  let theme: unknown;
+  try {
+    theme = JSON.parse(json);
+  } catch {
+    return false;
+  }
+  if (!theme || typeof theme !== 'object') return false;
+  for (const [key, value] of Object.entries(theme)) {
+    if (typeof value === 'string' && THEME_COLOR.test(value)) root.style.setProperty(`--tg-theme-${key.replace(/_/g, '-')}`, value);
+  }
+  const bg = (theme as Record<string, unknown>).bg_color;
+  if (typeof bg === 'string' && THEME_COLOR.test(bg)) root.dataset.colorScheme = lightness(bg) < 0.5 ? 'dark' : 'light';
+  return true;
 }
 
 /** The launch parameters Telegram gave this tab (platform, version, theme), as a query string. */
@@ -63,6 +101,13 @@ export function launchQuery(): string | null {
 
 export function currentInitData(): string | null {
   return initDataInMemory;
+}
+
+/** Forgets everything read so far (tests start from a clean tab with it). */
+export function clearTelegramLaunch(): void {
+  initDataInMemory = null;
+  launchQueryInMemory = null;
+  inTelegramAtBoot = false;
 }
 
 /** After sign-out or a refused init data, this tab stops identifying itself with it. */

@@ -1,6 +1,6 @@
 // What the app needs from Telegram, behind a small interface so that the SDK itself is only
 // fetched inside Telegram (dynamic import) and the rest of the app never imports it.
-import type { ComponentType } from 'react';
+import { useSyncExternalStore, type ComponentType } from 'react';
 import { reportError } from '../errorReporting';
 
 export interface TelegramShell {
@@ -11,28 +11,41 @@ export interface TelegramShell {
   ready(): void;
 }
 
-let shell: TelegramShell | null = null;
-let bindings: ComponentType<{ shell: TelegramShell }> | null = null;
+interface Loaded {
+  shell: TelegramShell;
+  Bindings: ComponentType<{ shell: TelegramShell }>;
+}
 
+let loaded: Loaded | null = null;
+const listeners = new Set<() => void>();
+
+/**
+ * Loads the SDK and sets the Mini App up (see sdk.ts). Called after the first paint: Telegram's
+ * colours are already on the page by then (launch.ts applyLaunchTheme), so nothing flashes.
+ */
 export async function startTelegramShell(): Promise<TelegramShell | null> {
   try {
     const [{ initTelegramSdk }, { TelegramBindings }] = await Promise.all([import('./sdk'), import('./TelegramBindings')]);
-    shell = initTelegramSdk();
-    bindings = TelegramBindings;
+    loaded = { shell: initTelegramSdk(), Bindings: TelegramBindings };
+    for (const listener of listeners) listener();
   } catch (error) {
     // A broken or unexpected Telegram client must not keep the app from working.
     reportError(error);
-    shell = null;
   }
-  return shell;
+  return loaded?.shell ?? null;
 }
 
 export function telegramShell(): TelegramShell | null {
-  return shell;
+  return loaded?.shell ?? null;
 }
 
-/** The root route renders this inside Telegram (back button, ready); null elsewhere. */
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The root route renders this: inside Telegram, once the SDK is up, the back button and ready. */
 export function TelegramRoot() {
-  const Bindings = bindings;
-  return shell && Bindings ? <Bindings shell={shell} /> : null;
+  const current = useSyncExternalStore(subscribe, () => loaded);
+  return current ? <current.Bindings shell={current.shell} /> : null;
 }

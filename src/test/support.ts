@@ -8,14 +8,14 @@ import { i18n, initI18n, switchLanguage } from '../i18n/i18n';
 import { initDataAtom, tokenAtom, userAtom } from '../state/auth';
 import { appStore } from '../state/store';
 import { preloaderAtom, topInfoAtom } from '../state/ui';
-import { forgetInitData } from '../telegram/launch';
+import { clearTelegramLaunch } from '../telegram/launch';
 
 export function resetEnvironment(path = '/'): void {
   Cookies.remove(AUTH_COOKIE, { path: '/' });
   Cookies.remove(LANGUAGE_COOKIE, { path: '/' });
   window.sessionStorage.clear();
   window.history.replaceState(null, '', path);
-  forgetInitData();
+  clearTelegramLaunch();
   appStore.set(tokenAtom, null);
   appStore.set(userAtom, null);
   appStore.set(initDataAtom, null);
