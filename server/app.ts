@@ -7,7 +7,7 @@ import { createSessions, type Sessions } from './accounts/sessions';
 import type { Config } from './config';
 import type { Db } from './db';
 import { authRoutes } from './http/auth/routes';
-import { INVALID_MESSAGE_KEYWORD, installErrorHandling, JSON_PARSE_ERROR } from './http/errors';
+import { INVALID_MESSAGE_KEYWORD, installErrorHandling, JSON_PARSE_ERROR, loggableError } from './http/errors';
 import { createSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
 
@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pending = new Set<Promise<void>>();
   const background = (task: () => Promise<void>) => {
     const running = task()
-      .catch((error: unknown) => app.log.error({ err: error }, 'background task failed'))
+      .catch((error: unknown) => app.log.error({ error: loggableError(error) }, 'background task failed'))
       .finally(() => pending.delete(running));
     pending.add(running);
   };

@@ -7,6 +7,7 @@ import { API } from '../../contract/auth';
 import { MAX_BODY_BYTES } from '../../contract/constants';
 import { signInitData } from '../../scripts/telegram/init-data';
 import { buildApp } from '../app';
+import { users } from '../db/schema';
 import {
   auth,
   createTestApp,
@@ -183,15 +184,27 @@ describe('the server itself', () => {
     }
   });
 
-  it('an unexpected failure → 500 {"detail": "A server error occurred."} with nothing leaked', async () => {
-    const app = await buildApp({ config: testConfig(), db: testDb.db, mailer: recordingMailer(), logger: false });
+  it('an unexpected failure → 500 {"detail": "A server error occurred."}; neither answer nor log leak query parameters', async () => {
+    const lines: string[] = [];
+    const app = await buildApp({
+      config: testConfig(),
+      db: testDb.db,
+      mailer: recordingMailer(),
+      logger: { stream: { write: (line) => void lines.push(line) } },
+    });
     app.get('/api/test-boom/', async () => {
-      throw new Error('secret internals at /srv/app.ts:42');
+      // A real database failure: Drizzle puts the bound parameters into the error message.
+      await testDb.db.orm.insert(users).values({ email: 'Secret-Param@Example.com', passwordHash: 'scrypt$secret-hash' });
+      return {};
     });
     try {
       const res = await app.inject({ method: 'GET', url: '/api/test-boom/' });
       expect(expectJsonError(res, 500)).toEqual({ detail: 'A server error occurred.' });
-      expect(res.body).not.toContain('secret');
+      expect(res.body).not.toMatch(/secret|insert/i);
+      const log = lines.join('');
+      expect(log).toContain('request failed');
+      expect(log).toContain('users_email_lowercase_check');
+      expect(log).not.toMatch(/Secret-Param|secret-hash/);
     } finally {
       await app.close();
     }

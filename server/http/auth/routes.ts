@@ -33,7 +33,7 @@ import type { Bucket, RateLimiter } from '../../accounts/rate-limit';
 import type { Sessions } from '../../accounts/sessions';
 import { checkLinkToken, decodeUid, encodeUid, makeLinkToken, type LinkPurpose } from '../../accounts/tokens';
 import { normalizeEmail, toCurrentUser, toPublicUser } from '../../accounts/users';
-import { ApiError, fieldError, fieldErrors, nonFieldError, notFound } from '../errors';
+import { ApiError, fieldError, fieldErrors, loggableError, nonFieldError, notFound } from '../errors';
 import { currentUser, requireAuth } from './authenticate';
 import * as schemas from './schemas';
 
@@ -196,7 +196,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
         await sendActivation(user);
       } catch (error) {
         // The account exists; the person can ask for the mail again (resend_activation).
-        request.log.error({ err: error }, 'activation e-mail could not be sent');
+        request.log.error({ error: loggableError(error) }, 'activation e-mail could not be sent');
       }
       return reply.code(201).send({ id: user.id, email: user.email, first_name: user.firstName, last_name: user.lastName });
     });
