@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { INIT_DATA_MAX_AGE_S } from '../../contract/constants';
 import type { Db } from '../db';
 import { authTokens, users, type UserRow } from '../db/schema';
-import { generateApiKey, hashApiKey } from './tokens';
+import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './tokens';
 import { validateInitData, type TelegramUser } from './telegram-init-data';
 
 export type AuthResult = { user: UserRow } | { error: 'invalid' | 'inactive' };
@@ -144,6 +144,8 @@ export function createSessions(db: Db, options: SessionOptions): Sessions {
     },
 
     async byApiKey(key) {
+      // Not the shape of a key this server issues: no need to ask the database.
+      if (!API_KEY_PATTERN.test(key)) return { error: 'invalid' };
       const keyHash = hashApiKey(key);
       const hit = cached(keyHash);
       if (hit) return outcome(hit.user);
