@@ -44,7 +44,7 @@ export function createAuthSession(store: AppStore = appStore, api: SessionApi = 
     store.set(userAtom, null);
   };
 
-  const loadUser = async (): Promise<CurrentUser | null> => {
+  const fetchUser = async (): Promise<CurrentUser | null> => {
     const usedInitData = !store.get(tokenAtom) && Boolean(store.get(initDataAtom));
     try {
       const me = await withPreloader(() => api.fetchMe(), store);
@@ -58,6 +58,15 @@ export function createAuthSession(store: AppStore = appStore, api: SessionApi = 
     endSession();
     if (usedInitData) dropInitData(store);
     return null;
+  };
+
+  // Guards of a navigation and of a preload may ask at the same time: they share one request.
+  let inFlight: Promise<CurrentUser | null> | null = null;
+  const loadUser = (): Promise<CurrentUser | null> => {
+    inFlight ??= fetchUser().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
   };
 
   return {

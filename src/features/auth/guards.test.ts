@@ -56,6 +56,15 @@ describe('the guard chain of login-required routes (spec §4)', () => {
     expect(api.fetchMe).toHaveBeenCalledTimes(1);
   });
 
+  it('shares one request between guards that run at the same time', async () => {
+    setToken('good', appStore);
+    const api = fakeApi(async () => alice);
+    const auth = createAuthSession(appStore, api);
+    const results = await Promise.all([redirectOf(() => requireUser(auth)), redirectOf(() => requireUser(auth))]);
+    expect(results).toEqual([undefined, undefined]);
+    expect(api.fetchMe).toHaveBeenCalledTimes(1);
+  });
+
   it('clears the token and goes to /sign-in/ when the response has no id', async () => {
     setToken('weird', appStore);
     const auth = createAuthSession(appStore, fakeApi(async () => ({ first_name: 'No id' })));
