@@ -141,6 +141,7 @@ describe('bad input gets a 4xx JSON answer', () => {
       { authorization: 'Token ' + 'x'.repeat(3000) },
       { authorization: 'TG %%%zz&&&hash=' },
       { authorization: 'TG user=%7B%22id%22%3A%22x%22%7D&auth_date=1&hash=' + '0'.repeat(64) },
+      { cookie: 'language=%E0%A4%A; auth_token=%%%', 'accept-language': ';;,,-' },
     ];
     const statuses = new Set<number>();
     for (const [method, url] of routes) {

@@ -138,6 +138,13 @@ describe('POST /api/users/ (register)', () => {
     const en = await register(t, uniqueEmail('en'));
     expect(en.mail.subject).toBe('Activate your Funnels account');
   });
+
+  it('falls back to English when the language cookie or header is garbage', async () => {
+    const email = uniqueEmail('garbage');
+    const res = await post(t.app, API.register, body(email), { cookie: 'language=%E0%A4%A; x=%%', 'accept-language': ';;,-' });
+    expect(res.statusCode).toBe(201);
+    expect((await t.mailer.next(email)).subject).toBe('Activate your Funnels account');
+  });
 });
 
 describe('POST /api/users/activation/', () => {

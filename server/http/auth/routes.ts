@@ -86,8 +86,14 @@ function requestLanguage(request: FastifyRequest, fromBody: Language | undefined
   for (const part of cookie.split(';')) {
     const [name, ...rest] = part.trim().split('=');
     if (name === LANGUAGE_COOKIE) {
-      const value = decodeURIComponent(rest.join('=')).split('_')[0].toLowerCase();
-      if (isLanguage(value)) return value;
+      let value: string;
+      try {
+        value = decodeURIComponent(rest.join('='));
+      } catch {
+        continue; // malformed %-encoding: not a language
+      }
+      const language = value.split('_')[0].toLowerCase();
+      if (isLanguage(language)) return language;
     }
   }
   const accept = request.headers['accept-language'];
