@@ -129,6 +129,11 @@ describe('Telegram init data', () => {
     });
   });
 
+  it('drops NUL characters from names (the database cannot store them)', () => {
+    const raw = signInitData({ botToken, user: { id: 5, first_name: 'Iv\u0000an', last_name: 'P\u0000' }, authDate: nowS });
+    expect(validateInitData(raw, botToken, now)?.user).toMatchObject({ first_name: 'Ivan', last_name: 'P' });
+  });
+
   it('includes every field in the check (extra fields are signed too)', () => {
     const raw = signInitData({ botToken, user, authDate: nowS, extra: { start_param: 'ref42', signature: 'abc' } });
     expect(validateInitData(raw, botToken, now)?.user.id).toBe(42);

@@ -26,8 +26,11 @@ const MAX_INIT_DATA_LENGTH = 8192;
 /** Tolerated clock difference for init data that claims to come from the future. */
 const FUTURE_SKEW_S = 60;
 
+/** PostgreSQL text cannot hold NUL; drop it rather than fail on an odd name. */
+const clean = (text: string) => text.replace(/\u0000/g, '');
+
 function optionalString(value: unknown, max: number): string | undefined {
-  return typeof value === 'string' && value.length <= max ? value : undefined;
+  return typeof value === 'string' && value.length <= max ? clean(value) : undefined;
 }
 
 function parseUser(json: string): TelegramUser | null {
@@ -44,7 +47,7 @@ function parseUser(json: string): TelegramUser | null {
   if (typeof firstName !== 'string') return null;
   return {
     id,
-    first_name: firstName.slice(0, 150),
+    first_name: clean(firstName).slice(0, 150),
     last_name: optionalString(record.last_name, 1000)?.slice(0, 150),
     username: optionalString(record.username, 64),
     language_code: optionalString(record.language_code, 35),
