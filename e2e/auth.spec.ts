@@ -18,7 +18,7 @@ test('a new user registers, activates from the e-mail, signs in, switches to Rus
   await expect(page.getByRole('heading', { name: 'Check entered email' })).toBeVisible();
   await expect(page.getByText(user.email)).toBeVisible();
 
-  const mail = await waitForMail(user.email, since);
+  const mail = await waitForMail(user.email, since, '/activate/');
   const activation = linkIn(mail, '/activate/');
   expect(activation.startsWith(`${BASE_URL}/activate/`)).toBe(true);
 
@@ -79,7 +79,7 @@ test('a forgotten password is reset from the e-mail link and the new one signs i
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('heading', { name: 'Check entered email' })).toBeVisible();
 
-  const link = linkIn(await waitForMail(user.email, since), '/reset-pass/');
+  const link = linkIn(await waitForMail(user.email, since, '/reset-pass/'), '/reset-pass/');
   expect(link).toMatch(new RegExp(`^${BASE_URL}/reset-pass/[A-Za-z0-9_-]+/[A-Za-z0-9-]+$`));
   await page.goto(link);
   const newPassword = 'Brand-New-Secret-77';

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { AUTH_COOKIE } from '../contract/constants';
+import { BASE_URL } from './support/env';
 import { createActiveUser, loginToken, newUser } from './support/api';
 
 test('a token in the address signs in, is kept in the cookie and removed from the address', async ({ page, context, request }) => {
@@ -39,7 +40,7 @@ test('deep links load directly, and protected ones ask a guest to sign in', asyn
 
   const user = await createActiveUser(request, newUser('deeplink'));
   const token = await loginToken(request, user);
-  await context.addCookies([{ name: AUTH_COOKIE, value: token, url: page.url() }]);
+  await context.addCookies([{ name: AUTH_COOKIE, value: token, url: BASE_URL }]);
   await page.goto('/settings/language/');
   await expect(page.getByText('English')).toBeVisible();
   await expect(page.getByText('Русский')).toBeVisible();
@@ -48,7 +49,7 @@ test('deep links load directly, and protected ones ask a guest to sign in', asyn
 
   // A token the server does not know is cleared and the visitor goes to sign in.
   await context.clearCookies();
-  await context.addCookies([{ name: AUTH_COOKIE, value: 'f'.repeat(40), url: page.url() }]);
+  await context.addCookies([{ name: AUTH_COOKIE, value: 'f'.repeat(40), url: BASE_URL }]);
   await page.goto('/settings/');
   await expect(page).toHaveURL(/\/sign-in\/$/);
   expect((await context.cookies()).find((c) => c.name === AUTH_COOKIE)).toBeUndefined();

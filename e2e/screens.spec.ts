@@ -2,6 +2,7 @@
 // render its heading and fit the phone's width. The screenshots land in test-results/screens/.
 import { expect, test, type Page } from '@playwright/test';
 import { AUTH_COOKIE } from '../contract/constants';
+import { BASE_URL } from './support/env';
 import { createActiveUser, loginToken, newUser } from './support/api';
 import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
 
@@ -20,7 +21,9 @@ const userScreens = [
 
 const slug = (path: string) => path.replace(/^\/|\/$/g, '').replace(/\//g, '_') || 'root';
 
-async function check(page: Page, name: string) {
+async function check(page: Page, path: string, name: string) {
+  // The screen asked for, not a redirect to another one.
+  await expect.poll(() => new URL(page.url()).pathname).toBe(path);
   await expect(page.getByRole('heading').first()).toBeVisible();
   await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -33,14 +36,14 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const path of guestScreens) {
       await page.goto(path);
-      await check(page, `${scheme}-${slug(path)}`);
+      await check(page, path, `${scheme}-${slug(path)}`);
     }
     const user = await createActiveUser(request, newUser(`screens-${scheme}`));
     await page.goto('/sign-in/');
-    await context.addCookies([{ name: AUTH_COOKIE, value: await loginToken(request, user), url: page.url() }]);
+    await context.addCookies([{ name: AUTH_COOKIE, value: await loginToken(request, user), url: BASE_URL }]);
     for (const path of userScreens) {
       await page.goto(path);
-      await check(page, `${scheme}-${slug(path)}`);
+      await check(page, path, `${scheme}-${slug(path)}`);
     }
   });
 }
@@ -49,6 +52,6 @@ test('every signed-in screen fits a phone inside Telegram (dark theme)', async (
   const initData = signedInitData(telegramUser());
   for (const path of userScreens) {
     await openAsMiniApp(page, path, initData, DARK_THEME);
-    await check(page, `telegram-${slug(path)}`);
+    await check(page, path, `telegram-${slug(path)}`);
   }
 });

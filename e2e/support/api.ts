@@ -27,7 +27,7 @@ export async function createActiveUser(request: APIRequestContext, user: TestUse
     data: { email: user.email, password: user.password, re_password: user.password, first_name: user.firstName, last_name: user.lastName },
   });
   expect(res.status(), await res.text()).toBe(201);
-  const link = linkIn(await waitForMail(user.email, since), '/activate/');
+  const link = linkIn(await waitForMail(user.email, since, '/activate/'), '/activate/');
   const [uid, token] = new URL(link).pathname.split('/').filter(Boolean).slice(1);
   const activated = await request.post(API.activation, { data: { uid, token } });
   expect(activated.status(), await activated.text()).toBe(204);

@@ -35,13 +35,16 @@ async function mailsTo(address: string, since: number): Promise<Array<{ mtime: n
   return found.sort((a, b) => a.mtime - b.mtime);
 }
 
-/** Waits for the newest mail to `address` written at or after `since` (ms since epoch). */
-export async function waitForMail(address: string, since: number, timeoutMs = 15_000): Promise<ReceivedMail> {
+/**
+ * Waits for the newest mail to `address` written at or after `since` (ms since epoch) that has a
+ * link containing `linkFragment` (e.g. "/reset-pass/"), when one is given.
+ */
+export async function waitForMail(address: string, since: number, linkFragment?: string, timeoutMs = 15_000): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
   // File times have coarse resolution on some file systems; allow a little slack.
   const from = since - 1_000;
   for (;;) {
-    const mails = await mailsTo(address, from);
+    const mails = (await mailsTo(address, from)).filter(({ mail }) => !linkFragment || mail.links.some((l) => l.includes(linkFragment)));
     if (mails.length) return mails[mails.length - 1].mail;
     if (Date.now() > deadline) throw new Error(`No mail to ${address} arrived in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 200));
