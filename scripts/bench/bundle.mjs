@@ -36,7 +36,7 @@ async function measure(label, urlPath, { cookie, telegram } = {}) {
     scripts: performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))
       .filter((e) => e.name.endsWith('.js')).map((e) => ({ url: e.name, start: e.startTime })),
   }));
-  const ownJs = scripts.filter((s) => s.url.startsWith(location.origin) || s.url.includes('/assets/'));
+  const ownJs = scripts.filter((s) => s.url.startsWith(server.base));
   const sizeOf = (list) => list.reduce((n, s) => n + gzSize(new URL(s.url).pathname), 0);
   const first = ownJs.filter((s) => s.start < fcp);
   const line = `${label.padEnd(40)} first paint ${(sizeOf(first) / 1024).toFixed(1).padStart(6)} KB gz (${first.length} files)   all loaded ${(sizeOf(ownJs) / 1024).toFixed(1).padStart(6)} KB gz   FCP ${fcp.toFixed(0)} ms   ended at ${new URL(page.url()).pathname}`;

@@ -1,7 +1,7 @@
 // Helpers for the benchmark scripts: run `npm start` on a throw-away data folder and make an
 // activated user through the real API and the e-mail outbox.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -17,8 +17,11 @@ export async function startServer({ port, env = {} }) {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SKIP_BUILD: '1', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_IP: '100000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // Never leave the server behind, however this script ends.
+  process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before answering`);
     try {
       if ((await fetch(`${base}/api/health`)).ok) break;
     } catch {}
@@ -43,7 +46,8 @@ export async function activeUserToken(server, email = `bench${Date.now()}@exampl
   const outbox = path.join(server.dataDir, 'outbox');
   let link;
   for (let i = 0; !link && i < 100; i++) {
-    for (const name of readdirSync(outbox, { withFileTypes: true }).filter((d) => d.name.endsWith('.eml'))) {
+    const names = existsSync(outbox) ? readdirSync(outbox, { withFileTypes: true }) : [];
+    for (const name of names.filter((d) => d.name.endsWith('.eml'))) {
       const mail = await simpleParser(readFileSync(path.join(outbox, name.name)));
       link = mail.text?.match(/\/activate\/([^/\s]+)\/([^/\s]+)\//);
     }

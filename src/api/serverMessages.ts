@@ -13,6 +13,9 @@ export type ServerErrorKey =
   | 'passwordTooCommon'
   | 'passwordNumeric'
   | 'passwordTooSimilar'
+  | 'passwordTooSimilarFirstName'
+  | 'passwordTooSimilarLastName'
+  | 'throttled'
   | 'required'
   | 'invalidEmail';
 
@@ -28,6 +31,8 @@ const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
   'this password is too common.': 'passwordTooCommon',
   'this password is entirely numeric.': 'passwordNumeric',
   'the password is too similar to the email.': 'passwordTooSimilar',
+  'the password is too similar to the first name.': 'passwordTooSimilarFirstName',
+  'the password is too similar to the last name.': 'passwordTooSimilarLastName',
   'this field is required.': 'required',
   'this field may not be blank.': 'required',
   'enter a valid email address.': 'invalidEmail',
@@ -37,5 +42,6 @@ const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
 export function knownServerMessage(message: string): ServerErrorKey | null {
   const normalized = message.trim().toLowerCase();
   if (normalized.startsWith('this password is too short')) return 'passwordTooShort';
+  if (normalized.startsWith('request was throttled')) return 'throttled';
   return KNOWN_SERVER_MESSAGES[normalized] ?? null;
 }

@@ -1,6 +1,5 @@
 // i18next with only the active language's messages loaded (each locale is its own chunk).
 import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, type Language } from '../../contract/constants';
 import type { Messages } from './messages';
 import { writeLanguageCookie } from './language';
@@ -24,7 +23,7 @@ function applyDocumentLanguage(language: Language): void {
 
 export async function initI18n(language: Language): Promise<void> {
   const { default: messages } = await loaders[language]();
-  await i18n.use(initReactI18next).init({
+  await i18n.init({
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
     resources: { [language]: { translation: messages } },

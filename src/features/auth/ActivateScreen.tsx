@@ -1,7 +1,7 @@
 // /activate/{uid}/{token}/: posts the pair once and says how it went.
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { activate } from '../../api/users';
 import { toApiFailure } from '../../api/errors';

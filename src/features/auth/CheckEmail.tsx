@@ -1,6 +1,6 @@
 // "Check entered email": after sign-up (activation letter) and after a reset request.
 import { Link } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { Button } from '../../ui/form';
 import { MailIcon } from '../../ui/icons';

@@ -1,6 +1,6 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { confirmPasswordReset } from '../../api/users';
 import { runApiAction } from '../../state/apiAction';

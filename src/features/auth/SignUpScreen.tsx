@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { register, resendActivation } from '../../api/users';
 import { currentLanguage } from '../../i18n/i18n';

@@ -1,7 +1,7 @@
 // Errors of one form: client-side problems and the server's Djoser errors, per field and above
 // the form, translated.
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { PASSWORD_MIN_LENGTH } from '../../../contract/constants';
 import type { ApiFailure } from '../../api/errors';
 import { knownServerMessage } from '../../api/serverMessages';

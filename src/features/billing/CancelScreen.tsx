@@ -1,6 +1,6 @@
 // /cancel/: cancelling the subscription's renewal.
 import { Link } from '@tanstack/react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { StarIcon } from '../../ui/icons';

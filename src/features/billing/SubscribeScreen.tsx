@@ -1,7 +1,7 @@
 // /subscribe/ and /sbscrb/ (the card-payment variant): what the subscription gives, and how it is paid.
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { activeAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';

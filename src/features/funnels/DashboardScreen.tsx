@@ -1,5 +1,5 @@
 // /content/dashboard/: the overview of the user's funnels.
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';

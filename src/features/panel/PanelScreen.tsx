@@ -2,7 +2,7 @@
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useId, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { userAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';

@@ -1,7 +1,7 @@
 // /partner/dashboard/: the partner balance and links.
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useId, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';

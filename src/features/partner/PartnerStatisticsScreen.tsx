@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';

@@ -1,5 +1,5 @@
 import { useAtom } from 'jotai';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { LANGUAGES, type Language } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
 import { updateMe } from '../../api/users';

@@ -1,7 +1,7 @@
 // Default error screen: says what happened in words, offers a retry and a way home.
 import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { reportError } from '../../errorReporting';
 import { AlertIcon } from '../../ui/statusIcons';

@@ -1,6 +1,6 @@
 // Shown while a screen's code or data loads for longer than a moment.
 import { useAtomValue } from 'jotai';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n/useTranslation';
 import { preloaderAtom } from '../../state/ui';
 import { Spinner } from '../../ui/Preloader';
 
