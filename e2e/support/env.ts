@@ -1,8 +1,9 @@
 // Where the e2e server runs and what it is configured with; shared by the config and the specs.
 import path from 'node:path';
 
-export const E2E_PORT = 3100;
-export const FAKE_TELEGRAM_PORT = 8181;
+// Overridable so that two checkouts can run their e2e suites side by side.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const FAKE_TELEGRAM_PORT = Number(process.env.E2E_FAKE_TELEGRAM_PORT ?? 8181);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_DATA_DIR = path.resolve('.tmp/e2e-data');
 export const OUTBOX_DIR = path.join(E2E_DATA_DIR, 'outbox');
