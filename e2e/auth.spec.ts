@@ -8,6 +8,7 @@ import { linkIn, waitForMail } from './support/mail';
 test('a new user registers, activates from the e-mail, signs in, switches to Russian and signs out', async ({ page, context }) => {
   const user = newUser('signup');
   await page.goto('/sign-up/');
+  await expect(page).toHaveTitle(/^Sign up · /);
   await page.getByLabel('First name').fill(user.firstName);
   await page.getByLabel('Last name').fill(user.lastName);
   await page.getByLabel('Email').fill(user.email);
@@ -48,6 +49,8 @@ test('a new user registers, activates from the e-mail, signs in, switches to Rus
   await expect(page).toHaveURL(/\/settings\/language\/$/);
   await page.getByText('Русский').click();
   await expect(page.getByRole('heading', { name: 'Язык' })).toBeVisible();
+  await expect(page).toHaveTitle(/^Язык · /);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
 
   // The choice is remembered across a reload, and kept on the account for e-mails.
   await page.reload();

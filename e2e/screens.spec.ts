@@ -26,6 +26,8 @@ async function check(page: Page, path: string, name: string) {
   await expect.poll(() => new URL(page.url()).pathname).toBe(path);
   await expect(page.getByRole('heading').first()).toBeVisible();
   await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
+  // Each screen names itself in the browser tab: "<screen> · <app>".
+  await expect(page).toHaveTitle(/ · /);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} is wider than the phone`).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
