@@ -3,7 +3,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
+  customType,
   check,
   index,
   integer,
@@ -11,9 +13,14 @@ import {
   primaryKey,
   serial,
   text,
+  jsonb,
   timestamp,
+  uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+
+/** Binary data (PGlite and node-postgres both hand back a Buffer/Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -74,3 +81,172 @@ export const rateLimits = pgTable(
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
 export type AuthTokenRow = typeof authTokens.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Funnels (issue 3). A funnel is one connected bot; its stages are an ordered list with a message
+// each; people are the Telegram users who pressed /start on that bot.
+
+export const funnels = pgTable(
+  'funnels',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 128 }).notNull(),
+    /** AES-256-GCM ciphertext of the BotFather token (key derived from SECRET_KEY). */
+    botTokenEncrypted: text('bot_token_encrypted').notNull(),
+    /** sha256 of the token: finds "already connected" without decrypting. */
+    botTokenHash: varchar('bot_token_hash', { length: 64 }).notNull().unique(),
+    /** "123456:AA…xyz", for display. */
+    botTokenHint: varchar('bot_token_hint', { length: 32 }).notNull(),
+    botId: bigint('bot_id', { mode: 'number' }).notNull(),
+    botUsername: varchar('bot_username', { length: 64 }).notNull(),
+    state: varchar('state', { length: 10 }).notNull().default('draft').$type<'draft' | 'running' | 'stopped'>(),
+    stopReason: varchar('stop_reason', { length: 32 }).$type<'token_revoked' | null>(),
+    archivedAt: timestamptz('archived_at'),
+    /** Set the first time the bot is run; from then on the stage order is locked. */
+    firstRunAt: timestamptz('first_run_at'),
+    /** Highest update_id handled, so polling resumes after a restart without repeats. */
+    updateOffset: bigint('update_offset', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('funnels_owner_id_idx').on(t.ownerId),
+    index('funnels_state_idx').on(t.state),
+    check('funnels_state_check', sql`${t.state} in ('draft', 'running', 'stopped')`),
+  ],
+);
+
+export const tags = pgTable(
+  'tags',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    title: varchar('title', { length: 64 }).notNull(),
+    color: varchar('color', { length: 7 }).notNull().default('#2481cc'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tags_funnel_title_idx').on(t.funnelId, t.title)],
+);
+
+/** Uploaded images and videos; Telegram's file_id is kept after the first send to reuse it. */
+export const media = pgTable(
+  'media',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 5 }).notNull().$type<'photo' | 'video'>(),
+    filename: varchar('filename', { length: 255 }).notNull(),
+    contentType: varchar('content_type', { length: 100 }).notNull(),
+    size: integer('size').notNull(),
+    data: bytea('data').notNull(),
+    telegramFileId: text('telegram_file_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('media_funnel_id_idx').on(t.funnelId), check('media_kind_check', sql`${t.kind} in ('photo', 'video')`)],
+);
+
+export const stages = pgTable(
+  'stages',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    title: varchar('title', { length: 128 }).notNull(),
+    icon: varchar('icon', { length: 16 }).notNull().default('flag'),
+    color: varchar('color', { length: 7 }).notNull().default('#2481cc'),
+    position: integer('position').notNull(),
+    /** Everyone who reaches the stage gets this tag. */
+    tagId: integer('tag_id').references(() => tags.id, { onDelete: 'set null' }),
+    /** The stage's message: { text, media_id, buttons, next_button } (contract MessageContentBody). */
+    message: jsonb('message')
+      .$type<{ text: string; media_id: number | null; buttons: Array<{ text: string; url: string }>; next_button: { text: string } | null }>()
+      .notNull()
+      .default({ text: '', media_id: null, buttons: [], next_button: null }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('stages_funnel_position_idx').on(t.funnelId, t.position)],
+);
+
+export const people = pgTable(
+  'people',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    telegramId: bigint('telegram_id', { mode: 'number' }).notNull(),
+    firstName: varchar('first_name', { length: 128 }).notNull().default(''),
+    lastName: varchar('last_name', { length: 128 }).notNull().default(''),
+    username: varchar('username', { length: 64 }),
+    languageCode: varchar('language_code', { length: 16 }),
+    stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    /** The person blocked the bot (403): nothing is sent to them until they write again. */
+    blocked: boolean('blocked').notNull().default(false),
+    joinedAt: timestamptz('joined_at').notNull().defaultNow(),
+    lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('people_funnel_telegram_idx').on(t.funnelId, t.telegramId), index('people_stage_id_idx').on(t.stageId)],
+);
+
+export const personTags = pgTable(
+  'person_tags',
+  {
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    source: varchar('source', { length: 8 }).notNull().default('manual').$type<'manual' | 'stage' | 'button'>(),
+    addedAt: timestamptz('added_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.personId, t.tagId] }), index('person_tags_tag_id_idx').on(t.tagId)],
+);
+
+/** Everything sent to and received from a person (contract HistoryEntry). */
+export const personEvents = pgTable(
+  'person_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    direction: varchar('direction', { length: 3 }).notNull().$type<'in' | 'out'>(),
+    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message'>(),
+    text: text('text').notNull().default(''),
+    stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    telegramMessageId: bigint('telegram_message_id', { mode: 'number' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('person_events_person_idx').on(t.personId, t.id), index('person_events_funnel_created_idx').on(t.funnelId, t.createdAt)],
+);
+
+/** Updates already handled, per funnel: a webhook retry or a second process never handles one twice. */
+export const handledUpdates = pgTable(
+  'handled_updates',
+  {
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    updateId: bigint('update_id', { mode: 'number' }).notNull(),
+    handledAt: timestamptz('handled_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.funnelId, t.updateId] }), index('handled_updates_handled_at_idx').on(t.handledAt)],
+);
+
+export type FunnelRow = typeof funnels.$inferSelect;
+export type StageRow = typeof stages.$inferSelect;
+export type TagRow = typeof tags.$inferSelect;
+export type PersonRow = typeof people.$inferSelect;
+export type MediaRow = typeof media.$inferSelect;
