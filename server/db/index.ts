@@ -1,5 +1,6 @@
 // The database: embedded PGlite (files under DATA_DIR/pgdata) when DATABASE_URL is unset,
 // a node-postgres pool otherwise. Both are Drizzle instances with the same query API.
+// PostgreSQL also offers LISTEN on a dedicated connection, for news from other processes.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Config } from '../config';
+import { listen, type ListenHandlers, type Listener, type ListenerTimings } from './listener';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -24,6 +26,12 @@ export interface Db {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** Applies pending migrations with the driver's own Drizzle migrator. */
   migrate(): Promise<void>;
+  /**
+   * PostgreSQL: LISTENs on `channel` over a dedicated connection, remade with backoff when it
+   * drops (see listener.ts). PGlite: null — one process, nobody else to hear from.
+   */
+  listen(channel: string, handlers: ListenHandlers, timings?: Partial<ListenerTimings>): Listener | null;
+  /** Ends the pool (or the embedded database) and any listener still open. */
   close(): Promise<void>;
 }
 
@@ -48,6 +56,8 @@ export async function createDb(
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => {});
     const orm = drizzlePg({ client: pool, schema }) as unknown as Database;
+    const listeners = new Set<Listener>();
+    const databaseUrl = config.databaseUrl;
     return {
       orm,
       driver: 'postgres',
@@ -69,7 +79,23 @@ export async function createDb(
           client.release();
         }
       },
-      close: () => pool.end(),
+      listen(channel, handlers, timings) {
+        const listener = listen(databaseUrl, channel, handlers, timings);
+        listeners.add(listener);
+        return {
+          isLive: () => listener.isLive(),
+          whenListening: (timeoutMs) => listener.whenListening(timeoutMs),
+          async close() {
+            listeners.delete(listener);
+            await listener.close();
+          },
+        };
+      },
+      async close() {
+        await Promise.all([...listeners].map((listener) => listener.close()));
+        listeners.clear();
+        await pool.end();
+      },
     };
   }
   let dataDir: string | undefined;
@@ -87,6 +113,7 @@ export async function createDb(
       return result.rows;
     },
     migrate: () => migratePglite(pgliteOrm, { migrationsFolder: MIGRATIONS_DIR }),
+    listen: () => null,
     close: () => client.close(),
   };
 }
