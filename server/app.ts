@@ -6,6 +6,7 @@ import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions, type Sessions } from './accounts/sessions';
 import type { Config } from './config';
 import type { Db } from './db';
+import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
 import { INVALID_MESSAGE_KEYWORD, installErrorHandling, JSON_PARSE_ERROR, loggableError } from './http/errors';
 import { createSpa } from './http/spa';
@@ -27,6 +28,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Seconds-long reuse of looked-up sessions; 0 disables (see accounts/sessions.ts). */
   sessionCacheTtlMs?: number;
+  /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). */
+  sessionListenerTimings?: Partial<ListenerTimings>;
 }
 
 declare module 'fastify' {
@@ -135,8 +138,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     botToken: config.telegramBotToken,
     now,
     cacheTtlMs: deps.sessionCacheTtlMs,
+    log: app.log,
+    listenerTimings: deps.sessionListenerTimings,
   });
   app.decorate('sessions', sessions);
+  // PostgreSQL: LISTEN for other processes' logouts and profile changes before serving.
+  app.addHook('onReady', () => sessions.start());
+  app.addHook('onClose', () => sessions.close());
   const limiter = createRateLimiter(db, config.rateLimit.windowS, now);
 
   const healthSchema = { type: 'object', properties: { status: { type: 'string' } } } as const;

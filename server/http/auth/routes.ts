@@ -161,9 +161,11 @@ export function authRoutes(deps: AuthRoutesDeps) {
 
   async function changePassword(user: UserRow, password: string): Promise<void> {
     const passwordHash = await hashPassword(password);
-    await db.orm.update(users).set({ passwordHash, passwordChangedAt: now() }).where(eq(users.id, user.id));
-    // Every device signs in again: a stolen session does not survive a password change.
-    await sessions.revokeAll(user.id);
+    // Every device signs in again: a stolen session does not survive a password change. The
+    // new password and the end of the keys commit together, and every process hears of it.
+    await sessions.revokeAll(user.id, (tx) =>
+      tx.update(users).set({ passwordHash, passwordChangedAt: now() }).where(eq(users.id, user.id)),
+    );
   }
 
   return async function plugin(app: FastifyInstance): Promise<void> {
@@ -211,8 +213,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
     app.post<{ Body: ActivationBody }>(API.activation, { schema: schemas.activationSchema }, async (request, reply) => {
       const user = await userFromLink('activation', request.body.uid, request.body.token, ACTIVATION_TOKEN_TTL_S);
       if (user.isActive) throw new ApiError(403, { detail: AUTH_ERRORS.staleToken });
-      await db.orm.update(users).set({ isActive: true }).where(eq(users.id, user.id));
-      sessions.forgetUser(user.id);
+      await sessions.updateUser(user.id, (tx) => tx.update(users).set({ isActive: true }).where(eq(users.id, user.id)));
       return reply.code(204).send();
     });
 
@@ -234,6 +235,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
       // Always one scrypt run, so a missing account answers as slowly as a wrong password.
       const ok = await verifyPassword(password ?? '', password ? (user?.passwordHash ?? null) : null);
       if (!ok || !user || !user.isActive) throw nonFieldError(AUTH_ERRORS.invalidCredentials);
+      // last_login is not part of what sessions show: no need to tell the other processes.
       await db.orm.update(users).set({ lastLogin: now() }).where(eq(users.id, user.id));
       sessions.forgetUser(user.id);
       const key = await sessions.issue(user.id, request.headers['user-agent']);
@@ -256,8 +258,10 @@ export function authRoutes(deps: AuthRoutesDeps) {
       if (request.body.last_name !== undefined) changes.lastName = request.body.last_name.trim();
       if (request.body.language !== undefined) changes.language = request.body.language;
       if (Object.keys(changes).length === 0) return toCurrentUser(user);
-      const [updated] = await db.orm.update(users).set(changes).where(eq(users.id, user.id)).returning();
-      sessions.forgetUser(user.id);
+      const [updated] = await sessions.updateUser(user.id, (tx) =>
+        tx.update(users).set(changes).where(eq(users.id, user.id)).returning(),
+      );
+      if (!updated) throw new ApiError(401, { detail: 'User inactive or deleted.' });
       return toCurrentUser(updated);
     };
     app.put<{ Body: UpdateMeBody }>(API.me, { onRequest: authenticate, schema: schemas.updateMeSchema }, updateMe);
