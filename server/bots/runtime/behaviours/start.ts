@@ -1,0 +1,16 @@
+// /start (with or without a payload): the person is created or found, put in the first stage,
+// tagged with its tag, and sent its message.
+import { Composer, type Context } from 'grammy';
+import type { FunnelContext } from '../funnel-context';
+import { sendStageMessage } from '../stage-message';
+
+export function startBehaviour(fc: FunnelContext): Composer<Context> {
+  const behaviour = new Composer();
+  behaviour.chatType('private').command('start', async (ctx) => {
+    const stages = await fc.store.stages(fc.funnelId);
+    const first = stages[0] ?? null;
+    const personId = await fc.store.startPerson(fc.funnelId, ctx.from, first, ctx.msg.text);
+    if (first) await sendStageMessage(fc, ctx.api, personId, ctx.chat.id, first);
+  });
+  return behaviour;
+}

@@ -1,0 +1,182 @@
+// One running funnel's bot: a grammY Bot (auto-retry for 429s, per bot) with the funnel's
+// behaviours, fed either by its own lean long-polling loop or by the webhook route. Every update
+// is claimed in handled_updates before it is handled, so none is handled twice.
+import { Bot, type BotError, type Context } from 'grammy';
+import type { Update, UserFromGetMe } from 'grammy/types';
+import type { FunnelRow } from '../../db/schema';
+import { createBot, describeBotApiError } from '../create-bot';
+import { historyBehaviour } from './behaviours/history';
+import { membershipBehaviour } from './behaviours/membership';
+import { nextStepBehaviour } from './behaviours/next-step';
+import { startBehaviour } from './behaviours/start';
+import { isUnauthorized, PersonBlockedError, type FunnelContext, type RuntimeLog } from './funnel-context';
+import type { RuntimeStore } from './store';
+
+/** The updates a funnel's bot asks Telegram for. */
+export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+/** Long polling: how long one getUpdates waits for news. */
+export const POLL_TIMEOUT_S = 30;
+/** Per-request timeout: above the long poll. */
+const API_TIMEOUT_S = POLL_TIMEOUT_S + 30;
+/** Backoff while Telegram cannot be reached (first, then doubled up to max). */
+export const POLL_RETRY_MIN_MS = 1_000;
+export const POLL_RETRY_MAX_MS = 60_000;
+
+export interface FunnelBotOptions {
+  funnel: FunnelRow;
+  token: string;
+  apiRoot: string;
+  store: RuntimeStore;
+  log: RuntimeLog;
+  fileIds: FunnelContext['fileIds'];
+  /** Telegram refused the token (401): the runtime stops the funnel. Called once. */
+  onRevoked(funnelId: number): void;
+  pollRetryMinMs?: number;
+}
+
+/** The identity grammY needs to match "/start@name": known from the funnel row, so no getMe. */
+function botInfoOf(funnel: FunnelRow): UserFromGetMe {
+  return {
+    id: funnel.botId,
+    is_bot: true,
+    first_name: funnel.botUsername,
+    username: funnel.botUsername,
+    can_join_groups: false,
+    can_read_all_group_messages: false,
+    supports_inline_queries: false,
+    can_connect_to_business: false,
+    has_main_web_app: false,
+  } as UserFromGetMe;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+
+export class FunnelBot {
+  readonly funnelId: number;
+  readonly bot: Bot;
+  private readonly abort = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private loop: Promise<void> | undefined;
+  private revoked = false;
+
+  constructor(private readonly options: FunnelBotOptions) {
+    const { funnel, token, apiRoot, store, log, fileIds } = options;
+    this.funnelId = funnel.id;
+    this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S });
+    const fc: FunnelContext = { funnelId: funnel.id, store, log, fileIds, signal: this.abort.signal };
+    const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
+    this.bot.errorBoundary(onError, startBehaviour(fc), nextStepBehaviour(fc), membershipBehaviour(fc), historyBehaviour(fc));
+    this.bot.catch(onError);
+  }
+
+  get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private describe(error: unknown): string {
+    return describeBotApiError(error, this.options.token);
+  }
+
+  private onUpdateError(error: unknown, updateId: number): void {
+    if (error instanceof PersonBlockedError) {
+      this.options.log.info({ funnel_id: this.funnelId, update_id: updateId }, 'the person blocked the bot; marked blocked');
+    } else if (isUnauthorized(error)) {
+      this.tokenRevoked();
+    } else {
+      this.options.log.error({ funnel_id: this.funnelId, update_id: updateId }, `funnel bot could not handle an update: ${this.describe(error)}`);
+    }
+  }
+
+  private tokenRevoked(): void {
+    if (this.revoked) return;
+    this.revoked = true;
+    this.options.log.warn({ funnel_id: this.funnelId }, 'Telegram refused the bot token (401): the funnel stops');
+    this.abort.abort();
+    this.options.onRevoked(this.funnelId);
+  }
+
+  /** Handles one update unless it was handled before (by this or any process). */
+  async handle(update: Update): Promise<void> {
+    if (!(await this.options.store.claimUpdate(this.funnelId, update.update_id))) return;
+    await this.bot.handleUpdate(update);
+  }
+
+  /** A webhook delivery: handled now, and waited for when the bot stops. */
+  async handleDelivered(update: Update): Promise<void> {
+    const work = this.handle(update);
+    this.inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      this.inFlight.delete(work);
+    }
+  }
+
+  /** Long polling from the update after `lastHandled` (funnels.update_offset). */
+  startPolling(lastHandled: number): void {
+    this.loop ??= this.poll(lastHandled);
+  }
+
+  private async poll(lastHandled: number): Promise<void> {
+    const { signal } = this.abort;
+    const apiSignal = signal as unknown as Parameters<Bot['api']['getUpdates']>[1];
+    const minDelay = this.options.pollRetryMinMs ?? POLL_RETRY_MIN_MS;
+    let delay = minDelay;
+    let webhookCleared = false;
+    while (!signal.aborted) {
+      try {
+        if (!webhookCleared) {
+          // A webhook left from another deployment would make getUpdates fail with 409.
+          await this.bot.api.deleteWebhook({ drop_pending_updates: false }, apiSignal);
+          webhookCleared = true;
+        }
+        const updates = await this.bot.api.getUpdates(
+          { offset: lastHandled + 1, limit: 100, timeout: POLL_TIMEOUT_S, allowed_updates: [...FUNNEL_ALLOWED_UPDATES] },
+          apiSignal,
+        );
+        delay = minDelay;
+        const before = lastHandled;
+        for (const update of updates) {
+          if (signal.aborted) break;
+          await this.handle(update);
+          lastHandled = Math.max(lastHandled, update.update_id);
+        }
+        if (lastHandled > before) await this.options.store.saveOffset(this.funnelId, lastHandled);
+      } catch (error) {
+        if (signal.aborted) break;
+        if (isUnauthorized(error)) {
+          this.tokenRevoked();
+          break;
+        }
+        this.options.log.warn(
+          { funnel_id: this.funnelId },
+          `funnel bot could not get updates: ${this.describe(error)}; retrying in ${delay / 1000} s`,
+        );
+        await sleep(delay, signal);
+        delay = Math.min(delay * 2, POLL_RETRY_MAX_MS);
+      }
+    }
+  }
+
+  /** Stops polling and waits for the updates being handled; `deleteWebhook` when leaving webhook mode. */
+  async stop({ deleteWebhook = false }: { deleteWebhook?: boolean } = {}): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+    if (deleteWebhook && !this.revoked) {
+      await this.bot.api
+        .deleteWebhook({ drop_pending_updates: false })
+        .catch((error: unknown) => this.options.log.warn({ funnel_id: this.funnelId }, `could not delete the webhook: ${this.describe(error)}`));
+    }
+  }
+}

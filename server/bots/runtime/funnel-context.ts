@@ -1,0 +1,61 @@
+// What every behaviour of one running funnel's bot shares: its funnel id, the database, the log,
+// and the way Telegram calls are made (transient failures retried, a blocked person marked).
+import { type Api, GrammyError } from 'grammy';
+import type { FastifyBaseLogger } from 'fastify';
+import { isTransientBotApiError } from '../create-bot';
+import type { RuntimeStore } from './store';
+
+export type RuntimeLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+
+export interface FunnelContext {
+  funnelId: number;
+  store: RuntimeStore;
+  log: RuntimeLog;
+  /** media id → Telegram file_id, shared by every bot of the runtime (media ids are unique). */
+  fileIds: Map<number, { fileId: string; kind: 'photo' | 'video' }>;
+  /** Stops handling updates after the current one (401 Unauthorized). */
+  signal: AbortSignal;
+}
+
+/** Waits between attempts of one call that failed on the network or with Telegram's 5xx. */
+export const SEND_RETRY_DELAYS_MS = [250, 1_000, 4_000];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Marker: the person blocked the bot (403); they are marked and the update's work stops. */
+export class PersonBlockedError extends Error {
+  constructor(readonly telegramId: number) {
+    super('The person blocked the bot');
+  }
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 401;
+}
+
+function isBlocked(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 403;
+}
+
+/**
+ * One Telegram call to (or about) a person: network trouble and 5xx are retried with backoff (a
+ * 429 was already waited out by auto-retry, per bot), 403 marks the person blocked and throws
+ * PersonBlockedError, 401 and anything else is thrown to the bot's error handler.
+ */
+export async function callForPerson<T>(fc: FunnelContext, telegramId: number, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (isBlocked(error)) {
+        await fc.store.setBlocked(fc.funnelId, telegramId, true);
+        throw new PersonBlockedError(telegramId);
+      }
+      if (!isTransientBotApiError(error) || attempt >= SEND_RETRY_DELAYS_MS.length || fc.signal.aborted) throw error;
+      await sleep(SEND_RETRY_DELAYS_MS[attempt]);
+    }
+  }
+}
+
+/** A convenience for the behaviours: the Api type they call. */
+export type BotApi = Api;

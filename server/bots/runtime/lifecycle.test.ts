@@ -1,0 +1,241 @@
+// The runtime's lifecycle: sync() and the periodic reconcile start and stop bots, a restart
+// resumes every running bot with each update handled exactly once, and webhook mode (secret
+// token, a repeated delivery handled once, the webhook deleted when the funnel stops).
+import { eq, sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
+import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
+import { funnels, handledUpdates, personEvents } from '../../db/schema';
+import { createTestDb, type TestDb } from '../../test/helpers';
+import { funnelWebhookPath, funnelWebhookSecret, type FunnelRuntime } from './runtime';
+import { createFunnel, createOwner, setFunnelState, testRuntime, type StageSpec } from './test-support';
+
+let fake: FakeBotApi;
+let testDb: TestDb;
+let ownerId: number;
+let counter = 0;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  fake = await startFakeBotApi({ webhookRetryMs: 50 });
+  testDb = await createTestDb();
+  ownerId = await createOwner(testDb.db);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+afterAll(async () => {
+  await fake?.close();
+  await testDb?.drop();
+});
+
+const STAGES: StageSpec[] = [
+  { text: 'One', next: 'Next' },
+  { text: 'Two', next: 'Next' },
+];
+
+async function funnelWithBot(state: 'draft' | 'running' | 'stopped' = 'running') {
+  counter += 1;
+  const bot = fake.addBot({ username: `lifecycle${counter}_bot` });
+  const made = await createFunnel(testDb.db, { ownerId, token: bot.token, username: bot.username, state, stageSpecs: STAGES });
+  return { ...made, token: bot.token };
+}
+
+function track(runtime: FunnelRuntime): FunnelRuntime {
+  cleanups.push(() => runtime.stop());
+  return runtime;
+}
+
+async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function funnelRow(id: number) {
+  const [row] = await testDb.db.orm.select().from(funnels).where(eq(funnels.id, id));
+  return row;
+}
+
+async function handledCount(funnelId: number): Promise<number> {
+  const [row] = await testDb.db.orm
+    .select({ n: sql<number>`count(*)::int` })
+    .from(handledUpdates)
+    .where(eq(handledUpdates.funnelId, funnelId));
+  return row.n;
+}
+
+describe('sync and reconcile', () => {
+  it('sync() starts a funnel that was run and stops one that was stopped, archived or deleted', async () => {
+    const { funnel, token } = await funnelWithBot('draft');
+    const runtime = track(testRuntime(testDb.db, fake.url));
+    await runtime.start();
+    expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
+
+    await setFunnelState(testDb.db, funnel.id, 'running');
+    await runtime.sync(funnel.id);
+    expect(runtime.runningFunnelIds()).toContain(funnel.id);
+    fake.sendUserMessage(token, { from: { id: 6001, first_name: 'Ann' }, text: '/start' });
+    expect((await fake.waitForBotMessage(token, 6001)).text).toBe('One');
+
+    await setFunnelState(testDb.db, funnel.id, 'stopped');
+    await runtime.sync(funnel.id);
+    expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
+    await fake.waitForBotState(token, (s) => !s.polling);
+    fake.sendUserMessage(token, { from: { id: 6001, first_name: 'Ann' }, text: '/start' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(fake.botMessages(token, 6001)).toHaveLength(1);
+
+    await setFunnelState(testDb.db, funnel.id, 'running');
+    await runtime.sync(funnel.id);
+    // The update sent while it was stopped is waiting at Telegram and is handled now.
+    await eventually(() => fake.botMessages(token, 6001).length, (n) => n === 2, 'the waiting /start answered');
+
+    await setFunnelState(testDb.db, funnel.id, 'running', true);
+    await runtime.sync(funnel.id);
+    expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
+
+    await setFunnelState(testDb.db, funnel.id, 'running');
+    await runtime.sync(funnel.id);
+    expect(runtime.runningFunnelIds()).toContain(funnel.id);
+    await testDb.db.orm.delete(funnels).where(eq(funnels.id, funnel.id));
+    await runtime.sync(funnel.id);
+    expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
+  });
+
+  it('the periodic reconcile starts a funnel run by another process', async () => {
+    const { funnel, token } = await funnelWithBot('stopped');
+    const runtime = track(testRuntime(testDb.db, fake.url, { reconcileIntervalMs: 100 }));
+    await runtime.start();
+    await setFunnelState(testDb.db, funnel.id, 'running');
+    await eventually(() => runtime.runningFunnelIds(), (ids) => ids.includes(funnel.id), 'the funnel started');
+    fake.sendUserMessage(token, { from: { id: 6002, first_name: 'Bob' }, text: '/start' });
+    expect((await fake.waitForBotMessage(token, 6002)).text).toBe('One');
+    await setFunnelState(testDb.db, funnel.id, 'stopped');
+    await eventually(() => runtime.runningFunnelIds(), (ids) => !ids.includes(funnel.id), 'the funnel stopped');
+  });
+});
+
+describe('restart', () => {
+  it('a new runtime resumes every running bot from its offset and handles each update exactly once', async () => {
+    const a = await funnelWithBot();
+    const b = await funnelWithBot();
+    const first = testRuntime(testDb.db, fake.url);
+    await first.start();
+    const ann = { id: 6101, first_name: 'Ann' };
+    fake.sendUserMessage(a.token, { from: ann, text: '/start' });
+    const one = await fake.waitForBotMessage(a.token, ann.id);
+    await eventually(() => funnelRow(a.funnel.id), (row) => row.updateOffset > 0, 'the offset saved');
+    await first.stop();
+
+    // While no process runs: more updates wait at Telegram.
+    const bob = { id: 6102, first_name: 'Bob' };
+    const queued = [
+      fake.pressButton(a.token, { from: ann, message_id: one.message_id, callback_data: `${NEXT_STEP_CALLBACK_PREFIX}${a.stageIds[0]}` }),
+      fake.sendUserMessage(a.token, { from: bob, text: '/start' }),
+      fake.sendUserMessage(b.token, { from: bob, text: '/start' }),
+      fake.sendUserMessage(b.token, { from: bob, text: 'hello' }),
+    ];
+
+    const second = track(testRuntime(testDb.db, fake.url));
+    await second.start();
+    expect(second.runningFunnelIds()).toEqual(expect.arrayContaining([a.funnel.id, b.funnel.id]));
+    await fake.waitForBotMessage(a.token, ann.id, { predicate: (m) => m.text === 'Two' });
+    await fake.waitForBotMessage(a.token, bob.id);
+    await fake.waitForBotMessage(b.token, bob.id);
+    await eventually(() => handledCount(a.funnel.id), (n) => n === 3, 'three updates of bot a handled');
+    await eventually(() => handledCount(b.funnel.id), (n) => n === 2, 'two updates of bot b handled');
+    await eventually(
+      () => funnelRow(a.funnel.id),
+      (row) => row.updateOffset === queued[1].update_id,
+      "bot a's offset at its last update",
+    );
+    await eventually(() => funnelRow(b.funnel.id), (row) => row.updateOffset === queued[3].update_id, "bot b's offset");
+    await second.stop();
+
+    // Once more: nothing is handled again.
+    const third = track(testRuntime(testDb.db, fake.url));
+    await third.start();
+    await fake.waitForBotState(a.token, (s) => s.polling);
+    await fake.waitForBotState(b.token, (s) => s.polling);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fake.botMessages(a.token, ann.id).map((m) => m.text)).toEqual(['One', 'Two']);
+    expect(fake.botMessages(a.token, bob.id).map((m) => m.text)).toEqual(['One']);
+    expect(fake.botMessages(b.token, bob.id).map((m) => m.text)).toEqual(['One']);
+    const events = await testDb.db.orm.select().from(personEvents).where(eq(personEvents.funnelId, b.funnel.id));
+    expect(events.map((e) => `${e.direction}:${e.kind}:${e.text}`).sort()).toEqual(['in:command:/start', 'in:text:hello', 'out:stage_message:One']);
+  });
+});
+
+describe('webhook mode', () => {
+  let app: FastifyInstance;
+  let runtime: FunnelRuntime;
+  const secretKey = 'runtime-test-secret';
+
+  beforeAll(async () => {
+    app = Fastify();
+    // The port is known only after listen, and routes must be added before: reserve one first.
+    const probe = Fastify();
+    await probe.listen({ port: 0, host: '127.0.0.1' });
+    const port = (probe.server.address() as AddressInfo).port;
+    await probe.close();
+    runtime = testRuntime(testDb.db, fake.url, { transport: 'webhook', config: { telegramApiRoot: fake.url, publicUrl: `http://127.0.0.1:${port}`, secretKey } });
+    runtime.registerWebhookRoute(app);
+    await app.listen({ port, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await runtime?.stop();
+    await app?.close();
+  });
+
+  it('sets the webhook with its secret, answers deliveries, handles a repeated delivery once, deletes the webhook on stop', async () => {
+    const { funnel, token } = await funnelWithBot();
+    await runtime.start();
+    await runtime.sync(funnel.id);
+    const state = fake.botState(token);
+    expect(state.webhook.url).toMatch(new RegExp(`${funnelWebhookPath(funnel.id)}$`));
+    expect(state.webhook.secret_token).toBe(funnelWebhookSecret(secretKey, funnel.id));
+    expect(state.webhook.secret_token).toMatch(/^[A-Za-z0-9_-]+$/);
+
+    const cid = { id: 6201, first_name: 'Cid' };
+    const update = fake.sendUserMessage(token, { from: cid, text: '/start' });
+    expect((await fake.waitForBotMessage(token, cid.id)).text).toBe('One');
+
+    // Telegram retries a delivery it thinks failed: the same update again is answered 200 and ignored.
+    const again = await app.inject({
+      method: 'POST',
+      url: funnelWebhookPath(funnel.id),
+      headers: { 'x-telegram-bot-api-secret-token': funnelWebhookSecret(secretKey, funnel.id) },
+      payload: update,
+    });
+    expect(again.statusCode).toBe(200);
+    expect(fake.botMessages(token, cid.id)).toHaveLength(1);
+    expect(await handledCount(funnel.id)).toBe(1);
+
+    const forged = await app.inject({
+      method: 'POST',
+      url: funnelWebhookPath(funnel.id),
+      headers: { 'x-telegram-bot-api-secret-token': 'wrong' },
+      payload: { ...update, update_id: update.update_id + 1000 },
+    });
+    expect(forged.statusCode).toBe(401);
+    const otherFunnelsSecret = await app.inject({
+      method: 'POST',
+      url: funnelWebhookPath(funnel.id),
+      headers: { 'x-telegram-bot-api-secret-token': funnelWebhookSecret(secretKey, funnel.id + 1) },
+      payload: { ...update, update_id: update.update_id + 1001 },
+    });
+    expect(otherFunnelsSecret.statusCode).toBe(401);
+    expect(await handledCount(funnel.id)).toBe(1);
+
+    await setFunnelState(testDb.db, funnel.id, 'stopped');
+    await runtime.sync(funnel.id);
+    expect(fake.botState(token).webhook.url).toBe('');
+  });
+});

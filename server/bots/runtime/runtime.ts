@@ -1,0 +1,230 @@
+// The bot runtime: every running funnel of every user, in this process. It implements the
+// API's FunnelRuntimePort (server/funnels/runtime-port.ts): after every run/stop/archive/restore/
+// delete the API calls sync(id), and the funnel's bot is started or stopped to match the row.
+//
+// Transport: long polling by default (one lean getUpdates loop per bot, offsets kept in
+// funnels.update_offset); webhooks when PUBLIC_URL is https (POST /telegram/funnels/:id with a
+// per-funnel secret token). Every RECONCILE_INTERVAL_MS the runtime also compares what runs with
+// the database, so a funnel run or stopped by another process catches up.
+//
+// Several processes on one PostgreSQL: use webhooks (any process handles any delivery, and
+// handled_updates makes each update count once). Long polling is for ONE process: two pollers of
+// one bot make Telegram answer 409 to one of them, which is logged and retried.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Update } from 'grammy/types';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import type { FunnelRow } from '../../db/schema';
+import { describeBotApiError, isTransientBotApiError } from '../create-bot';
+import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
+import { isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
+import { createRuntimeStore, type RuntimeStore } from './store';
+
+/** Where Telegram delivers a funnel bot's updates in webhook mode (under PUBLIC_URL). */
+export const FUNNEL_WEBHOOK_PATH = '/telegram/funnels/:id';
+export const funnelWebhookPath = (funnelId: number) => `/telegram/funnels/${funnelId}`;
+export const WEBHOOK_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+/** How often the runtime re-reads which funnels should run. */
+export const RECONCILE_INTERVAL_MS = 10_000;
+/** How often old handled_updates rows are deleted. */
+export const PRUNE_INTERVAL_MS = 60 * 60_000;
+
+/** The webhook's secret_token for one funnel: derived from SECRET_KEY, so every process agrees. */
+export function funnelWebhookSecret(secretKey: string, funnelId: number): string {
+  return createHmac('sha256', secretKey).update(`telegram funnel webhook ${funnelId}`).digest('base64url');
+}
+
+export type Transport = 'polling' | 'webhook';
+
+export interface FunnelRuntimeOptions {
+  db: Db;
+  config: Pick<Config, 'telegramApiRoot' | 'publicUrl' | 'secretKey'>;
+  /** The funnel's BotFather token (decrypted by the caller: the runtime is encryption-agnostic). */
+  tokenOf(funnel: FunnelRow): string;
+  log: RuntimeLog;
+  /** Default: webhook when PUBLIC_URL is https, long polling otherwise. */
+  transport?: Transport;
+  /** 0 turns the periodic reconcile off (tests call sync() themselves). */
+  reconcileIntervalMs?: number;
+  /** First wait after a failed getUpdates (tests shorten it). */
+  pollRetryMinMs?: number;
+}
+
+export class FunnelRuntime {
+  readonly transport: Transport;
+  private readonly store: RuntimeStore;
+  private readonly bots = new Map<number, FunnelBot>();
+  /** One sync at a time per funnel: run and stop pressed quickly must end in the right state. */
+  private readonly syncing = new Map<number, Promise<void>>();
+  private readonly fileIds: FunnelContext['fileIds'] = new Map();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly options: FunnelRuntimeOptions) {
+    this.transport = options.transport ?? (options.config.publicUrl.startsWith('https://') ? 'webhook' : 'polling');
+    this.store = createRuntimeStore(options.db);
+  }
+
+  /** The funnels whose bots run in this process. */
+  runningFunnelIds(): number[] {
+    return [...this.bots.keys()].sort((a, b) => a - b);
+  }
+
+  /** Webhook mode: the route Telegram posts to. Call before the app listens. */
+  registerWebhookRoute(app: FastifyInstance): void {
+    app.post<{ Params: { id: string } }>(FUNNEL_WEBHOOK_PATH, async (request, reply) => {
+      const id = Number(request.params.id);
+      const given = request.headers[WEBHOOK_SECRET_HEADER];
+      const expected = Number.isSafeInteger(id) && id > 0 ? funnelWebhookSecret(this.options.config.secretKey, id) : '';
+      if (!expected || typeof given !== 'string' || given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
+        return reply.code(401).send({ detail: 'Invalid secret token.' });
+      }
+      const update = request.body as Update | undefined;
+      if (!update || typeof update !== 'object' || !Number.isSafeInteger(update.update_id)) {
+        return reply.code(400).send({ detail: 'Not a Telegram update.' });
+      }
+      const bot = this.bots.get(id) ?? (await this.adopt(id));
+      // A funnel that is not running drops the delivery (a non-2xx would make Telegram retry it).
+      if (bot) await bot.handleDelivered(update);
+      return reply.code(200).send({});
+    });
+  }
+
+  /** Webhook mode: a delivery for a funnel another process started; its bot is made here too. */
+  private async adopt(funnelId: number): Promise<FunnelBot | undefined> {
+    if (this.transport !== 'webhook' || this.stopping) return undefined;
+    const funnel = await this.store.funnel(funnelId);
+    if (!funnel || funnel.state !== 'running' || funnel.archivedAt) return undefined;
+    const existing = this.bots.get(funnelId);
+    if (existing) return existing;
+    const bot = this.makeBot(funnel);
+    this.bots.set(funnelId, bot);
+    return bot;
+  }
+
+  /** Starts every running funnel's bot, then keeps them in line with the database. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.reconcile();
+    const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
+    if (interval > 0) {
+      this.timers.push(setInterval(() => void this.reconcile().catch((error: unknown) => this.logFailure('reconcile', error)), interval));
+    }
+    const prune = () => void this.store.pruneHandledUpdates().catch((error: unknown) => this.logFailure('prune handled updates', error));
+    prune();
+    this.timers.push(setInterval(prune, PRUNE_INTERVAL_MS));
+    for (const timer of this.timers) timer.unref();
+    this.options.log.info(`bot runtime: ${this.bots.size} funnel bot(s) running by ${this.transport === 'webhook' ? 'webhook' : 'long polling'}`);
+  }
+
+  /** Stops polling, lets the updates being handled finish; webhooks stay set (other processes or the next start use them). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await Promise.allSettled([...this.syncing.values()]);
+    await Promise.allSettled([...this.bots.values()].map((bot) => bot.stop()));
+    this.bots.clear();
+  }
+
+  /** Makes the funnel's bot match its row: running and not archived = running here, else stopped. */
+  sync(funnelId: number): Promise<void> {
+    const previous = this.syncing.get(funnelId) ?? Promise.resolve();
+    const next = previous.then(() => this.syncNow(funnelId));
+    const tracked = next.catch(() => undefined).finally(() => {
+      if (this.syncing.get(funnelId) === tracked) this.syncing.delete(funnelId);
+    });
+    this.syncing.set(funnelId, tracked);
+    return next;
+  }
+
+  private async syncNow(funnelId: number, known?: FunnelRow): Promise<void> {
+    if (this.stopping) return;
+    const funnel = known ?? (await this.store.funnel(funnelId));
+    const shouldRun = !!funnel && funnel.state === 'running' && !funnel.archivedAt;
+    const bot = this.bots.get(funnelId);
+    if (shouldRun && !bot) await this.startBot(funnel);
+    else if (!shouldRun && bot) {
+      this.bots.delete(funnelId);
+      await bot.stop({ deleteWebhook: this.transport === 'webhook' });
+    }
+  }
+
+  /** Every running funnel runs here, nothing else does. */
+  async reconcile(): Promise<void> {
+    if (this.stopping) return;
+    const rows = await this.store.runningFunnels();
+    const wanted = new Map(rows.map((row) => [row.id, row]));
+    const work: Promise<void>[] = [];
+    for (const row of rows) if (!this.bots.has(row.id)) work.push(this.sync(row.id));
+    for (const id of this.bots.keys()) if (!wanted.has(id)) work.push(this.sync(id));
+    await Promise.allSettled(work);
+  }
+
+  private makeBot(funnel: FunnelRow): FunnelBot {
+    return new FunnelBot({
+      funnel,
+      token: this.options.tokenOf(funnel),
+      apiRoot: this.options.config.telegramApiRoot,
+      store: this.store,
+      log: this.options.log,
+      fileIds: this.fileIds,
+      onRevoked: (id) => void this.revoked(id),
+      pollRetryMinMs: this.options.pollRetryMinMs,
+    });
+  }
+
+  private async startBot(funnel: FunnelRow): Promise<void> {
+    let bot: FunnelBot;
+    try {
+      bot = this.makeBot(funnel);
+    } catch (error) {
+      this.logFailure(`start funnel ${funnel.id}'s bot`, error);
+      return;
+    }
+    this.bots.set(funnel.id, bot);
+    if (this.transport === 'polling') {
+      bot.startPolling(funnel.updateOffset);
+      return;
+    }
+    const url = `${this.options.config.publicUrl}${funnelWebhookPath(funnel.id)}`;
+    try {
+      await bot.bot.api.setWebhook(url, {
+        secret_token: funnelWebhookSecret(this.options.config.secretKey, funnel.id),
+        allowed_updates: [...FUNNEL_ALLOWED_UPDATES],
+        drop_pending_updates: false,
+      });
+    } catch (error) {
+      if (isUnauthorized(error)) {
+        this.bots.delete(funnel.id);
+        await this.revoked(funnel.id);
+        return;
+      }
+      // Transient: the next reconcile tries again.
+      if (isTransientBotApiError(error)) this.bots.delete(funnel.id);
+      this.options.log.warn({ funnel_id: funnel.id }, `could not set funnel ${funnel.id}'s webhook: ${describeBotApiError(error, this.options.tokenOf(funnel))}`);
+    }
+  }
+
+  /** 401: the funnel stops (stop_reason 'token_revoked'); other bots go on. */
+  private async revoked(funnelId: number): Promise<void> {
+    const bot = this.bots.get(funnelId);
+    this.bots.delete(funnelId);
+    try {
+      await this.store.stopRevoked(funnelId);
+    } catch (error) {
+      this.logFailure(`mark funnel ${funnelId} stopped`, error);
+    }
+    await bot?.stop();
+  }
+
+  private logFailure(what: string, error: unknown): void {
+    this.options.log.error(`bot runtime could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+export function createFunnelRuntime(options: FunnelRuntimeOptions): FunnelRuntime {
+  return new FunnelRuntime(options);
+}

@@ -1,0 +1,99 @@
+// Sends a stage's message to a person: Telegram HTML text (or a photo/video with it as caption),
+// URL buttons one per row, and the next-step button. Media is uploaded from the database the
+// first time and Telegram's file_id is kept and reused after that.
+import { type Api, InlineKeyboard, InputFile } from 'grammy';
+import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
+import { callForPerson, type FunnelContext } from './funnel-context';
+import type { RuntimeStage } from './store';
+
+export function nextStepData(stageId: number): string {
+  return `${NEXT_STEP_CALLBACK_PREFIX}${stageId}`;
+}
+
+export function stageKeyboard(stage: RuntimeStage): InlineKeyboardMarkup | undefined {
+  const { buttons, next_button } = stage.message;
+  if (buttons.length === 0 && !next_button) return undefined;
+  const keyboard = new InlineKeyboard();
+  for (const button of buttons) keyboard.url(button.text, button.url).row();
+  if (next_button) keyboard.text(next_button.text, nextStepData(stage.id));
+  return keyboard;
+}
+
+/** The keyboard of a message without its next-step button (so it cannot be pressed twice). */
+export function withoutNextButton(markup: InlineKeyboardMarkup | undefined): InlineKeyboardMarkup | undefined {
+  if (!markup) return undefined;
+  const rows = markup.inline_keyboard
+    .map((row) => row.filter((button) => !('callback_data' in button && button.callback_data?.startsWith(NEXT_STEP_CALLBACK_PREFIX))))
+    .filter((row) => row.length > 0);
+  return rows.length ? { inline_keyboard: rows } : undefined;
+}
+
+function fileIdOf(message: Message, kind: 'photo' | 'video'): string | undefined {
+  if (kind === 'photo') return message.photo?.at(-1)?.file_id;
+  return message.video?.file_id;
+}
+
+/** A file_id Telegram no longer knows (another bot's, or expired): upload again. */
+function isStaleFileId(error: unknown): boolean {
+  const description = (error as { description?: string }).description ?? '';
+  return /wrong file identifier|file reference|can't use file/i.test(description);
+}
+
+/**
+ * Sends `stage`'s message to the person and records it in their history. Nothing is sent for a
+ * stage with neither text nor media. Throws PersonBlockedError when they blocked the bot.
+ */
+export async function sendStageMessage(fc: FunnelContext, api: Api, personId: number, chatId: number, stage: RuntimeStage): Promise<void> {
+  const { text, media_id } = stage.message;
+  const reply_markup = stageKeyboard(stage);
+  let sent: Message;
+  if (media_id !== null) {
+    sent = await sendMedia(fc, api, chatId, media_id, text, reply_markup);
+  } else {
+    if (text.trim() === '') return;
+    sent = await callForPerson(fc, chatId, () =>
+      api.sendMessage(chatId, text, { parse_mode: 'HTML', link_preview_options: { is_disabled: false }, ...(reply_markup ? { reply_markup } : {}) }),
+    );
+  }
+  await fc.store.recordStageMessage(fc.funnelId, personId, stage.id, text, sent.message_id);
+}
+
+async function sendMedia(
+  fc: FunnelContext,
+  api: Api,
+  chatId: number,
+  mediaId: number,
+  caption: string,
+  reply_markup: InlineKeyboardMarkup | undefined,
+): Promise<Message> {
+  const extra = { ...(caption ? { caption, parse_mode: 'HTML' as const } : {}), ...(reply_markup ? { reply_markup } : {}) };
+  let known = fc.fileIds.get(mediaId);
+  if (!known) {
+    const row = await fc.store.media(fc.funnelId, mediaId, false);
+    if (!row) throw new Error(`media ${mediaId} of funnel ${fc.funnelId} is missing`);
+    if (row.telegramFileId) {
+      known = { fileId: row.telegramFileId, kind: row.kind };
+      fc.fileIds.set(mediaId, known);
+    }
+  }
+  const send = (kind: 'photo' | 'video', file: string | InputFile) =>
+    callForPerson<Message>(fc, chatId, () => (kind === 'photo' ? api.sendPhoto(chatId, file, extra) : api.sendVideo(chatId, file, extra)));
+  if (known) {
+    try {
+      return await send(known.kind, known.fileId);
+    } catch (error) {
+      if (!isStaleFileId(error)) throw error;
+      fc.fileIds.delete(mediaId);
+    }
+  }
+  const row = await fc.store.media(fc.funnelId, mediaId, true);
+  if (!row?.data) throw new Error(`media ${mediaId} of funnel ${fc.funnelId} is missing`);
+  const message = await send(row.kind, new InputFile(row.data, row.filename));
+  const fileId = fileIdOf(message, row.kind);
+  if (fileId) {
+    fc.fileIds.set(mediaId, { fileId, kind: row.kind });
+    await fc.store.saveFileId(mediaId, fileId);
+  }
+  return message;
+}

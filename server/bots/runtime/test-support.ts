@@ -1,0 +1,132 @@
+// Shared by the runtime tests and the bench: funnels, stages, tags and media inserted straight
+// into the database (no HTTP API), and a runtime pointed at a fake Bot API.
+import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db';
+import { funnels, media, stages, tags, users, type FunnelRow } from '../../db/schema';
+import type { RuntimeLog } from './funnel-context';
+import { FunnelRuntime, type FunnelRuntimeOptions } from './runtime';
+
+export interface StageSpec {
+  title?: string;
+  text: string;
+  buttons?: Array<{ text: string; url: string }>;
+  next?: string | null;
+  tag?: string;
+  photo?: Buffer;
+}
+
+/** A 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+export async function createOwner(db: Db): Promise<number> {
+  const [row] = await db.orm
+    .insert(users)
+    .values({ email: `owner.${randomBytes(4).toString('hex')}@example.com`, isActive: true })
+    .returning({ id: users.id });
+  return row.id;
+}
+
+/**
+ * A funnel whose "encrypted" token is the token itself (tests give the runtime tokenOf =
+ * row => row.botTokenEncrypted), with its stages in order.
+ */
+export async function createFunnel(
+  db: Db,
+  { ownerId, token, username, state = 'running', stageSpecs }: { ownerId: number; token: string; username: string; state?: FunnelRow['state']; stageSpecs: StageSpec[] },
+): Promise<{ funnel: FunnelRow; stageIds: number[]; tagIds: Array<number | null>; mediaIds: Array<number | null> }> {
+  const [funnel] = await db.orm
+    .insert(funnels)
+    .values({
+      ownerId,
+      name: username,
+      botTokenEncrypted: token,
+      botTokenHash: randomBytes(32).toString('hex'),
+      botTokenHint: token.slice(0, 12),
+      botId: Number(token.split(':')[0]),
+      botUsername: username,
+      state,
+      firstRunAt: state === 'draft' ? null : new Date(),
+    })
+    .returning();
+  const stageIds: number[] = [];
+  const tagIds: Array<number | null> = [];
+  const mediaIds: Array<number | null> = [];
+  for (const [position, spec] of stageSpecs.entries()) {
+    let tagId: number | null = null;
+    if (spec.tag) {
+      const [tag] = await db.orm.insert(tags).values({ funnelId: funnel.id, title: spec.tag }).returning({ id: tags.id });
+      tagId = tag.id;
+    }
+    let mediaId: number | null = null;
+    if (spec.photo) {
+      const [row] = await db.orm
+        .insert(media)
+        .values({ funnelId: funnel.id, kind: 'photo', filename: 'picture.png', contentType: 'image/png', size: spec.photo.length, data: spec.photo })
+        .returning({ id: media.id });
+      mediaId = row.id;
+    }
+    const [stage] = await db.orm
+      .insert(stages)
+      .values({
+        funnelId: funnel.id,
+        title: spec.title ?? `Stage ${position + 1}`,
+        position,
+        tagId,
+        message: {
+          text: spec.text,
+          media_id: mediaId,
+          buttons: spec.buttons ?? [],
+          next_button: spec.next === null ? null : { text: spec.next ?? 'Next' },
+        },
+      })
+      .returning({ id: stages.id });
+    stageIds.push(stage.id);
+    tagIds.push(tagId);
+    mediaIds.push(mediaId);
+  }
+  return { funnel, stageIds, tagIds, mediaIds };
+}
+
+export async function setFunnelState(db: Db, funnelId: number, state: FunnelRow['state'], archived = false): Promise<void> {
+  await db.orm
+    .update(funnels)
+    .set({ state, archivedAt: archived ? sql`now()` : null })
+    .where(eq(funnels.id, funnelId));
+}
+
+export const silentLog: RuntimeLog = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
+
+/** A log that keeps its error lines, so tests can say "nothing went wrong". */
+export function recordingLog(): RuntimeLog & { errors: string[] } {
+  const errors: string[] = [];
+  const keep = (...args: unknown[]) => {
+    errors.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+  };
+  return { info: () => undefined, warn: () => undefined, debug: () => undefined, error: keep as RuntimeLog['error'], errors };
+}
+
+export function testRuntime(
+  db: Db,
+  apiRoot: string,
+  overrides: Partial<FunnelRuntimeOptions> = {},
+): FunnelRuntime {
+  return new FunnelRuntime({
+    db,
+    config: { telegramApiRoot: apiRoot, publicUrl: 'http://127.0.0.1:9', secretKey: 'runtime-test-secret' },
+    tokenOf: (funnel) => funnel.botTokenEncrypted,
+    log: silentLog,
+    transport: 'polling',
+    reconcileIntervalMs: 0,
+    pollRetryMinMs: 50,
+    ...overrides,
+  });
+}
