@@ -6,8 +6,9 @@ import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions, type Sessions } from './accounts/sessions';
 import type { Config } from './config';
 import type { Db } from './db';
-import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
+import { funnelRoutes } from './http/funnels/routes';
+import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import { INVALID_MESSAGE_KEYWORD, installErrorHandling, JSON_PARSE_ERROR, loggableError } from './http/errors';
 import { createSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
@@ -28,8 +29,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Seconds-long reuse of looked-up sessions; 0 disables (see accounts/sessions.ts). */
   sessionCacheTtlMs?: number;
-  /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). */
-  sessionListenerTimings?: Partial<ListenerTimings>;
+  /** The bot runtime, told of every funnel state change (a no-op when omitted: API-only tests). */
+  funnelRuntime?: FunnelRuntimePort;
 }
 
 declare module 'fastify' {
@@ -38,6 +39,8 @@ declare module 'fastify' {
     sessions: Sessions;
     /** Resolves when the mail and other work started in the background has finished. */
     settle(): Promise<void>;
+    /** The bot runtime as the API sees it (server/funnels/runtime-port.ts). */
+    funnelRuntime: FunnelRuntimePort;
   }
 }
 
@@ -138,13 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     botToken: config.telegramBotToken,
     now,
     cacheTtlMs: deps.sessionCacheTtlMs,
-    log: app.log,
-    listenerTimings: deps.sessionListenerTimings,
   });
   app.decorate('sessions', sessions);
-  // PostgreSQL: LISTEN for other processes' logouts and profile changes before serving.
-  app.addHook('onReady', () => sessions.start());
-  app.addHook('onClose', () => sessions.close());
   const limiter = createRateLimiter(db, config.rateLimit.windowS, now);
 
   const healthSchema = { type: 'object', properties: { status: { type: 'string' } } } as const;
@@ -158,6 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(authRoutes({ config, db, mailer, sessions, limiter, now, background }));
+  app.decorate('funnelRuntime', deps.funnelRuntime ?? idleFunnelRuntime);
+  await app.register(funnelRoutes({ config, db, sessions, now, runtime: app.funnelRuntime }));
   if (spa) await spa.register(app);
   return app;
 }

@@ -1,0 +1,44 @@
+// Ownership: every lookup names the owner, so another user's funnel, stage, tag, person or
+// media is simply "not found" (never "forbidden": existence is not revealed).
+import { and, eq } from 'drizzle-orm';
+import type { Database } from '../db';
+import { funnels, media, people, stages, tags, type FunnelRow, type MediaRow, type PersonRow, type StageRow, type TagRow } from '../db/schema';
+import { notFound } from './errors';
+
+/** Largest value of a PostgreSQL integer id. */
+export const MAX_ID = 2_147_483_647;
+
+/** A path id: a positive whole number that fits an integer column, else "not found". */
+export function parseId(raw: string): number {
+  if (!/^[0-9]{1,10}$/.test(raw)) throw notFound();
+  const id = Number(raw);
+  if (id < 1 || id > MAX_ID) throw notFound();
+  return id;
+}
+
+export async function ownedFunnel(db: Database, ownerId: number, funnelId: number): Promise<FunnelRow> {
+  const [row] = await db.select().from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId))).limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+async function ownedChild<Row>(
+  db: Database,
+  ownerId: number,
+  table: typeof stages | typeof tags | typeof people | typeof media,
+  id: number,
+): Promise<Row> {
+  const [row] = await db
+    .select({ row: table })
+    .from(table)
+    .innerJoin(funnels, eq(funnels.id, table.funnelId))
+    .where(and(eq(table.id, id), eq(funnels.ownerId, ownerId)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row.row as Row;
+}
+
+export const ownedStage = (db: Database, ownerId: number, id: number) => ownedChild<StageRow>(db, ownerId, stages, id);
+export const ownedTag = (db: Database, ownerId: number, id: number) => ownedChild<TagRow>(db, ownerId, tags, id);
+export const ownedPerson = (db: Database, ownerId: number, id: number) => ownedChild<PersonRow>(db, ownerId, people, id);
+export const ownedMedia = (db: Database, ownerId: number, id: number) => ownedChild<MediaRow>(db, ownerId, media, id);

@@ -1,0 +1,249 @@
+// Funnels: connect a bot, list, rename, run/stop, archive/restore, delete, copy into another
+// funnel, and the bot's description on Telegram. Shared by the API and the bot runtime.
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import {
+  FUNNEL_NAME_MAX,
+  STAGES_MAX,
+  type BotDescription,
+  type Funnel,
+} from '../../contract/funnels';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
+import { ownedFunnel } from './access';
+import { callTelegram, interactiveBotApi } from './bot-api';
+import { conflict, FUNNEL_ERRORS, invalid, invalidField, isUniqueViolation, notFound } from './errors';
+import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
+
+/** digits, a colon, then the secret, as @BotFather hands it out. */
+export const BOT_TOKEN_PATTERN = /^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/;
+
+export interface FunnelServiceDeps {
+  db: Db;
+  config: Pick<Config, 'secretKey' | 'telegramApiRoot'>;
+  now: () => Date;
+}
+
+// Correlated subqueries in plain SQL: Drizzle may print a column without its table there.
+const peopleCount = sql<number>`(select count(*)::int from people p where p.funnel_id = "funnels"."id")`;
+const stageCount = sql<number>`(select count(*)::int from stages s where s.funnel_id = "funnels"."id")`;
+
+export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_count: number }): Funnel {
+  return {
+    id: row.id,
+    name: row.name,
+    bot_id: row.botId,
+    bot_username: row.botUsername,
+    bot_token_hint: row.botTokenHint,
+    state: row.state,
+    stop_reason: row.stopReason ?? null,
+    archived: row.archivedAt !== null,
+    stage_order_locked: row.firstRunAt !== null,
+    people_count: Number(counts.people_count),
+    stage_count: Number(counts.stage_count),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
+  const orm = db.orm;
+
+  async function list(ownerId: number, { archived }: { archived: boolean }): Promise<Funnel[]> {
+    const rows = await orm
+      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount })
+      .from(funnels)
+      .where(and(eq(funnels.ownerId, ownerId), archived ? isNotNull(funnels.archivedAt) : isNull(funnels.archivedAt)))
+      .orderBy(desc(funnels.createdAt), desc(funnels.id));
+    return rows.map((r) => toFunnel(r.funnel, r));
+  }
+
+  async function get(ownerId: number, funnelId: number): Promise<Funnel> {
+    const [row] = await orm
+      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount })
+      .from(funnels)
+      .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)))
+      .limit(1);
+    if (!row) throw notFound();
+    return toFunnel(row.funnel, row);
+  }
+
+  /** Verifies the token with getMe, then stores it encrypted. */
+  async function connect(ownerId: number, body: { bot_token: string; name?: string }): Promise<Funnel> {
+    const token = body.bot_token.trim();
+    if (!BOT_TOKEN_PATTERN.test(token)) throw invalidField('bot_token', FUNNEL_ERRORS.malformedToken);
+    const hash = botTokenHash(token);
+    const alreadyConnected = invalidField('bot_token', FUNNEL_ERRORS.alreadyConnected);
+    const [existing] = await orm.select({ id: funnels.id }).from(funnels).where(eq(funnels.botTokenHash, hash)).limit(1);
+    if (existing) throw alreadyConnected;
+    const me = await callTelegram(() => interactiveBotApi(token, config.telegramApiRoot).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
+    const name = (body.name?.trim() || me.first_name || me.username).slice(0, FUNNEL_NAME_MAX);
+    try {
+      const [row] = await orm
+        .insert(funnels)
+        .values({
+          ownerId,
+          name,
+          botTokenEncrypted: encryptSecret(token, config.secretKey),
+          botTokenHash: hash,
+          botTokenHint: botTokenHint(token),
+          botId: me.id,
+          botUsername: me.username,
+          createdAt: now(),
+          updatedAt: now(),
+        })
+        .returning();
+      return toFunnel(row, { people_count: 0, stage_count: 0 });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw alreadyConnected;
+      throw error;
+    }
+  }
+
+  async function update(ownerId: number, funnelId: number, body: { name?: string }): Promise<Funnel> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    if (body.name !== undefined) {
+      const name = body.name.trim();
+      if (!name) throw invalidField('name', FUNNEL_ERRORS.blank);
+      await orm.update(funnels).set({ name, updatedAt: now() }).where(eq(funnels.id, funnelId));
+    }
+    return get(ownerId, funnelId);
+  }
+
+  /** Runs the bot; the first run locks the stage order. */
+  async function run(ownerId: number, funnelId: number): Promise<Funnel> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    if (funnel.archivedAt) throw conflict(FUNNEL_ERRORS.runArchived);
+    const [{ count }] = await orm.select({ count: sql<number>`count(*)::int` }).from(stages).where(eq(stages.funnelId, funnelId));
+    if (Number(count) === 0) throw invalid(FUNNEL_ERRORS.runWithoutStages);
+    await orm
+      .update(funnels)
+      .set({ state: 'running', stopReason: null, firstRunAt: funnel.firstRunAt ?? now(), updatedAt: now() })
+      .where(eq(funnels.id, funnelId));
+    return get(ownerId, funnelId);
+  }
+
+  async function stop(ownerId: number, funnelId: number): Promise<Funnel> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    if (funnel.state === 'running') {
+      await orm.update(funnels).set({ state: 'stopped', updatedAt: now() }).where(eq(funnels.id, funnelId));
+    }
+    return get(ownerId, funnelId);
+  }
+
+  /** Archiving stops the bot; a draft stays a draft (it never ran). */
+  async function archive(ownerId: number, funnelId: number): Promise<Funnel> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    await orm
+      .update(funnels)
+      .set({ archivedAt: funnel.archivedAt ?? now(), state: funnel.state === 'running' ? 'stopped' : funnel.state, updatedAt: now() })
+      .where(eq(funnels.id, funnelId));
+    return get(ownerId, funnelId);
+  }
+
+  /** Back from the archive, still stopped: running it again is the owner's decision. */
+  async function restore(ownerId: number, funnelId: number): Promise<Funnel> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    await orm.update(funnels).set({ archivedAt: null, updatedAt: now() }).where(eq(funnels.id, funnelId));
+    return get(ownerId, funnelId);
+  }
+
+  /** Deletes an archived funnel and, by cascade, its stages, tags, media, people and history. */
+  async function remove(ownerId: number, funnelId: number): Promise<void> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    if (!funnel.archivedAt) throw conflict(FUNNEL_ERRORS.deleteNotArchived);
+    await orm.delete(funnels).where(eq(funnels.id, funnelId));
+  }
+
+  /**
+   * Copies the stages (appended after the target's, in order), their messages and media, and
+   * the tags (merged by title) into another funnel of the same owner. Telegram file ids are
+   * per bot, so copied media is uploaded afresh by the target's bot.
+   */
+  async function copy(ownerId: number, funnelId: number, targetId: number): Promise<Funnel> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    if (targetId === funnelId) throw invalidField('target_funnel_id', FUNNEL_ERRORS.copyIntoItself);
+    const [target] = await orm
+      .select({ id: funnels.id })
+      .from(funnels)
+      .where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)))
+      .limit(1);
+    if (!target) throw invalidField('target_funnel_id', FUNNEL_ERRORS.doesNotExist(targetId));
+
+    await orm.transaction(async (tx) => {
+      const sourceStages = await tx.select().from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id));
+      const [{ count, maxPosition }] = await tx
+        .select({ count: sql<number>`count(*)::int`, maxPosition: sql<number>`coalesce(max(${stages.position}), -1)::int` })
+        .from(stages)
+        .where(eq(stages.funnelId, targetId));
+      if (Number(count) + sourceStages.length > STAGES_MAX) throw invalid(FUNNEL_ERRORS.tooManyStages);
+
+      // Tags, merged by title.
+      const tagIds = new Map<number, number>();
+      const targetTags = new Map((await tx.select().from(tags).where(eq(tags.funnelId, targetId))).map((t) => [t.title, t.id]));
+      for (const tag of await tx.select().from(tags).where(eq(tags.funnelId, funnelId)).orderBy(asc(tags.id))) {
+        let id = targetTags.get(tag.title);
+        if (id === undefined) {
+          [{ id }] = await tx.insert(tags).values({ funnelId: targetId, title: tag.title, color: tag.color }).returning({ id: tags.id });
+          targetTags.set(tag.title, id);
+        }
+        tagIds.set(tag.id, id);
+      }
+
+      // Media used by the copied messages, duplicated without Telegram's file id.
+      const mediaIds = [...new Set(sourceStages.map((s) => s.message.media_id).filter((id): id is number => id !== null))];
+      const mediaMap = new Map<number, number>();
+      if (mediaIds.length > 0) {
+        for (const item of await tx.select().from(media).where(and(eq(media.funnelId, funnelId), inArray(media.id, mediaIds)))) {
+          const [{ id }] = await tx
+            .insert(media)
+            .values({ funnelId: targetId, kind: item.kind, filename: item.filename, contentType: item.contentType, size: item.size, data: item.data })
+            .returning({ id: media.id });
+          mediaMap.set(item.id, id);
+        }
+      }
+
+      let position = Number(maxPosition);
+      for (const stage of sourceStages) {
+        position += 1;
+        const mediaId = stage.message.media_id === null ? null : (mediaMap.get(stage.message.media_id) ?? null);
+        await tx.insert(stages).values({
+          funnelId: targetId,
+          title: stage.title,
+          icon: stage.icon,
+          color: stage.color,
+          position,
+          tagId: stage.tagId === null ? null : (tagIds.get(stage.tagId) ?? null),
+          message: { ...stage.message, media_id: mediaId },
+        });
+      }
+      await tx.update(funnels).set({ updatedAt: now() }).where(eq(funnels.id, targetId));
+    });
+    return get(ownerId, targetId);
+  }
+
+  function botApiOf(funnel: FunnelRow) {
+    return interactiveBotApi(decryptBotToken(funnel, config), config.telegramApiRoot);
+  }
+
+  async function description(ownerId: number, funnelId: number): Promise<BotDescription> {
+    const api = botApiOf(await ownedFunnel(orm, ownerId, funnelId));
+    const revoked = invalid(FUNNEL_ERRORS.tokenRevoked);
+    const [long, short] = await Promise.all([
+      callTelegram(() => api.getMyDescription(), revoked),
+      callTelegram(() => api.getMyShortDescription(), revoked),
+    ]);
+    return { description: long.description, short_description: short.short_description };
+  }
+
+  async function setDescription(ownerId: number, funnelId: number, body: BotDescription): Promise<BotDescription> {
+    const api = botApiOf(await ownedFunnel(orm, ownerId, funnelId));
+    const revoked = invalid(FUNNEL_ERRORS.tokenRevoked);
+    await callTelegram(() => api.setMyDescription(body.description), revoked);
+    await callTelegram(() => api.setMyShortDescription(body.short_description), revoked);
+    return { description: body.description, short_description: body.short_description };
+  }
+
+  return { list, get, connect, update, run, stop, archive, restore, remove, copy, description, setDescription };
+}
+
+export type FunnelService = ReturnType<typeof createFunnelService>;

@@ -1,0 +1,201 @@
+// Tags of a funnel and its people (the Telegram users who pressed /start), with their tags and
+// history. The bot runtime writes people and events; the owner reads them and tags by hand.
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  PALETTE,
+  TAGS_MAX,
+  type HistoryEntry,
+  type Person,
+  type PersonDetail,
+  type Tag,
+  type TagBody,
+} from '../../contract/funnels';
+import type { Db } from '../db';
+import { people, personEvents, personTags, tags, type PersonRow, type TagRow } from '../db/schema';
+import { ownedFunnel, ownedPerson, ownedTag } from './access';
+import { FUNNEL_ERRORS, invalid, invalidField, isUniqueViolation, notFound } from './errors';
+
+/** How many history entries a person's page shows (newest first). */
+export const PERSON_HISTORY_LIMIT = 100;
+export const PEOPLE_PAGE_DEFAULT = 50;
+export const PEOPLE_PAGE_MAX = 200;
+
+export interface PeopleServiceDeps {
+  db: Db;
+  now: () => Date;
+}
+
+// Plain SQL: Drizzle may print a column without its table inside a subquery.
+const tagPeopleCount = sql<number>`(select count(*)::int from person_tags pt where pt.tag_id = "tags"."id")`;
+
+const toTag = (row: TagRow, peopleCount: number): Tag => ({
+  id: row.id,
+  funnel_id: row.funnelId,
+  title: row.title,
+  color: row.color,
+  people_count: Number(peopleCount),
+});
+
+function toPerson(row: PersonRow, tagIds: number[]): Person {
+  return {
+    id: row.id,
+    funnel_id: row.funnelId,
+    telegram_id: row.telegramId,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    username: row.username,
+    stage_id: row.stageId,
+    tag_ids: tagIds,
+    blocked: row.blocked,
+    joined_at: row.joinedAt.toISOString(),
+    last_seen_at: row.lastSeenAt.toISOString(),
+  };
+}
+
+export function createPeopleService({ db }: PeopleServiceDeps) {
+  const orm = db.orm;
+
+  // --- tags ------------------------------------------------------------------------------------
+  async function listTags(ownerId: number, funnelId: number): Promise<Tag[]> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    const rows = await orm.select({ tag: tags, count: tagPeopleCount }).from(tags).where(eq(tags.funnelId, funnelId)).orderBy(asc(tags.title), asc(tags.id));
+    return rows.map((r) => toTag(r.tag, r.count));
+  }
+
+  async function getTag(ownerId: number, tagId: number): Promise<Tag> {
+    await ownedTag(orm, ownerId, tagId);
+    const [row] = await orm.select({ tag: tags, count: tagPeopleCount }).from(tags).where(eq(tags.id, tagId));
+    return toTag(row.tag, row.count);
+  }
+
+  function cleanTitle(title: string): string {
+    const clean = title.trim();
+    if (!clean) throw invalidField('title', FUNNEL_ERRORS.blank);
+    return clean;
+  }
+
+  async function titleTaken(funnelId: number, title: string, exceptId?: number): Promise<boolean> {
+    const rows = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.funnelId, funnelId), eq(tags.title, title)));
+    return rows.some((r) => r.id !== exceptId);
+  }
+
+  async function createTag(ownerId: number, funnelId: number, body: TagBody): Promise<Tag> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    const title = cleanTitle(body.title);
+    if (await titleTaken(funnelId, title)) throw invalidField('title', FUNNEL_ERRORS.tagTitleTaken);
+    const [{ count }] = await orm.select({ count: sql<number>`count(*)::int` }).from(tags).where(eq(tags.funnelId, funnelId));
+    if (Number(count) >= TAGS_MAX) throw invalid(FUNNEL_ERRORS.tooManyTags);
+    try {
+      const [row] = await orm.insert(tags).values({ funnelId, title, color: body.color ?? PALETTE[0] }).returning();
+      return toTag(row, 0);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw invalidField('title', FUNNEL_ERRORS.tagTitleTaken);
+      throw error;
+    }
+  }
+
+  async function updateTag(ownerId: number, tagId: number, body: Partial<TagBody>): Promise<Tag> {
+    const tag = await ownedTag(orm, ownerId, tagId);
+    const changes: Partial<TagRow> = {};
+    if (body.title !== undefined) {
+      changes.title = cleanTitle(body.title);
+      if (await titleTaken(tag.funnelId, changes.title, tagId)) throw invalidField('title', FUNNEL_ERRORS.tagTitleTaken);
+    }
+    if (body.color !== undefined) changes.color = body.color;
+    if (Object.keys(changes).length > 0) {
+      try {
+        await orm.update(tags).set(changes).where(eq(tags.id, tagId));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalidField('title', FUNNEL_ERRORS.tagTitleTaken);
+        throw error;
+      }
+    }
+    return getTag(ownerId, tagId);
+  }
+
+  /** Removes the tag from everyone and from the stages that set it. */
+  async function removeTag(ownerId: number, tagId: number): Promise<void> {
+    await ownedTag(orm, ownerId, tagId);
+    await orm.delete(tags).where(eq(tags.id, tagId));
+  }
+
+  // --- people ----------------------------------------------------------------------------------
+  async function tagIdsOf(personIds: number[]): Promise<Map<number, number[]>> {
+    const map = new Map<number, number[]>(personIds.map((id) => [id, []]));
+    if (personIds.length === 0) return map;
+    const rows = await orm
+      .select({ personId: personTags.personId, tagId: personTags.tagId })
+      .from(personTags)
+      .where(inArray(personTags.personId, personIds))
+      .orderBy(asc(personTags.tagId));
+    for (const row of rows) map.get(row.personId)?.push(row.tagId);
+    return map;
+  }
+
+  /** Newest first; filtered by stage and/or tag. */
+  async function listPeople(
+    ownerId: number,
+    funnelId: number,
+    query: { stage?: number; tag?: number; limit?: number; offset?: number },
+  ): Promise<{ count: number; results: Person[] }> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    const conditions: SQL[] = [eq(people.funnelId, funnelId)];
+    if (query.stage !== undefined) conditions.push(eq(people.stageId, query.stage));
+    if (query.tag !== undefined) {
+      conditions.push(sql`exists (select 1 from person_tags pt where pt.person_id = "people"."id" and pt.tag_id = ${query.tag})`);
+    }
+    const where = and(...conditions);
+    const [{ count }] = await orm.select({ count: sql<number>`count(*)::int` }).from(people).where(where);
+    const rows = await orm
+      .select()
+      .from(people)
+      .where(where)
+      .orderBy(desc(people.joinedAt), desc(people.id))
+      .limit(Math.min(query.limit ?? PEOPLE_PAGE_DEFAULT, PEOPLE_PAGE_MAX))
+      .offset(query.offset ?? 0);
+    const tagIds = await tagIdsOf(rows.map((r) => r.id));
+    return { count: Number(count), results: rows.map((r) => toPerson(r, tagIds.get(r.id) ?? [])) };
+  }
+
+  async function getPerson(ownerId: number, personId: number): Promise<PersonDetail> {
+    const person = await ownedPerson(orm, ownerId, personId);
+    const tagIds = await tagIdsOf([person.id]);
+    const events = await orm
+      .select()
+      .from(personEvents)
+      .where(eq(personEvents.personId, personId))
+      .orderBy(desc(personEvents.createdAt), desc(personEvents.id))
+      .limit(PERSON_HISTORY_LIMIT);
+    const history: HistoryEntry[] = events.map((e) => ({
+      id: e.id,
+      direction: e.direction,
+      kind: e.kind,
+      text: e.text,
+      stage_id: e.stageId,
+      created_at: e.createdAt.toISOString(),
+    }));
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), history };
+  }
+
+  /** Tags a person by hand; tagging twice is harmless. */
+  async function addPersonTag(ownerId: number, personId: number, tagId: number): Promise<PersonDetail> {
+    const person = await ownedPerson(orm, ownerId, personId);
+    const [tag] = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.id, tagId), eq(tags.funnelId, person.funnelId))).limit(1);
+    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(tagId));
+    await orm.insert(personTags).values({ personId, tagId, source: 'manual' }).onConflictDoNothing();
+    return getPerson(ownerId, personId);
+  }
+
+  async function removePersonTag(ownerId: number, personId: number, tagId: number): Promise<void> {
+    await ownedPerson(orm, ownerId, personId);
+    const removed = await orm
+      .delete(personTags)
+      .where(and(eq(personTags.personId, personId), eq(personTags.tagId, tagId)))
+      .returning({ tagId: personTags.tagId });
+    if (removed.length === 0) throw notFound();
+  }
+
+  return { listTags, getTag, createTag, updateTag, removeTag, listPeople, getPerson, addPersonTag, removePersonTag };
+}
+
+export type PeopleService = ReturnType<typeof createPeopleService>;

@@ -1,0 +1,227 @@
+// Stages of a funnel and the message of each. Positions are kept in order (gaps allowed after
+// a delete); once the bot has run, the order is locked. Deleting a stage leaves its people
+// without a stage (stage_id null, by the foreign key): they stay in the funnel's people list,
+// and the next-step button of an older message still moves them on from where it was sent.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  CAPTION_MAX,
+  MESSAGE_TEXT_MAX,
+  PALETTE,
+  STAGES_MAX,
+  type MessageContent,
+  type MessageContentBody,
+  type MessageMedia,
+  type Stage,
+  type StageBody,
+  type StageIcon,
+} from '../../contract/funnels';
+import type { Db } from '../db';
+import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
+import { ownedFunnel, ownedStage } from './access';
+import { conflict, FUNNEL_ERRORS, FunnelError, invalid, invalidField } from './errors';
+import { checkTelegramHtml } from './telegram-html';
+
+export interface StageServiceDeps {
+  db: Db;
+}
+
+export function toMessageMedia(row: Pick<MediaRow, 'id' | 'kind' | 'contentType' | 'size' | 'filename'>): MessageMedia {
+  return { id: row.id, kind: row.kind, content_type: row.contentType, size: row.size, filename: row.filename };
+}
+
+/** Schemes a URL button may open. */
+const BUTTON_URL = /^(https?:\/\/[^\s/$.?#][^\s]*|tg:\/\/[^\s]+)$/i;
+
+export function createStageService({ db }: StageServiceDeps) {
+  const orm = db.orm;
+
+  async function toStages(rows: StageRow[]): Promise<Stage[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const counts = new Map(
+      (
+        await orm
+          .select({ stageId: people.stageId, count: sql<number>`count(*)::int` })
+          .from(people)
+          .where(inArray(people.stageId, ids))
+          .groupBy(people.stageId)
+      ).map((r) => [r.stageId, Number(r.count)]),
+    );
+    const mediaIds = rows.map((r) => r.message.media_id).filter((id): id is number => id !== null);
+    const mediaRows = new Map(
+      mediaIds.length === 0
+        ? []
+        : (
+            await orm
+              .select({ id: media.id, kind: media.kind, contentType: media.contentType, size: media.size, filename: media.filename })
+              .from(media)
+              .where(inArray(media.id, mediaIds))
+          ).map((m) => [m.id, toMessageMedia(m)]),
+    );
+    return rows.map((row) => {
+      const message: MessageContent = {
+        text: row.message.text,
+        media: row.message.media_id === null ? null : (mediaRows.get(row.message.media_id) ?? null),
+        buttons: row.message.buttons,
+        next_button: row.message.next_button,
+      };
+      return {
+        id: row.id,
+        funnel_id: row.funnelId,
+        title: row.title,
+        icon: row.icon as StageIcon,
+        color: row.color,
+        position: row.position,
+        tag_id: row.tagId,
+        message,
+        people_count: counts.get(row.id) ?? 0,
+      };
+    });
+  }
+
+  const one = async (row: StageRow) => (await toStages([row]))[0];
+
+  async function list(ownerId: number, funnelId: number): Promise<Stage[]> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    return toStages(await orm.select().from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id)));
+  }
+
+  async function get(ownerId: number, stageId: number): Promise<Stage> {
+    return one(await ownedStage(orm, ownerId, stageId));
+  }
+
+  async function checkTag(funnelId: number, tagId: number | null | undefined): Promise<void> {
+    if (tagId === null || tagId === undefined) return;
+    const [tag] = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.id, tagId), eq(tags.funnelId, funnelId))).limit(1);
+    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(tagId));
+  }
+
+  function cleanTitle(title: string): string {
+    const clean = title.trim();
+    if (!clean) throw invalidField('title', FUNNEL_ERRORS.blank);
+    return clean;
+  }
+
+  /** Appends a stage at the end of the funnel. */
+  async function create(ownerId: number, funnelId: number, body: StageBody): Promise<Stage> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    const title = cleanTitle(body.title);
+    await checkTag(funnelId, body.tag_id);
+    const row = await orm.transaction(async (tx) => {
+      // Serializes appends to one funnel, so two at once do not get the same position.
+      await tx.select({ id: funnels.id }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      const [{ count, maxPosition }] = await tx
+        .select({ count: sql<number>`count(*)::int`, maxPosition: sql<number>`coalesce(max(${stages.position}), -1)::int` })
+        .from(stages)
+        .where(eq(stages.funnelId, funnelId));
+      if (Number(count) >= STAGES_MAX) throw invalid(FUNNEL_ERRORS.tooManyStages);
+      const [inserted] = await tx
+        .insert(stages)
+        .values({
+          funnelId,
+          title,
+          icon: body.icon ?? 'flag',
+          color: body.color ?? PALETTE[0],
+          position: Number(maxPosition) + 1,
+          tagId: body.tag_id ?? null,
+        })
+        .returning();
+      return inserted;
+    });
+    return one(row);
+  }
+
+  async function update(ownerId: number, stageId: number, body: Partial<StageBody>): Promise<Stage> {
+    const stage = await ownedStage(orm, ownerId, stageId);
+    const changes: Partial<StageRow> = {};
+    if (body.title !== undefined) changes.title = cleanTitle(body.title);
+    if (body.icon !== undefined) changes.icon = body.icon;
+    if (body.color !== undefined) changes.color = body.color;
+    if (body.tag_id !== undefined) {
+      await checkTag(stage.funnelId, body.tag_id);
+      changes.tagId = body.tag_id;
+    }
+    if (Object.keys(changes).length === 0) return one(stage);
+    const [row] = await orm.update(stages).set(changes).where(eq(stages.id, stageId)).returning();
+    return one(row);
+  }
+
+  async function remove(ownerId: number, stageId: number): Promise<void> {
+    await ownedStage(orm, ownerId, stageId);
+    await orm.delete(stages).where(eq(stages.id, stageId));
+  }
+
+  /** Sets the order; stageIds must name every stage of the funnel exactly once. */
+  async function reorder(ownerId: number, funnelId: number, stageIds: number[]): Promise<Stage[]> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    if (funnel.firstRunAt) throw conflict(FUNNEL_ERRORS.orderLocked);
+    await orm.transaction(async (tx) => {
+      const [locked] = await tx.select({ firstRunAt: funnels.firstRunAt }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      if (locked.firstRunAt) throw conflict(FUNNEL_ERRORS.orderLocked);
+      const current = (await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId))).map((s) => s.id);
+      const given = new Set(stageIds);
+      if (given.size !== stageIds.length || given.size !== current.length || current.some((id) => !given.has(id))) {
+        throw invalidField('stage_ids', FUNNEL_ERRORS.orderMismatch);
+      }
+      for (const [position, id] of stageIds.entries()) {
+        await tx.update(stages).set({ position }).where(eq(stages.id, id));
+      }
+    });
+    return list(ownerId, funnelId);
+  }
+
+  /** Checks a message against Telegram's rules; returns field errors or null. */
+  async function messageProblems(funnelId: number, body: MessageContentBody): Promise<Record<string, string[]> | null> {
+    const problems: Record<string, string[]> = {};
+    const add = (field: string, message: string) => {
+      const list = (problems[field] ??= []);
+      if (!list.includes(message)) list.push(message);
+    };
+    if (body.media_id !== null) {
+      const [item] = await orm
+        .select({ id: media.id })
+        .from(media)
+        .where(and(eq(media.id, body.media_id), eq(media.funnelId, funnelId)))
+        .limit(1);
+      if (!item) add('media_id', FUNNEL_ERRORS.doesNotExist(body.media_id));
+    }
+    const html = checkTelegramHtml(body.text);
+    if (!html.ok) add('text', html.error);
+    else {
+      const max = body.media_id !== null ? CAPTION_MAX : MESSAGE_TEXT_MAX;
+      if (html.visibleText.length > max) add('text', FUNNEL_ERRORS.tooLong(max));
+      // Telegram refuses an empty message; media alone may go without a caption.
+      if (body.media_id === null && html.visibleText.trim() === '') add('text', FUNNEL_ERRORS.blank);
+    }
+    for (const button of body.buttons) {
+      if (button.text === undefined || button.url === undefined) add('buttons', FUNNEL_ERRORS.required);
+      else {
+        if (!button.text.trim()) add('buttons', FUNNEL_ERRORS.blank);
+        if (!BUTTON_URL.test(button.url)) add('buttons', FUNNEL_ERRORS.badButtonUrl);
+      }
+    }
+    if (body.next_button) {
+      if (body.next_button.text === undefined) add('next_button', FUNNEL_ERRORS.required);
+      else if (!body.next_button.text.trim()) add('next_button', FUNNEL_ERRORS.blank);
+    }
+    return Object.keys(problems).length > 0 ? problems : null;
+  }
+
+  async function setMessage(ownerId: number, stageId: number, body: MessageContentBody): Promise<MessageContent> {
+    const stage = await ownedStage(orm, ownerId, stageId);
+    const problems = await messageProblems(stage.funnelId, body);
+    if (problems) throw new FunnelError('invalid', problems, Object.values(problems)[0][0]);
+    const message = {
+      text: body.text,
+      media_id: body.media_id,
+      buttons: body.buttons.map((b) => ({ text: b.text.trim(), url: b.url.trim() })),
+      next_button: body.next_button ? { text: body.next_button.text.trim() } : null,
+    };
+    const [row] = await orm.update(stages).set({ message }).where(eq(stages.id, stageId)).returning();
+    return (await one(row)).message;
+  }
+
+  return { list, get, create, update, remove, reorder, setMessage };
+}
+
+export type StageService = ReturnType<typeof createStageService>;

@@ -1,0 +1,275 @@
+// Funnels: connect a bot (getMe through the fake Bot API), list, rename, run/stop, archive,
+// restore, delete, ownership, and the token never leaving the server in full.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FUNNELS_API, type Funnel } from '../../../contract/funnels';
+import { funnels, people, personEvents, stages, tags } from '../../db/schema';
+import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { decryptBotToken } from '../../funnels/secret-box';
+import { expectJsonError } from '../../test/helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, funnelsTestEnv, newBot, NOT_FOUND, ok, user, type FunnelsTestEnv } from './test-helpers';
+
+let env: FunnelsTestEnv;
+beforeAll(async () => {
+  env = await funnelsTestEnv();
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('POST /api/funnels/ (connect a bot)', () => {
+  it('verifies the token with getMe, names the funnel after the bot, and keeps the token encrypted', async () => {
+    const key = await user(env);
+    const bot = env.fake.addBot({ username: `ada_${Date.now()}_bot`, first_name: 'Ada Shop' });
+    const res = await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: `  ${bot.token} ` });
+    const funnel = ok<Funnel>(res, 201);
+    expect(funnel).toMatchObject({
+      name: 'Ada Shop',
+      bot_id: bot.id,
+      bot_username: bot.username,
+      state: 'draft',
+      stop_reason: null,
+      archived: false,
+      stage_order_locked: false,
+      people_count: 0,
+      stage_count: 0,
+    });
+    const secret = bot.token.split(':')[1];
+    expect(funnel.bot_token_hint).toBe(`${bot.id}:${secret.slice(0, 2)}…${secret.slice(-3)}`);
+    expect(res.body).not.toContain(secret);
+    expect(env.fake.calls(bot.token, 'getMe')).toHaveLength(1);
+
+    const [row] = await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnel.id));
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(row.botTokenEncrypted).not.toContain(secret);
+    expect(decryptBotToken(row, env.t.config)).toBe(bot.token);
+    // The list and the single funnel do not carry it either.
+    expect((await call(env, key, 'GET', FUNNELS_API.funnels)).body).not.toContain(secret);
+    expect((await call(env, key, 'GET', FUNNELS_API.funnel(funnel.id))).body).not.toContain(secret);
+  });
+
+  it('takes the given name', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, '  Spring sale ');
+    expect(funnel.name).toBe('Spring sale');
+  });
+
+  it('refuses a malformed token without asking Telegram', async () => {
+    const key = await user(env);
+    const before = env.fake.listBots().reduce((n, b) => n + env.fake.calls(b.token).length, 0);
+    for (const token of ['hello', '123456:short', 'abc:AAAAAAAAAAAAAAAAAAAAAAAAAA', '123:AAAA AAAAAAAAAAAAAAAAAAAAAAA']) {
+      const res = await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: token });
+      expect(expectJsonError(res, 400)).toEqual({ bot_token: [FUNNEL_ERRORS.malformedToken] });
+    }
+    const after = env.fake.listBots().reduce((n, b) => n + env.fake.calls(b.token).length, 0);
+    expect(after).toBe(before);
+  });
+
+  it('names missing and wrongly typed fields', async () => {
+    const key = await user(env);
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.funnels, {}), 400)).toEqual({ bot_token: ['This field is required.'] });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: 5 }), 400)).toEqual({ bot_token: ['Not a valid string.'] });
+    const longName = 'x'.repeat(129);
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: newBot(env).token, name: longName }), 400)).toEqual({
+      name: ['Ensure this field has no more than 128 characters.'],
+    });
+  });
+
+  it('answers a token Telegram does not know (401) with a field error', async () => {
+    const key = await user(env);
+    const bot = newBot(env);
+    env.fake.revokeToken(bot.token);
+    const res = await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: bot.token });
+    expect(expectJsonError(res, 400)).toEqual({ bot_token: ['Telegram does not know this token. Copy it again from @BotFather.'] });
+    const unknown = await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: '987654321:AAnever-issued-token-xxxxxxxxxx' });
+    expect(expectJsonError(unknown, 400)).toEqual({ bot_token: [FUNNEL_ERRORS.unknownToken] });
+  });
+
+  it('refuses a bot already connected, by the same or another user', async () => {
+    const [a, b] = [await user(env), await user(env)];
+    const funnel = await connectFunnel(env, a);
+    for (const key of [a, b]) {
+      const res = await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: funnel.token });
+      expect(expectJsonError(res, 400)).toEqual({ bot_token: ['This bot is already connected.'] });
+    }
+  });
+
+  it('answers 503 when Telegram fails (5xx) or cannot be reached', async () => {
+    const key = await user(env);
+    const bot = newBot(env);
+    env.fake.failNextCalls(bot.token, { count: 1, error_code: 502, description: 'Bad Gateway', methods: ['getMe'] });
+    const res = await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: bot.token });
+    expect(expectJsonError(res, 503)).toEqual({ detail: 'Telegram is not answering. Try again in a minute.' });
+    // Nothing was stored: the same token connects once Telegram is back.
+    expect((await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: bot.token })).statusCode).toBe(201);
+
+    const { createTestApp } = await import('../../test/helpers');
+    const offline = await createTestApp(env.t.db, { config: { telegramApiRoot: 'http://127.0.0.1:1' } });
+    try {
+      const down = await offline.app.inject({
+        method: 'POST',
+        url: FUNNELS_API.funnels,
+        headers: { authorization: `Token ${key}` },
+        payload: { bot_token: newBot(env).token },
+      });
+      expect(expectJsonError(down, 503)).toEqual({ detail: FUNNEL_ERRORS.telegramDown });
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('needs credentials', async () => {
+    const res = await env.t.app.inject({ method: 'GET', url: FUNNELS_API.funnels });
+    expect(expectJsonError(res, 401)).toEqual({ detail: 'Authentication credentials were not provided.' });
+  });
+});
+
+describe('GET /api/funnels/ and /api/funnels/:id/', () => {
+  it("lists the user's funnels, newest first, with people and stage counts; archived ones separately", async () => {
+    const key = await user(env);
+    const first = await connectFunnel(env, key, 'First');
+    const second = await connectFunnel(env, key, 'Second');
+    await addStage(env, key, first.id);
+    await addStage(env, key, first.id);
+    await addPerson(env, first.id);
+    const list = ok<Funnel[]>(await call(env, key, 'GET', FUNNELS_API.funnels));
+    expect(list.map((f) => f.name)).toEqual(['Second', 'First']);
+    expect(list[1]).toMatchObject({ people_count: 1, stage_count: 2 });
+
+    ok(await call(env, key, 'POST', FUNNELS_API.archive(second.id)));
+    expect(ok<Funnel[]>(await call(env, key, 'GET', FUNNELS_API.funnels)).map((f) => f.id)).toEqual([first.id]);
+    expect(ok<Funnel[]>(await call(env, key, 'GET', `${FUNNELS_API.funnels}?archived=true`)).map((f) => f.id)).toEqual([second.id]);
+    expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.funnels}?archived=maybe`), 400)).toEqual({
+      archived: ['"maybe" is not a valid choice.'],
+    });
+    expect(ok<Funnel>(await call(env, key, 'GET', FUNNELS_API.funnel(first.id)))).toMatchObject({ id: first.id, stage_count: 2, people_count: 1 });
+  });
+
+  it('PATCH renames; a blank or too long name is refused', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    expect(ok<Funnel>(await call(env, key, 'PATCH', FUNNELS_API.funnel(funnel.id), { name: ' Renamed ' })).name).toBe('Renamed');
+    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.funnel(funnel.id), { name: '' }), 400)).toEqual({
+      name: ['This field may not be blank.'],
+    });
+    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.funnel(funnel.id), { name: '   ' }), 400)).toEqual({
+      name: ['This field may not be blank.'],
+    });
+    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.funnel(funnel.id), { name: 'n'.repeat(129) }), 400)).toEqual({
+      name: ['Ensure this field has no more than 128 characters.'],
+    });
+  });
+
+  it('bad ids are 404, never 500', async () => {
+    const key = await user(env);
+    for (const id of ['abc', '-1', '0', '99999999999999999999', '2147483648', '1.5', '%00']) {
+      for (const url of [`/api/funnels/${id}/`, `/api/funnels/${id}/stages/`, `/api/stages/${id}/`, `/api/tags/${id}/`, `/api/people/${id}/`, `/api/media/${id}/`]) {
+        const res = await call(env, key, 'GET', url);
+        expect([400, 404], `${url}: ${res.body}`).toContain(res.statusCode);
+      }
+      expect((await call(env, key, 'POST', `/api/funnels/${id}/run/`)).statusCode).toBe(404);
+    }
+  });
+});
+
+describe('run, stop, archive, restore, delete', () => {
+  it('run needs a stage, locks the order once and tells the runtime; stop stops', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)), 400)).toEqual({ detail: FUNNEL_ERRORS.runWithoutStages });
+    expect(env.synced).not.toContain(funnel.id);
+    await addStage(env, key, funnel.id);
+
+    const ran = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
+    expect(ran).toMatchObject({ state: 'running', stage_order_locked: true });
+    expect(env.synced.filter((id) => id === funnel.id)).toHaveLength(1);
+    const [row] = await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnel.id));
+    const firstRun = row.firstRunAt;
+    expect(firstRun).not.toBeNull();
+
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)))).toMatchObject({ state: 'stopped', stage_order_locked: true });
+    env.t.clock.advance(60);
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).state).toBe('running');
+    const [again] = await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnel.id));
+    expect(again.firstRunAt?.getTime()).toBe(firstRun?.getTime());
+    expect(env.synced.filter((id) => id === funnel.id)).toHaveLength(3);
+  });
+
+  it('run clears the reason the runtime stopped it for', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    await addStage(env, key, funnel.id);
+    await env.t.db.orm.update(funnels).set({ state: 'stopped', stopReason: 'token_revoked' }).where(eq(funnels.id, funnel.id));
+    expect(ok<Funnel>(await call(env, key, 'GET', FUNNELS_API.funnel(funnel.id))).stop_reason).toBe('token_revoked');
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).stop_reason).toBeNull();
+  });
+
+  it('archive stops the bot; an archived funnel cannot run; restore brings it back stopped', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    await addStage(env, key, funnel.id);
+    ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
+    const archived = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.archive(funnel.id)));
+    expect(archived).toMatchObject({ archived: true, state: 'stopped' });
+    expect(env.synced.at(-1)).toBe(funnel.id);
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)), 409)).toEqual({ detail: FUNNEL_ERRORS.runArchived });
+    const restored = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.restore(funnel.id)));
+    expect(restored).toMatchObject({ archived: false, state: 'stopped' });
+  });
+
+  it('DELETE only removes an archived funnel, with all its data', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const stage = await addStage(env, key, funnel.id);
+    const tag = await addTag(env, key, funnel.id, 'vip');
+    const person = await addPerson(env, funnel.id, { stageId: stage.id });
+    await env.t.db.orm.insert(personEvents).values({ personId: person.id, funnelId: funnel.id, direction: 'in', kind: 'command', text: '/start' });
+
+    expect(expectJsonError(await call(env, key, 'DELETE', FUNNELS_API.funnel(funnel.id)), 409)).toEqual({ detail: FUNNEL_ERRORS.deleteNotArchived });
+    ok(await call(env, key, 'POST', FUNNELS_API.archive(funnel.id)));
+    const res = await call(env, key, 'DELETE', FUNNELS_API.funnel(funnel.id));
+    expect(res.statusCode).toBe(204);
+    expect(env.synced.at(-1)).toBe(funnel.id);
+    expect(expectJsonError(await call(env, key, 'GET', FUNNELS_API.funnel(funnel.id)), 404)).toEqual(NOT_FOUND);
+    const orm = env.t.db.orm;
+    expect(await orm.select().from(stages).where(eq(stages.funnelId, funnel.id))).toEqual([]);
+    expect(await orm.select().from(tags).where(eq(tags.id, tag.id))).toEqual([]);
+    expect(await orm.select().from(people).where(eq(people.funnelId, funnel.id))).toEqual([]);
+    expect(await orm.select().from(personEvents).where(eq(personEvents.funnelId, funnel.id))).toEqual([]);
+    // The bot can be connected again.
+    expect((await call(env, key, 'POST', FUNNELS_API.funnels, { bot_token: funnel.token })).statusCode).toBe(201);
+  });
+});
+
+describe('ownership', () => {
+  it("another user's funnel is 404 on every funnel route, and nothing changes", async () => {
+    const [owner, stranger] = [await user(env), await user(env)];
+    const funnel = await connectFunnel(env, owner);
+    await addStage(env, owner, funnel.id);
+    const mine = await connectFunnel(env, stranger);
+    const attempts: Array<[Parameters<typeof call>[2], string, unknown?]> = [
+      ['GET', FUNNELS_API.funnel(funnel.id)],
+      ['PATCH', FUNNELS_API.funnel(funnel.id), { name: 'Taken' }],
+      ['DELETE', FUNNELS_API.funnel(funnel.id)],
+      ['POST', FUNNELS_API.run(funnel.id)],
+      ['POST', FUNNELS_API.stop(funnel.id)],
+      ['POST', FUNNELS_API.archive(funnel.id)],
+      ['POST', FUNNELS_API.restore(funnel.id)],
+      ['POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: mine.id }],
+      ['GET', FUNNELS_API.description(funnel.id)],
+      ['PUT', FUNNELS_API.description(funnel.id), { description: 'x', short_description: 'y' }],
+      ['GET', FUNNELS_API.stages(funnel.id)],
+      ['POST', FUNNELS_API.stages(funnel.id), { title: 'Mine now' }],
+      ['POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: [] }],
+      ['GET', FUNNELS_API.tags(funnel.id)],
+      ['POST', FUNNELS_API.tags(funnel.id), { title: 'x' }],
+      ['GET', FUNNELS_API.people(funnel.id)],
+    ];
+    for (const [method, url, body] of attempts) {
+      expect(expectJsonError(await call(env, stranger, method, url, body), 404), `${method} ${url}`).toEqual(NOT_FOUND);
+    }
+    const after = ok<Funnel>(await call(env, owner, 'GET', FUNNELS_API.funnel(funnel.id)));
+    expect(after).toMatchObject({ name: funnel.name, state: 'draft', archived: false, stage_count: 1 });
+    expect(ok<Funnel[]>(await call(env, stranger, 'GET', FUNNELS_API.funnels)).map((f) => f.id)).toEqual([mine.id]);
+  });
+});
