@@ -166,10 +166,15 @@ export async function createTestApp(
 }
 
 let emailCounter = 0;
-/** A unique address per call, so tests in one file never collide. */
+/**
+ * A unique address per call, so tests in one file never collide. The random part is letters
+ * only: six random hex digits are all digits about 6% of the time, and then a numeric test
+ * password was also "too similar to the email".
+ */
 export function uniqueEmail(label = 'user'): string {
   emailCounter += 1;
-  return `${label}.${emailCounter}.${randomBytes(3).toString('hex')}@example.com`;
+  const letters = [...randomBytes(6)].map((byte) => String.fromCharCode(97 + (byte % 26))).join('');
+  return `${label}.${emailCounter}.${letters}@example.com`;
 }
 
 export const GOOD_PASSWORD = 'Sunny-meadow-42';
