@@ -1,8 +1,11 @@
-// The process: config → database → migrations → HTTP (API + built SPA) → service bot → listen.
-// Stops cleanly on SIGTERM/SIGINT.
+// The process: config → database → migrations → HTTP (API + built SPA) → service bot → listen
+// → every running funnel's bot. Stops cleanly on SIGTERM/SIGINT (bots first: updates being
+// handled finish, polling stops).
 import { buildApp } from './app';
+import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
 import { createDb, migrate } from './db';
+import { decryptBotToken } from './funnels/secret-box';
 import { createMailer } from './mail/mailer';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -12,7 +15,22 @@ async function main(): Promise<void> {
   const db = await createDb(config);
   await migrate(db);
   const mailer = createMailer(config);
-  const app = await buildApp({ config, db, mailer });
+  // The API tells the runtime about run/stop/archive/…; the runtime is made once the app's log exists.
+  let funnelRuntime: FunnelRuntime | undefined;
+  const app = await buildApp({
+    config,
+    db,
+    mailer,
+    funnelRuntime: { sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve() },
+  });
+  funnelRuntime = new FunnelRuntime({
+    db,
+    config,
+    tokenOf: (funnel) => decryptBotToken(funnel, config),
+    log: app.log.child({ component: 'bot-runtime' }),
+  });
+  // Webhook mode: the route must exist before the server listens.
+  if (funnelRuntime.transport === 'webhook') funnelRuntime.registerWebhookRoute(app);
 
   let serviceBot: { stop(): Promise<void> } | null = null;
   if (config.telegramBotToken) {
@@ -28,6 +46,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Listening on http://${config.host}:${port}\nPublic URL: ${config.publicUrl}\nDatabase: ${where}; e-mail: ${mail}\n`,
   );
+  await funnelRuntime.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -40,6 +59,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
+      await funnelRuntime?.stop();
       await serviceBot?.stop();
       await app.close();
       await mailer.close();

@@ -61,6 +61,16 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done);
   });
 
+/** Whose update this is: updates of one person are handled in order. */
+function personKey(update: Update): number | string {
+  return (
+    update.message?.from?.id ??
+    update.callback_query?.from.id ??
+    update.my_chat_member?.from.id ??
+    `update ${update.update_id}`
+  );
+}
+
 export class FunnelBot {
   readonly funnelId: number;
   readonly bot: Bot;
@@ -145,13 +155,24 @@ export class FunnelBot {
           apiSignal,
         );
         delay = minDelay;
-        const before = lastHandled;
-        for (const update of updates) {
-          if (signal.aborted) break;
-          await this.handle(update);
-          lastHandled = Math.max(lastHandled, update.update_id);
+        if (updates.length > 0) {
+          // People are independent: their updates are handled side by side, each person's in
+          // order. A batch is finished even when stopping (the offset then covers all of it).
+          const byPerson = new Map<number | string, Update[]>();
+          for (const update of updates) {
+            const key = personKey(update);
+            const queue = byPerson.get(key);
+            if (queue) queue.push(update);
+            else byPerson.set(key, [update]);
+          }
+          await Promise.all(
+            [...byPerson.values()].map(async (queue) => {
+              for (const update of queue) await this.handle(update);
+            }),
+          );
+          lastHandled = Math.max(lastHandled, ...updates.map((u) => u.update_id));
+          await this.options.store.saveOffset(this.funnelId, lastHandled);
         }
-        if (lastHandled > before) await this.options.store.saveOffset(this.funnelId, lastHandled);
       } catch (error) {
         if (signal.aborted) break;
         if (isUnauthorized(error)) {

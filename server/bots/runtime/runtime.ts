@@ -16,6 +16,7 @@ import type { Update } from 'grammy/types';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { FunnelRow } from '../../db/schema';
+import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { describeBotApiError, isTransientBotApiError } from '../create-bot';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
 import { isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
@@ -51,7 +52,7 @@ export interface FunnelRuntimeOptions {
   pollRetryMinMs?: number;
 }
 
-export class FunnelRuntime {
+export class FunnelRuntime implements FunnelRuntimePort {
   readonly transport: Transport;
   private readonly store: RuntimeStore;
   private readonly bots = new Map<number, FunnelBot>();

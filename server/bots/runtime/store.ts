@@ -61,8 +61,19 @@ export interface RuntimeStore {
   pruneHandledUpdates(): Promise<void>;
 }
 
+/** Stages (and their messages) are re-read at most this often per funnel: an edit shows within a second. */
+export const STAGE_CACHE_MS = 1_000;
+
 export function createRuntimeStore(db: Db): RuntimeStore {
   const q = db.query.bind(db);
+  const stageCache = new Map<number, { at: number; stages: Promise<RuntimeStage[]> }>();
+  async function readStages(funnelId: number): Promise<RuntimeStage[]> {
+    const rows = await q<{ id: number; position: number; tag_id: number | null; message: RuntimeStage['message'] }>(
+      'select id, position, tag_id, message from stages where funnel_id = $1 order by position, id',
+      [funnelId],
+    );
+    return rows.map((r) => ({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message }));
+  }
   return {
     async runningFunnels() {
       return db.orm.select().from(funnels).where(and(eq(funnels.state, 'running'), isNull(funnels.archivedAt)));
@@ -81,12 +92,14 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     async saveOffset(funnelId, updateId) {
       await q('update funnels set update_offset = greatest(update_offset, $2) where id = $1', [funnelId, updateId]);
     },
-    async stages(funnelId) {
-      const rows = await q<{ id: number; position: number; tag_id: number | null; message: RuntimeStage['message'] }>(
-        'select id, position, tag_id, message from stages where funnel_id = $1 order by position, id',
-        [funnelId],
-      );
-      return rows.map((r) => ({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message }));
+    stages(funnelId) {
+      const cached = stageCache.get(funnelId);
+      if (cached && Date.now() - cached.at < STAGE_CACHE_MS) return cached.stages;
+      const stages = readStages(funnelId);
+      if (stageCache.size > 10_000) stageCache.clear();
+      stageCache.set(funnelId, { at: Date.now(), stages });
+      stages.catch(() => stageCache.delete(funnelId));
+      return stages;
     },
     async startPerson(funnelId, from, stage, text) {
       const rows = await q<{ id: number }>(

@@ -1,0 +1,126 @@
+// The fake Telegram side of `npm run bench:bots`, in its own process so that its cost is not
+// counted against the runtime. Driven over IPC by scripts/bench/bots.ts: adds bots, waits until
+// they all poll, then plays subscribers (/start, then the next-step button on every reply) and
+// times each update from injection to the bot's reply arriving here.
+import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+import { startFakeBotApi } from '../telegram/fake-bot-api';
+
+type Command =
+  | { type: 'addBots'; count: number }
+  | { type: 'waitPolling'; tokens: string[] }
+  | { type: 'load'; tokens: string[]; rate: number; durationS: number }
+  | { type: 'close' };
+
+const send = (message: unknown) => process.send!(message);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  const fake = await startFakeBotApi();
+  // The web page's long polls are not used here; nothing else listens to 'change'.
+  const pending = new Map<string, number>();
+  const latencies: number[] = [];
+  let replies = 0;
+  let injected = 0;
+  let lastReplyAt = 0;
+  let errors = 0;
+  let playing = false;
+
+  const original = fake.callMethod.bind(fake);
+  fake.callMethod = async (token, method, params, signal) => {
+    const outcome = await original(token, method, params, signal);
+    if (!playing || (method !== 'sendMessage' && method !== 'sendPhoto')) return outcome;
+    if (!outcome.ok) {
+      errors += 1;
+      return outcome;
+    }
+    const message = outcome.result as Message;
+    const key = `${token}:${message.chat.id}`;
+    const startedAt = pending.get(key);
+    if (startedAt !== undefined) {
+      pending.delete(key);
+      latencies.push(performance.now() - startedAt);
+      replies += 1;
+      lastReplyAt = performance.now();
+    }
+    const next = (message.reply_markup as InlineKeyboardMarkup | undefined)?.inline_keyboard
+      .flat()
+      .find((button) => 'callback_data' in button);
+    if (next && 'callback_data' in next) {
+      const from = { id: message.chat.id, first_name: 'Sub' };
+      setImmediate(() => {
+        pending.set(key, performance.now());
+        injected += 1;
+        fake.pressButton(token, { from, message_id: message.message_id, callback_data: next.callback_data! });
+      });
+    }
+    return outcome;
+  };
+
+  process.on('message', async (command: Command) => {
+    if (command.type === 'addBots') {
+      const bots = Array.from({ length: command.count }, (_, i) => fake.addBot({ username: `bench${i}_bot` }));
+      send({ type: 'bots', bots: bots.map((b) => ({ token: b.token, username: b.username, id: b.id })) });
+    } else if (command.type === 'waitPolling') {
+      for (;;) {
+        const waiting = command.tokens.filter((token) => !fake.botState(token).polling).length;
+        if (waiting === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      send({ type: 'polling' });
+    } else if (command.type === 'load') {
+      playing = true;
+      const { tokens, rate, durationS } = command;
+      // Each subscriber makes 3 updates (/start and two next-step presses): start rate/3 per second.
+      const startsPerSecond = rate / 3;
+      const began = performance.now();
+      let started = 0;
+      let subscriber = 1_000_000;
+      await new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          const elapsedS = (performance.now() - began) / 1000;
+          if (elapsedS >= durationS) {
+            clearInterval(timer);
+            return resolve();
+          }
+          const due = Math.floor(elapsedS * startsPerSecond);
+          for (; started < due; started++) {
+            const token = tokens[started % tokens.length];
+            const id = subscriber++;
+            pending.set(`${token}:${id}`, performance.now());
+            injected += 1;
+            fake.sendUserMessage(token, { from: { id, first_name: 'Sub' }, text: '/start' });
+          }
+        }, 5);
+      });
+      const drainDeadline = performance.now() + 15_000;
+      while (pending.size > 0 && performance.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      playing = false;
+      latencies.sort((a, b) => a - b);
+      send({
+        type: 'result',
+        injected,
+        replies,
+        unanswered: pending.size,
+        errors,
+        elapsedMs: lastReplyAt - began,
+        p50: percentile(latencies, 50),
+        p90: percentile(latencies, 90),
+        p99: percentile(latencies, 99),
+        max: latencies.at(-1) ?? NaN,
+      });
+    } else if (command.type === 'close') {
+      await fake.close();
+      process.exit(0);
+    }
+  });
+  send({ type: 'ready', url: fake.url });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+// npm run bench:bots — N funnels' bots running at once in this process (the bot runtime, long
+// polling, embedded PGlite unless DATABASE_URL is set) against the fake Bot API in a separate
+// process (scripts/bench/bots-fake.ts), so the fake's own cost is not counted. Subscribers press
+// /start and then the next-step button on every reply (3-stage funnels).
+//
+// Reports: updates handled per second, p50/p99 from an update's injection to the bot's reply
+// arriving at the fake, and this process's memory (RSS, heap) with every bot running and at its
+// peak under load. Goals (issue 3): 500 bots under 400 MB, 2,000 updates/s, p99 < 50 ms.
+//
+// Options (environment): BENCH_BOTS (500), BENCH_RATE updates/s offered (2400), BENCH_DURATION_S (10),
+// DATABASE_URL (a real PostgreSQL instead of the embedded one; a throw-away database is made).
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createDb, migrate, type Db } from '../../server/db';
+import { createFunnel, createOwner, silentLog, type StageSpec } from '../../server/bots/runtime/test-support';
+import { FunnelRuntime } from '../../server/bots/runtime/runtime';
+
+const BOTS = Number(process.env.BENCH_BOTS ?? 500);
+const RATE = Number(process.env.BENCH_RATE ?? 2400);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+
+const STAGES: StageSpec[] = [
+  { text: '<b>Welcome!</b> Your guide is below.', buttons: [{ text: 'Guide', url: 'https://example.com/guide' }], next: 'Next', tag: 'lead' },
+  { text: 'Stage two: the offer', next: 'Next', tag: 'warm' },
+  { text: 'Stage three: thanks', next: null },
+];
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+function ask<T>(child: ChildProcess, message: unknown, replyType: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (reply: { type: string }) => {
+      if (reply.type !== replyType) return;
+      child.off('message', onMessage);
+      resolve(reply as T);
+    };
+    child.on('message', onMessage);
+    if (message) child.send(message as object);
+  });
+}
+
+async function benchDb(): Promise<{ db: Db; cleanup(): Promise<void> }> {
+  const base = process.env.DATABASE_URL?.trim();
+  if (!base) {
+    const db = await createDb({ databaseUrl: null, dataDir: os.tmpdir() }, { inMemory: true });
+    await migrate(db);
+    return { db, cleanup: () => db.close() };
+  }
+  const name = `bench_bots_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, { poolMax: 20 });
+  await migrate(db);
+  return {
+    db,
+    async cleanup() {
+      await db.close();
+      const drop = new pg.Client({ connectionString: base });
+      await drop.connect();
+      await drop.query(`drop database if exists "${name}" with (force)`);
+      await drop.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const child = fork(fileURLToPath(new URL('./bots-fake.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
+  const { url } = await ask<{ url: string }>(child, null, 'ready');
+  const { bots } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: BOTS }, 'bots');
+
+  const { db, cleanup } = await benchDb();
+  const ownerId = await createOwner(db);
+  for (const bot of bots) await createFunnel(db, { ownerId, token: bot.token, username: bot.username, stageSpecs: STAGES });
+  const tokens = bots.map((b) => b.token);
+
+  global.gc?.();
+  const before = process.memoryUsage();
+  const runtime = new FunnelRuntime({
+    db,
+    config: { telegramApiRoot: url, publicUrl: 'http://127.0.0.1:9', secretKey: 'bench' },
+    tokenOf: (funnel) => funnel.botTokenEncrypted,
+    log: { ...silentLog, error: (...args: unknown[]) => console.error('runtime error:', ...args) } as typeof silentLog,
+    transport: 'polling',
+    reconcileIntervalMs: 0,
+  });
+  const startedAt = performance.now();
+  await runtime.start();
+  await ask(child, { type: 'waitPolling', tokens }, 'polling');
+  const startMs = performance.now() - startedAt;
+  global.gc?.();
+  const idle = process.memoryUsage();
+
+  let peakRss = 0;
+  let peakHeap = 0;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  }, 100);
+  const cpuBefore = process.cpuUsage();
+  const result = await ask<{
+    injected: number;
+    replies: number;
+    unanswered: number;
+    errors: number;
+    elapsedMs: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+  }>(child, { type: 'load', tokens, rate: RATE, durationS: DURATION_S }, 'result');
+  clearInterval(sampler);
+  const cpu = process.cpuUsage(cpuBefore);
+
+  const perSecond = result.replies / (result.elapsedMs / 1000);
+  const lines = [
+    `bench:bots — ${BOTS} bots, long polling, ${db.driver === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores, offered ${RATE} updates/s for ${DURATION_S} s`,
+    `  all bots polling after ${(startMs / 1000).toFixed(1)} s`,
+    `  memory before the bots: RSS ${mb(before.rss)}, heap ${mb(before.heapUsed)}`,
+    `  memory, ${BOTS} bots idle: RSS ${mb(idle.rss)}, heap ${mb(idle.heapUsed)}`,
+    `  memory peak under load:   RSS ${mb(peakRss)}, heap ${mb(peakHeap)}`,
+    `  updates: ${result.injected} injected, ${result.replies} answered, ${result.unanswered} unanswered, ${result.errors} failed sends`,
+    `  throughput: ${perSecond.toFixed(0)} updates/s handled (runtime CPU ${(((cpu.user + cpu.system) / 1000 / result.elapsedMs) * 100).toFixed(0)}% of one core)`,
+    `  update → reply: p50 ${result.p50.toFixed(1)} ms, p90 ${result.p90.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`,
+    `  goals: RSS < 400 MB ${peakRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'}; ≥ 2000 updates/s ${perSecond >= 2000 ? 'met' : 'MISSED'}; p99 < 50 ms ${result.p99 < 50 ? 'met' : 'MISSED'}`,
+  ];
+  console.log(lines.join('\n'));
+
+  await runtime.stop();
+  child.send({ type: 'close' });
+  await cleanup();
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
