@@ -108,6 +108,12 @@ export interface HistoryEntry {
   created_at: string;
 }
 export interface PersonDetail extends Person { history: HistoryEntry[] }
+/** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */
+export interface PeoplePage { count: number; results: Person[] }
+export const PEOPLE_PAGE_DEFAULT = 50;
+export const PEOPLE_PAGE_MAX = 200;
+/** History entries on a person's page (newest first). */
+export const PERSON_HISTORY_LIMIT = 100;
 
 export interface DashboardFunnel {
   id: number;

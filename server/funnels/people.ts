@@ -3,7 +3,11 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   PALETTE,
+  PEOPLE_PAGE_DEFAULT,
+  PEOPLE_PAGE_MAX,
+  PERSON_HISTORY_LIMIT,
   TAGS_MAX,
+  type PeoplePage,
   type HistoryEntry,
   type Person,
   type PersonDetail,
@@ -15,10 +19,7 @@ import { people, personEvents, personTags, tags, type PersonRow, type TagRow } f
 import { ownedFunnel, ownedPerson, ownedTag } from './access';
 import { FUNNEL_ERRORS, invalid, invalidField, isUniqueViolation, notFound } from './errors';
 
-/** How many history entries a person's page shows (newest first). */
-export const PERSON_HISTORY_LIMIT = 100;
-export const PEOPLE_PAGE_DEFAULT = 50;
-export const PEOPLE_PAGE_MAX = 200;
+export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
 
 export interface PeopleServiceDeps {
   db: Db;
@@ -137,7 +138,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     ownerId: number,
     funnelId: number,
     query: { stage?: number; tag?: number; limit?: number; offset?: number },
-  ): Promise<{ count: number; results: Person[] }> {
+  ): Promise<PeoplePage> {
     await ownedFunnel(orm, ownerId, funnelId);
     const conditions: SQL[] = [eq(people.funnelId, funnelId)];
     if (query.stage !== undefined) conditions.push(eq(people.stageId, query.stage));
