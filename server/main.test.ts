@@ -20,7 +20,7 @@ function watchOutput(child: ChildProcess) {
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   return {
-    wait(pattern: RegExp, timeoutMs = 25_000): Promise<RegExpMatchArray> {
+    wait(pattern: RegExp, timeoutMs = 90_000): Promise<RegExpMatchArray> {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = pattern.exec(output);
@@ -57,7 +57,7 @@ describe('server/main.ts', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('starts, serves API and SPA on one port, prints the URL, and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
+  it('starts, serves API and SPA on one port, prints the URL, and exits 0 on SIGTERM', { timeout: 120_000 }, async () => {
     const distDir = path.join(dataDir, 'dist');
     mkdirSync(distDir, { recursive: true });
     writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><div id="app"></div>');
