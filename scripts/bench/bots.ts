@@ -9,8 +9,11 @@
 //
 // Options (environment): BENCH_BOTS (500), BENCH_RATE updates/s offered (2400), BENCH_DURATION_S (10),
 // DATABASE_URL (a real PostgreSQL instead of the embedded one; a throw-away database is made).
+// The embedded database lives in this process, so its memory (PGlite's WASM heap) counts in RSS.
 import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb, migrate, type Db } from '../../server/db';
@@ -44,9 +47,17 @@ function ask<T>(child: ChildProcess, message: unknown, replyType: string): Promi
 async function benchDb(): Promise<{ db: Db; cleanup(): Promise<void> }> {
   const base = process.env.DATABASE_URL?.trim();
   if (!base) {
-    const db = await createDb({ databaseUrl: null, dataDir: os.tmpdir() }, { inMemory: true });
+    // As the server runs it: PGlite with its files in a (throw-away) DATA_DIR.
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-bots-'));
+    const db = await createDb({ databaseUrl: null, dataDir });
     await migrate(db);
-    return { db, cleanup: () => db.close() };
+    return {
+      db,
+      async cleanup() {
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `bench_bots_${process.pid}`;
   const admin = new pg.Client({ connectionString: base });
