@@ -6,6 +6,7 @@ import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions, type Sessions } from './accounts/sessions';
 import type { Config } from './config';
 import type { Db } from './db';
+import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
 import { funnelRoutes } from './http/funnels/routes';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
@@ -31,6 +32,8 @@ export interface AppDeps {
   sessionCacheTtlMs?: number;
   /** The bot runtime, told of every funnel state change (a no-op when omitted: API-only tests). */
   funnelRuntime?: FunnelRuntimePort;
+  /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). */
+  sessionListenerTimings?: Partial<ListenerTimings>;
 }
 
 declare module 'fastify' {
@@ -141,8 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     botToken: config.telegramBotToken,
     now,
     cacheTtlMs: deps.sessionCacheTtlMs,
+    log: app.log,
+    listenerTimings: deps.sessionListenerTimings,
   });
   app.decorate('sessions', sessions);
+  // PostgreSQL: LISTEN for other processes' logouts and profile changes before serving.
+  app.addHook('onReady', () => sessions.start());
+  app.addHook('onClose', () => sessions.close());
   const limiter = createRateLimiter(db, config.rateLimit.windowS, now);
 
   const healthSchema = { type: 'object', properties: { status: { type: 'string' } } } as const;
