@@ -21,6 +21,8 @@ const API_TIMEOUT_S = POLL_TIMEOUT_S + 30;
 /** Backoff while Telegram cannot be reached (first, then doubled up to max). */
 export const POLL_RETRY_MIN_MS = 1_000;
 export const POLL_RETRY_MAX_MS = 60_000;
+/** funnels.update_offset is written at most this often per polling bot (and when it stops). */
+export const OFFSET_SAVE_MS = 1_000;
 
 export interface FunnelBotOptions {
   funnel: FunnelRow;
@@ -78,6 +80,12 @@ export class FunnelBot {
   private readonly inFlight = new Set<Promise<void>>();
   private loop: Promise<void> | undefined;
   private revoked = false;
+  /** The last update handled by polling, what is saved in funnels.update_offset, and when. */
+  private offsetToSave = 0;
+  private offsetSaved = 0;
+  private offsetSavedAt = 0;
+  private offsetTimer: NodeJS.Timeout | undefined;
+  private offsetSaving: Promise<void> | undefined;
 
   constructor(private readonly options: FunnelBotOptions) {
     const { funnel, token, apiRoot, store, log, fileIds } = options;
@@ -138,6 +146,7 @@ export class FunnelBot {
   }
 
   private async poll(lastHandled: number): Promise<void> {
+    this.offsetSaved = this.offsetToSave = lastHandled;
     const { signal } = this.abort;
     const apiSignal = signal as unknown as Parameters<Bot['api']['getUpdates']>[1];
     const minDelay = this.options.pollRetryMinMs ?? POLL_RETRY_MIN_MS;
@@ -165,13 +174,17 @@ export class FunnelBot {
             if (queue) queue.push(update);
             else byPerson.set(key, [update]);
           }
+          // The whole batch is claimed first (handled_updates; one statement with other bots' claims), then handled.
+          const claims = await Promise.all(updates.map((u) => this.options.store.claimUpdate(this.funnelId, u.update_id)));
+          const claimed = new Set(updates.filter((_, i) => claims[i]).map((u) => u.update_id));
           await Promise.all(
             [...byPerson.values()].map(async (queue) => {
-              for (const update of queue) await this.handle(update);
+              for (const update of queue) if (claimed.has(update.update_id)) await this.bot.handleUpdate(update);
             }),
           );
           lastHandled = Math.max(lastHandled, ...updates.map((u) => u.update_id));
-          await this.options.store.saveOffset(this.funnelId, lastHandled);
+          this.offsetToSave = lastHandled;
+          this.scheduleOffsetSave();
         }
       } catch (error) {
         if (signal.aborted) break;
@@ -189,11 +202,48 @@ export class FunnelBot {
     }
   }
 
+  /**
+   * funnels.update_offset is written at most once per OFFSET_SAVE_MS per bot (and when the bot
+   * stops), not after every batch: getUpdates' own offset already confirms the updates to
+   * Telegram, and an update fetched again after a crash is skipped by handled_updates.
+   */
+  private scheduleOffsetSave(): void {
+    if (this.offsetTimer || this.offsetSaving || this.offsetToSave <= this.offsetSaved) return;
+    const wait = this.offsetSavedAt + OFFSET_SAVE_MS - Date.now();
+    if (wait > 0) {
+      this.offsetTimer = setTimeout(() => {
+        this.offsetTimer = undefined;
+        this.scheduleOffsetSave();
+      }, wait);
+      this.offsetTimer.unref();
+      return;
+    }
+    this.offsetSaving = this.saveOffsetNow().finally(() => {
+      this.offsetSaving = undefined;
+      if (!this.stopped) this.scheduleOffsetSave();
+    });
+  }
+
+  private async saveOffsetNow(): Promise<void> {
+    const offset = this.offsetToSave;
+    this.offsetSavedAt = Date.now();
+    try {
+      await this.options.store.saveOffset(this.funnelId, offset);
+      this.offsetSaved = Math.max(this.offsetSaved, offset);
+    } catch (error) {
+      this.options.log.warn({ funnel_id: this.funnelId }, `could not save the funnel bot's update offset: ${this.describe(error)}`);
+    }
+  }
+
   /** Stops polling and waits for the updates being handled; `deleteWebhook` when leaving webhook mode. */
   async stop({ deleteWebhook = false }: { deleteWebhook?: boolean } = {}): Promise<void> {
     this.abort.abort();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    clearTimeout(this.offsetTimer);
+    this.offsetTimer = undefined;
+    await this.offsetSaving;
+    if (this.offsetToSave > this.offsetSaved) await this.saveOffsetNow();
     if (deleteWebhook && !this.revoked) {
       await this.bot.api
         .deleteWebhook({ drop_pending_updates: false })

@@ -64,6 +64,30 @@ export interface RuntimeStore {
 /** Stages (and their messages) are re-read at most this often per funnel: an edit shows within a second. */
 export const STAGE_CACHE_MS = 1_000;
 
+/**
+ * Calls made in one turn of the event loop are run together by `run` (one result per item, in
+ * order). If the batch fails, each item is run alone, so one bad item fails only its own call.
+ */
+export function microBatch<Item, Result>(run: (items: Item[]) => Promise<Result[]>): (item: Item) => Promise<Result> {
+  let waiting: Array<{ item: Item; resolve(result: Result): void; reject(error: unknown): void }> = [];
+  const flush = async () => {
+    const batch = waiting;
+    waiting = [];
+    try {
+      const results = await run(batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(results[i]));
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      for (const w of batch) run([w.item]).then(([result]) => w.resolve(result), w.reject);
+    }
+  };
+  return (item) =>
+    new Promise<Result>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(() => void flush());
+      waiting.push({ item, resolve, reject });
+    });
+}
+
 export function createRuntimeStore(db: Db): RuntimeStore {
   const q = db.query.bind(db);
   const stageCache = new Map<number, { at: number; stages: Promise<RuntimeStage[]> }>();
@@ -74,6 +98,32 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     );
     return rows.map((r) => ({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message }));
   }
+
+  // Claims and sent-message history rows made in the same turn of the event loop (by any bot)
+  // go to the database as one statement each: under load that is most of an update's round trips.
+  const claim = microBatch<{ funnelId: number; updateId: number }, boolean>(async (items) => {
+    const rows = await q<{ funnel_id: number; update_id: string | number }>(
+      `insert into handled_updates (funnel_id, update_id) select * from unnest($1::int[], $2::bigint[])
+       on conflict do nothing returning funnel_id, update_id`,
+      [items.map((i) => i.funnelId), items.map((i) => i.updateId)],
+    );
+    const fresh = new Set(rows.map((r) => `${r.funnel_id}:${Number(r.update_id)}`));
+    // The same update twice in one batch (a webhook retry): only the first one is new.
+    return items.map((i) => fresh.delete(`${i.funnelId}:${i.updateId}`));
+  });
+  const recordStageMessage = microBatch<
+    { funnelId: number; personId: number; stageId: number; text: string; telegramMessageId: number },
+    void
+  >(async (items) => {
+    await q(
+      `insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
+       select person_id, funnel_id, 'out', 'stage_message', text, stage_id, telegram_message_id
+       from unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::bigint[]) as t(person_id, funnel_id, text, stage_id, telegram_message_id)`,
+      [items.map((i) => i.personId), items.map((i) => i.funnelId), items.map((i) => i.text), items.map((i) => i.stageId), items.map((i) => i.telegramMessageId)],
+    );
+    return items.map(() => undefined);
+  });
+
   return {
     async runningFunnels() {
       return db.orm.select().from(funnels).where(and(eq(funnels.state, 'running'), isNull(funnels.archivedAt)));
@@ -82,12 +132,8 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       const [row] = await db.orm.select().from(funnels).where(eq(funnels.id, id)).limit(1);
       return row;
     },
-    async claimUpdate(funnelId, updateId) {
-      const rows = await q(
-        'insert into handled_updates (funnel_id, update_id) values ($1, $2) on conflict do nothing returning funnel_id',
-        [funnelId, updateId],
-      );
-      return rows.length > 0;
+    claimUpdate(funnelId, updateId) {
+      return claim({ funnelId, updateId });
     },
     async saveOffset(funnelId, updateId) {
       await q('update funnels set update_offset = greatest(update_offset, $2) where id = $1', [funnelId, updateId]);
@@ -166,12 +212,8 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         text,
       ]);
     },
-    async recordStageMessage(funnelId, personId, stageId, text, telegramMessageId) {
-      await q(
-        `insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
-         values ($1, $2, 'out', 'stage_message', $3, $4, $5)`,
-        [personId, funnelId, text, stageId, telegramMessageId],
-      );
+    recordStageMessage(funnelId, personId, stageId, text, telegramMessageId) {
+      return recordStageMessage({ funnelId, personId, stageId, text, telegramMessageId });
     },
     async setBlocked(funnelId, telegramId, blocked) {
       await q('update people set blocked = $3 where funnel_id = $1 and telegram_id = $2', [funnelId, telegramId, blocked]);
