@@ -1,0 +1,88 @@
+// The product API's calls (contract/funnels.ts), on the authenticated client. Only the funnel
+// screens import this, so it loads with their chunks.
+import {
+  FUNNELS_API,
+  type BotDescription,
+  type DashboardFunnel,
+  type Funnel,
+  type MessageContent,
+  type MessageContentBody,
+  type MessageMedia,
+  type Person,
+  type PersonDetail,
+  type Stage,
+  type StageBody,
+  type Tag,
+  type TagBody,
+} from '../../contract/funnels';
+import { apiPath, authClient } from './clients';
+
+export interface PeopleList {
+  count: number;
+  results: Person[];
+}
+
+/** Uploads take as long as they take on a slow phone connection. */
+const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
+
+const get = <T>(path: string, searchParams?: Record<string, string | number | boolean>) => authClient.get(apiPath(path), { searchParams }).json<T>();
+const post = <T>(path: string, json?: unknown) => authClient.post(apiPath(path), { json }).json<T>();
+
+export const listFunnels = (archived = false) => get<Funnel[]>(FUNNELS_API.funnels, archived ? { archived: 'true' } : undefined);
+export const getFunnel = (id: number) => get<Funnel>(FUNNELS_API.funnel(id));
+export const connectBot = (botToken: string) => post<Funnel>(FUNNELS_API.funnels, { bot_token: botToken });
+export const runFunnel = (id: number) => post<Funnel>(FUNNELS_API.run(id));
+export const stopFunnel = (id: number) => post<Funnel>(FUNNELS_API.stop(id));
+export const archiveFunnel = (id: number) => post<Funnel>(FUNNELS_API.archive(id));
+export const restoreFunnel = (id: number) => post<Funnel>(FUNNELS_API.restore(id));
+export async function deleteFunnel(id: number): Promise<void> {
+  await authClient.delete(apiPath(FUNNELS_API.funnel(id)));
+}
+export async function copyFunnel(id: number, targetFunnelId: number): Promise<void> {
+  await authClient.post(apiPath(FUNNELS_API.copy(id)), { json: { target_funnel_id: targetFunnelId } });
+}
+export const getDescription = (id: number) => get<BotDescription>(FUNNELS_API.description(id));
+export const setDescription = (id: number, body: BotDescription) =>
+  authClient.put(apiPath(FUNNELS_API.description(id)), { json: body }).json<BotDescription>();
+
+export const listStages = (funnelId: number) => get<Stage[]>(FUNNELS_API.stages(funnelId));
+export const getStage = (id: number) => get<Stage>(FUNNELS_API.stage(id));
+export const createStage = (funnelId: number, body: StageBody) => post<Stage>(FUNNELS_API.stages(funnelId), body);
+export const updateStage = (id: number, body: Partial<StageBody>) => authClient.patch(apiPath(FUNNELS_API.stage(id)), { json: body }).json<Stage>();
+export async function deleteStage(id: number): Promise<void> {
+  await authClient.delete(apiPath(FUNNELS_API.stage(id)));
+}
+export const reorderStages = (funnelId: number, stageIds: number[]) => post<Stage[]>(FUNNELS_API.stageOrder(funnelId), { stage_ids: stageIds });
+export const saveMessage = (stageId: number, body: MessageContentBody) =>
+  authClient.put(apiPath(FUNNELS_API.stageMessage(stageId)), { json: body }).json<MessageContent>();
+
+export function uploadMedia(funnelId: number, file: File): Promise<MessageMedia> {
+  return authClient
+    .post(apiPath(FUNNELS_API.media(funnelId)), {
+      body: file,
+      headers: { 'content-type': file.type },
+      searchParams: { filename: file.name },
+      timeout: UPLOAD_TIMEOUT_MS,
+    })
+    .json<MessageMedia>();
+}
+/** The media file as a blob (the API wants the Authorization header, so no plain <img src>). */
+export const fetchMedia = (id: number) => authClient.get(apiPath(FUNNELS_API.mediaFile(id))).blob();
+
+export const listTags = (funnelId: number) => get<Tag[]>(FUNNELS_API.tags(funnelId));
+export const createTag = (funnelId: number, body: TagBody) => post<Tag>(FUNNELS_API.tags(funnelId), body);
+export async function deleteTag(id: number): Promise<void> {
+  await authClient.delete(apiPath(FUNNELS_API.tag(id)));
+}
+
+export const listPeople = (funnelId: number, query: { stage?: number; tag?: number; limit?: number; offset?: number } = {}) =>
+  get<PeopleList>(FUNNELS_API.people(funnelId), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, number>);
+export const getPerson = (id: number) => get<PersonDetail>(FUNNELS_API.person(id));
+export async function addPersonTag(personId: number, tagId: number): Promise<void> {
+  await authClient.post(apiPath(FUNNELS_API.personTags(personId)), { json: { tag_id: tagId } });
+}
+export async function removePersonTag(personId: number, tagId: number): Promise<void> {
+  await authClient.delete(apiPath(FUNNELS_API.personTag(personId, tagId)));
+}
+
+export const getDashboard = () => get<DashboardFunnel[]>(FUNNELS_API.dashboard);
