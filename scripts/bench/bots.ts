@@ -13,6 +13,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -116,6 +117,8 @@ async function main(): Promise<void> {
     peakHeap = Math.max(peakHeap, m.heapUsed);
   }, 100);
   const cpuBefore = process.cpuUsage();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const result = await ask<{
     injected: number;
     replies: number;
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
   }>(child, { type: 'load', tokens, rate: RATE, durationS: DURATION_S }, 'result');
   clearInterval(sampler);
   const cpu = process.cpuUsage(cpuBefore);
+  loopDelay.disable();
 
   const perSecond = result.replies / (result.elapsedMs / 1000);
   const lines = [
@@ -139,6 +143,7 @@ async function main(): Promise<void> {
     `  memory peak under load:   RSS ${mb(peakRss)}, heap ${mb(peakHeap)}`,
     `  updates: ${result.injected} injected, ${result.replies} answered, ${result.unanswered} unanswered, ${result.errors} failed sends`,
     `  throughput: ${perSecond.toFixed(0)} updates/s handled (runtime CPU ${(((cpu.user + cpu.system) / 1000 / result.elapsedMs) * 100).toFixed(0)}% of one core)`,
+    `  runtime event loop delay under load: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
     `  update → reply: p50 ${result.p50.toFixed(1)} ms, p90 ${result.p90.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`,
     `  goals: RSS < 400 MB ${peakRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'}; ≥ 2000 updates/s ${perSecond >= 2000 ? 'met' : 'MISSED'}; p99 < 50 ms ${result.p99 < 50 ? 'met' : 'MISSED'}`,
   ];
