@@ -1,8 +1,7 @@
 // Login required: the guard chain of spec §4 runs here, before any protected screen.
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { requireUser } from '../features/auth/guards';
 
 export const Route = createFileRoute('/_authenticated')({
   beforeLoad: ({ context }) => requireUser(context.auth),
-  component: Outlet,
 });

@@ -1,8 +1,7 @@
 // Guests only: a signed-in (active) visitor is sent to '/'.
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { requireGuest } from '../features/auth/guards';
 
 export const Route = createFileRoute('/_guest')({
   beforeLoad: ({ context }) => requireGuest(context.auth),
-  component: Outlet,
 });
