@@ -12,6 +12,13 @@ export default defineConfig({
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
     react(),
   ],
+  resolve: {
+    alias: [
+      // TanStack's store asks for the shim that backs useSyncExternalStore on React < 18; React 19
+      // has it built in, and the package's own non-shim build uses that.
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+    ],
+  },
   build: {
     outDir: 'dist',
     sourcemap: true,
