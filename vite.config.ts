@@ -1,6 +1,33 @@
-import { defineConfig } from 'vite';
+import { readFileSync } from 'node:fs';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { MESSAGE_NAMESPACES, namespaceProblems, type MessageNamespace } from './src/i18n/namespaces.js';
+
+/**
+ * `locales/<language>.json?ns=<namespace>` is that locale file cut down to the top-level keys of
+ * one i18next namespace (src/i18n/namespaces.ts), as a module whose default export is that part.
+ * Translators keep one file per language; each screen fetches only its namespaces. A top-level key
+ * that falls in no namespace, or in two, fails the build.
+ */
+export function localeNamespaces(): Plugin {
+  return {
+    name: 'locale-namespaces',
+    enforce: 'pre',
+    load(id) {
+      const match = /^(.*[\\/]locales[\\/]\w+\.json)\?(?:.*&)?ns=(\w+)(?:&|$)/.exec(id);
+      if (!match) return null;
+      const [, file, namespace] = match;
+      if (!Object.hasOwn(MESSAGE_NAMESPACES, namespace)) this.error(`${namespace} is not a namespace of src/i18n/namespaces.ts`);
+      this.addWatchFile(file);
+      const messages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const problems = namespaceProblems(messages);
+      if (problems.length > 0) this.error(`${file}: ${problems.join('; ')}`);
+      const keys: readonly string[] = MESSAGE_NAMESPACES[namespace as MessageNamespace];
+      return `export default ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, messages[key]])))};`;
+    },
+  };
+}
 
 // The dev server proxies the API to the server started by `npm run dev` (PORT, default 3000);
 // `vite preview` does the same, so a built app can be looked at against a running server.
@@ -11,6 +38,7 @@ export default defineConfig({
     // Must come before react(): it generates src/routeTree.gen.ts and splits each route's code.
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
     react(),
+    localeNamespaces(),
   ],
   resolve: {
     alias: [
@@ -27,6 +55,11 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
+        // A locale part is named after its language and namespace (en-auth-*.js), not just 'en'.
+        chunkFileNames: (chunk) => {
+          const part = chunk.facadeModuleId && /[\\/](\w+)\.json\?ns=(\w+)$/.exec(chunk.facadeModuleId);
+          return part ? `assets/${part[1]}-${part[2]}-[hash].js` : 'assets/[name]-[hash].js';
+        },
         codeSplitting: {
           groups: [
             // Everything the entry imports statically (React, the router, i18next, jotai, the
@@ -35,11 +68,16 @@ export default defineConfig({
             // the Telegram SDK, Sentry and ky are dynamic imports: they load only when needed.
             { name: 'shell', tags: ['$initial'] },
             // The building blocks the screens share (page scaffolding; the account screens' layout,
-            // form controls and form errors; the server's messages), in one file instead of many
-            // small ones.
+            // form controls and form errors), in one file instead of many small ones.
             {
               name: 'screens',
-              test: /src[\\/](ui[\\/](Screen|form|brandIcon)|features[\\/]auth[\\/](AuthLayout|validation|useFormErrors|useAuth)|api[\\/]serverMessages)\b/,
+              test: /src[\\/](ui[\\/](Screen|form|brandIcon)|features[\\/]auth[\\/](AuthLayout|validation|useFormErrors|useAuth))\b/,
+            },
+            // The API calls with ky, and what only matters once a call has answered (the table of
+            // the server's messages): fetched after the first paint, or by the first call.
+            {
+              name: 'api',
+              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|serverMessages)\b/,
             },
           ],
         },

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { localeNamespaces } from './vite.config.js';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), localeNamespaces()],
   test: {
     projects: [
       {

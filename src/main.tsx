@@ -6,7 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startCordova } from './cordova';
 import { loadErrorReporting, startErrorReporting } from './errorReporting';
-import { initI18n } from './i18n/i18n';
+import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
 import { createAppRouter, preloadLikelyScreens } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
@@ -72,6 +72,9 @@ async function boot(): Promise<void> {
     if (launch.inTelegram) void startTelegramShell();
     void loadErrorReporting();
     void api();
+    void loadMessages('serverErrors')?.catch(() => {
+      // Only a head start: a form loads them when it shows the server's errors.
+    });
     preloadLikelyScreens(router, appStore.get(activeAtom));
   });
 }

@@ -1,41 +1,84 @@
-// i18next with only the active language's messages loaded (each locale is its own chunk).
-import i18next from 'i18next';
-import { DEFAULT_LANGUAGE, type Language } from '../../contract/constants';
-import type { Messages } from './messages';
+// i18next with only what is on screen loaded: the active language, and of it only the namespaces
+// (src/i18n/namespaces.ts) of the screens shown so far. `common` comes at start; a route loads
+// the rest in its loader (`loadMessages`), before it renders, so no screen shows raw keys.
+import i18next, { type BackendModule, type ResourceKey } from 'i18next';
+import type { Language } from '../../contract/constants';
+import { START_NAMESPACE, type MessageNamespace } from './namespaces';
 import { writeLanguageCookie } from './language';
 
 export const i18n = i18next.createInstance();
 
-const loaders: Record<Language, () => Promise<{ default: Messages }>> = {
-  en: () => import('../../locales/en.json'),
-  ru: () => import('../../locales/ru.json'),
+type Loaders = Record<string, () => Promise<ResourceKey>>;
+
+// One chunk per language and namespace: `?ns=` cuts the locale file at build time (vite.config.ts).
+const bundles: Record<MessageNamespace, Loaders> = {
+  common: import.meta.glob('../../locales/*.json', { query: '?ns=common', import: 'default' }),
+  auth: import.meta.glob('../../locales/*.json', { query: '?ns=auth', import: 'default' }),
+  account: import.meta.glob('../../locales/*.json', { query: '?ns=account', import: 'default' }),
+  serverErrors: import.meta.glob('../../locales/*.json', { query: '?ns=serverErrors', import: 'default' }),
+  panel: import.meta.glob('../../locales/*.json', { query: '?ns=panel', import: 'default' }),
+  settings: import.meta.glob('../../locales/*.json', { query: '?ns=settings', import: 'default' }),
+  partner: import.meta.glob('../../locales/*.json', { query: '?ns=partner', import: 'default' }),
+  billing: import.meta.glob('../../locales/*.json', { query: '?ns=billing', import: 'default' }),
 };
 
-async function ensureMessages(language: Language): Promise<void> {
-  if (i18n.hasResourceBundle(language, 'translation')) return;
-  const { default: messages } = await loaders[language]();
-  i18n.addResourceBundle(language, 'translation', messages, true, true);
-}
+const localeChunks: BackendModule = {
+  type: 'backend',
+  callbackApi: true,
+  init() {},
+  read(language, namespace, callback) {
+    const load = bundles[namespace as MessageNamespace]?.[`../../locales/${language}.json`];
+    if (!load) return callback(new Error(`No messages for ${language}/${namespace}`), false);
+    load().then(
+      (messages) => callback(null, messages),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), true),
+    );
+  },
+};
+
+// From the loaders, not from namespaces.ts: the lists of keys are for the build, not the browser.
+const OTHER_NAMESPACES = (Object.keys(bundles) as MessageNamespace[]).filter((ns) => ns !== START_NAMESPACE);
 
 function applyDocumentLanguage(language: Language): void {
   document.documentElement.lang = language;
 }
 
 export async function initI18n(language: Language): Promise<void> {
-  const { default: messages } = await loaders[language]();
-  await i18n.init({
+  await i18n.use(localeChunks).init({
     lng: language,
-    fallbackLng: DEFAULT_LANGUAGE,
-    resources: { [language]: { translation: messages } },
+    // Both locale files hold the same keys (locales.test.ts): no second language to fetch.
+    fallbackLng: false,
+    ns: [START_NAMESPACE],
+    defaultNS: START_NAMESPACE,
+    // Keys keep their top-level prefix ('signIn.title'), so a key is found in whichever namespace
+    // holds it, without naming the namespace at the call.
+    fallbackNS: OTHER_NAMESPACES,
+    // A failed chunk is retried a little, then the route shows its error screen.
+    maxRetries: 2,
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
   });
   applyDocumentLanguage(language);
 }
 
-/** Switches the interface at once and remembers the choice in the language cookie. */
+/**
+ * Makes sure the namespaces are there in the current language. Returns nothing when they already
+ * are (a route loader then does not wait at all), else a promise that fails if one could not load.
+ */
+export function loadMessages(...namespaces: MessageNamespace[]): Promise<void> | undefined {
+  const missing = namespaces.filter((namespace) => !i18n.hasResourceBundle(i18n.language, namespace));
+  if (missing.length === 0) return undefined;
+  return i18n.loadNamespaces(missing).then(() => {
+    const failed = missing.filter((namespace) => !i18n.hasResourceBundle(i18n.language, namespace));
+    if (failed.length > 0) throw new Error(`Could not load the ${failed.join(', ')} messages (${i18n.language})`);
+  });
+}
+
+/**
+ * Switches the interface at once (every namespace loaded so far is fetched in the new language
+ * before anything re-renders) and remembers the choice in the language cookie.
+ */
 export async function switchLanguage(language: Language): Promise<void> {
-  await ensureMessages(language);
   await i18n.changeLanguage(language);
   writeLanguageCookie(language);
   applyDocumentLanguage(language);

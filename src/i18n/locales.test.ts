@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../locales/en.json';
 import ru from '../../locales/ru.json';
+import { namespaceProblems } from './namespaces';
 
 function leaves(value: unknown, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -28,5 +29,11 @@ describe('locale files', () => {
     const russian = leaves(ru);
     const vars = (text: unknown) => [...String(text).matchAll(/{{(\w+)}}/g)].map((m) => m[1]).sort();
     for (const [key, value] of english) expect(vars(russian.get(key)), key).toEqual(vars(value));
+  });
+
+  it('fall into the namespaces exactly: every top-level key in one of them (its strings load with it)', () => {
+    expect(namespaceProblems(en)).toEqual([]);
+    expect(namespaceProblems(ru)).toEqual([]);
+    expect(namespaceProblems({ ...en, stray: { x: 'y' } })).toEqual(['"stray" is in no namespace of src/i18n/namespaces.ts']);
   });
 });

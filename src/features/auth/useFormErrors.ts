@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import { useTranslation } from '../../i18n/useTranslation';
 import { PASSWORD_MIN_LENGTH } from '../../../contract/constants';
 import type { ApiFailure } from '../../api/errors';
-import { knownServerMessage } from '../../api/serverMessages';
+import { loadMessages } from '../../i18n/i18n';
 import type { FieldProblem, Problems } from './validation';
 
 export interface FormErrors {
@@ -36,30 +36,37 @@ export function useFormErrors() {
     [describe],
   );
 
-  /** A server message in the interface language when it is one we know; as sent otherwise. */
-  const serverMessage = useCallback(
-    (message: string): string => {
-      const key = knownServerMessage(message);
-      return key ? t(`serverErrors.${key}`) : message;
+  /**
+   * Shows a failed call's errors next to the fields (known `fields` only) and above the form.
+   * Field errors for fields the form does not have go above the form too. The server's messages
+   * are shown in the interface language when they are ones we know, as sent otherwise; what that
+   * takes (the message table, which comes with the API module, and the serverErrors strings) is
+   * fetched after the first paint, and at the latest here.
+   */
+  const showFailure = useCallback(
+    async (failure: ApiFailure, formFields: readonly string[]) => {
+      if (failure.kind !== 'http') return setErrors(NONE); // already in the top notice
+      let serverMessage = (message: string) => message;
+      try {
+        const [{ knownServerMessage }] = await Promise.all([import('../../api/serverMessages'), loadMessages('serverErrors')]);
+        serverMessage = (message) => {
+          const key = knownServerMessage(message);
+          return key ? t(`serverErrors.${key}`) : message;
+        };
+      } catch {
+        // Not loaded (connection lost since the answer came): the messages as the server sent them.
+      }
+      const fields: Record<string, string[]> = {};
+      const messages = failure.messages.map(serverMessage);
+      for (const [field, list] of Object.entries(failure.fields)) {
+        const translated = list.map(serverMessage);
+        if (formFields.includes(field)) fields[field] = translated;
+        else messages.push(...translated);
+      }
+      setErrors({ fields, messages });
     },
     [t],
   );
-
-  /**
-   * Shows a failed call's errors next to the fields (known `fields` only) and above the form.
-   * Field errors for fields the form does not have go above the form too.
-   */
-  const showFailure = useCallback((failure: ApiFailure, formFields: readonly string[]) => {
-    if (failure.kind !== 'http') return setErrors(NONE); // already in the top notice
-    const fields: Record<string, string[]> = {};
-    const messages = failure.messages.map(serverMessage);
-    for (const [field, list] of Object.entries(failure.fields)) {
-      const translated = list.map(serverMessage);
-      if (formFields.includes(field)) fields[field] = translated;
-      else messages.push(...translated);
-    }
-    setErrors({ fields, messages });
-  }, [serverMessage]);
 
   const clearField = useCallback((field: string) => {
     setErrors((current) => {

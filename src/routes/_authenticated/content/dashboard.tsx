@@ -1,4 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DashboardScreen } from '../../../features/funnels/DashboardScreen';
+import { loadMessages } from '../../../i18n/i18n';
 
-export const Route = createFileRoute('/_authenticated/content/dashboard')({ component: DashboardScreen });
+export const Route = createFileRoute('/_authenticated/content/dashboard')({
+  loader: () => loadMessages('panel'),
+  component: DashboardScreen,
+});
