@@ -5,7 +5,7 @@ import { Provider as StoreProvider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startCordova } from './cordova';
-import { loadErrorReporting, startErrorReporting } from './errorReporting';
+import { loadErrorReporting, reportError, startErrorReporting } from './errorReporting';
 import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
 import { createAppRouter, preloadLikelyScreens } from './router';
@@ -13,7 +13,7 @@ import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
 import { authSession } from './state/session';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
-import { applyLaunchTheme, readTelegramLaunch } from './telegram/launch';
+import { readTelegramLaunch } from './telegram/launch';
 import { startTelegramShell } from './telegram/shell';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
@@ -52,9 +52,12 @@ async function boot(): Promise<void> {
   const api = () => import('./api/users');
   if (appStore.get(activeAtom)) void api();
 
-  await initI18n(startupLanguage());
-  // Telegram shell: its colours now (cheap, from the launch parameters); the SDK after first paint.
-  if (launch.inTelegram) applyLaunchTheme();
+  // Telegram shell: its colours before the first paint (from the launch parameters, fetched
+  // alongside the messages, and only inside Telegram); the SDK after the first paint.
+  const theme = launch.inTelegram
+    ? import('./telegram/theme').then(({ applyLaunchTheme }) => void applyLaunchTheme(), reportError)
+    : undefined;
+  await Promise.all([initI18n(startupLanguage()), theme]);
   startCordova();
 
   const router = createAppRouter({ auth: authSession });

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyLaunchTheme, clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch } from './launch';
+import { clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch } from './launch';
+import { applyLaunchTheme } from './theme';
 import { isRootScreen } from './TelegramBindings';
 
 const initData = 'query_id=AA&user=%7B%22id%22%3A1%7D&auth_date=1&hash=abc';

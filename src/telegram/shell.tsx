@@ -21,7 +21,7 @@ const listeners = new Set<() => void>();
 
 /**
  * Loads the SDK and sets the Mini App up (see sdk.ts). Called after the first paint: Telegram's
- * colours are already on the page by then (launch.ts applyLaunchTheme), so nothing flashes.
+ * colours are already on the page by then (theme.ts applyLaunchTheme), so nothing flashes.
  */
 export async function startTelegramShell(): Promise<TelegramShell | null> {
   try {
