@@ -4,7 +4,8 @@ import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { StarIcon } from '../../ui/icons';
-import { EmptyState, Screen, ScreenHeader, Section } from '../../ui/Screen';
+import { EmptyState, Section } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 
 export function CancelScreen() {
   const { t } = useTranslation();

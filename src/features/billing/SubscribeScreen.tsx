@@ -7,7 +7,8 @@ import { activeAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { CardIcon, CheckIcon, StarIcon } from '../../ui/icons';
-import { Screen, ScreenHeader, Section } from '../../ui/Screen';
+import { Section } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 
 export function SubscribeScreen({ cardPayment }: { cardPayment: boolean }) {
   const { t } = useTranslation();

@@ -4,7 +4,8 @@ import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { BotIcon } from '../../ui/icons';
-import { EmptyState, Screen, ScreenHeader, Stat, StatGrid } from '../../ui/Screen';
+import { EmptyState, Stat, StatGrid } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 
 export function DashboardScreen() {
   const { t } = useTranslation();

@@ -8,7 +8,8 @@ import { userAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';
 import { FunnelIcon } from '../../ui/brandIcon';
 import { ArrowUpRightIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '../../ui/icons';
-import { RowContent, RowIcon, Screen, Section, type Tint } from '../../ui/Screen';
+import { RowContent, RowIcon, Section, type Tint } from '../../ui/blocks';
+import { Screen } from '../../ui/Screen';
 
 function EntryRow({ to, icon, tint, title, text }: { to: LinkComponentProps['to']; icon: ReactNode; tint: Tint; title: string; text: string }) {
   const id = useId();

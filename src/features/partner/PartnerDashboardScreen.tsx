@@ -6,7 +6,8 @@ import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { ChartIcon, LinkIcon, ListIcon, WalletIcon } from '../../ui/icons';
-import { EmptyState, RowContent, RowIcon, Screen, ScreenHeader, Section, type Tint } from '../../ui/Screen';
+import { EmptyState, RowContent, RowIcon, Section, type Tint } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 import { formatAmount } from './format';
 
 function NavRow({ to, icon, tint, title }: { to: LinkComponentProps['to']; icon: ReactNode; tint: Tint; title: string }) {

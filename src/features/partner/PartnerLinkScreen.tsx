@@ -3,7 +3,8 @@ import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { ChartIcon } from '../../ui/icons';
-import { EmptyState, Screen, ScreenHeader, Section, Stat, StatGrid } from '../../ui/Screen';
+import { EmptyState, Section, Stat, StatGrid } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 
 export function PartnerLinkScreen({ uid }: { uid: string }) {
   const { t } = useTranslation();

@@ -3,7 +3,8 @@ import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { WalletIcon } from '../../ui/icons';
-import { EmptyState, Screen, ScreenHeader, Section } from '../../ui/Screen';
+import { EmptyState, Section } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 import { formatAmount } from './format';
 
 export function PartnerWithdrawScreen() {

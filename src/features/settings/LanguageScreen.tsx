@@ -10,7 +10,8 @@ import { userAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { CheckIcon } from '../../ui/icons';
-import { Screen, ScreenHeader, Section } from '../../ui/Screen';
+import { Section } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 
 /** Each language is named in itself, whatever the interface language is. */
 const NATIVE_NAMES: Record<Language, 'language.en' | 'language.ru'> = { en: 'language.en', ru: 'language.ru' };

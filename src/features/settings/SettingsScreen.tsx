@@ -7,7 +7,8 @@ import { userAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';
 import { BackLink } from '../../ui/BackLink';
 import { GlobeIcon, LogoutIcon } from '../../ui/icons';
-import { RowContent, RowIcon, Screen, ScreenHeader, Section } from '../../ui/Screen';
+import { RowContent, RowIcon, Section } from '../../ui/blocks';
+import { Screen, ScreenHeader } from '../../ui/Screen';
 
 function initials(first: string, last: string, fallback: string): string {
   const letters = `${first.trim().charAt(0)}${last.trim().charAt(0)}`.toUpperCase();

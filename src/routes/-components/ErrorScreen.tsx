@@ -6,7 +6,8 @@ import { ROUTES } from '../../../contract/routes';
 import { reportError } from '../../errorReporting';
 import { AlertIcon } from '../../ui/statusIcons';
 import { Button } from '../../ui/form';
-import { EmptyState, Screen } from '../../ui/Screen';
+import { EmptyState } from '../../ui/blocks';
+import { Screen } from '../../ui/Screen';
 
 export function ErrorScreen({ error, reset }: ErrorComponentProps) {
   const { t } = useTranslation();

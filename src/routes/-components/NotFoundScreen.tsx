@@ -3,7 +3,8 @@ import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '../../state/ui';
 import { FunnelIcon } from '../../ui/brandIcon';
-import { EmptyState, Screen } from '../../ui/Screen';
+import { EmptyState } from '../../ui/blocks';
+import { Screen } from '../../ui/Screen';
 
 export function NotFoundScreen() {
   const { t } = useTranslation();
