@@ -73,11 +73,12 @@ export default defineConfig({
               name: 'screens',
               test: /src[\\/](ui[\\/](Screen|form|brandIcon)|features[\\/]auth[\\/](AuthLayout|validation|useFormErrors|useAuth))\b/,
             },
-            // The API calls with ky, and what only matters once a call has answered (the table of
-            // the server's messages): fetched after the first paint, or by the first call.
+            // The API calls with ky, and what only matters once a call has ended (what a failure
+            // means, the table of the server's messages): fetched after the first paint, or by the
+            // first call.
             {
               name: 'api',
-              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|serverMessages)\b/,
+              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|errors|serverMessages)\b/,
             },
           ],
         },

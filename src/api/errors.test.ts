@@ -1,6 +1,7 @@
 import { HTTPError, TimeoutError } from 'ky';
 import { describe, expect, it } from 'vitest';
-import { isTransportFailure, parseErrorBody, toApiFailure } from './errors';
+import { parseErrorBody, toApiFailure } from './errors';
+import { isTransportFailure } from './failure';
 
 const request = new Request('http://localhost/api/users/');
 

@@ -1,15 +1,11 @@
-// One mapping from whatever a call threw to what the UI shows: transport problems (network,
-// abort, timeout) go to the top notice; Djoser's field errors go next to the fields, and
+// One mapping from whatever a call threw to what the UI shows (failure.ts): transport problems
+// (network, abort, timeout) go to the top notice; Djoser's field errors go next to the fields, and
 // non_field_errors / detail above the form.
-// ky's error classes are recognised by name and shape, not imported: ky (and the clients) load
-// only when a screen makes its first call, which keeps them off the first paint.
-
-export type TransportKind = 'network' | 'timeout' | 'aborted';
-
-export type ApiFailure =
-  | { kind: TransportKind }
-  | { kind: 'http'; status: number; fields: Record<string, string[]>; messages: string[] }
-  | { kind: 'unknown'; error: unknown };
+// It is only needed once a call has failed, so it comes in the API module's chunk (loaded with
+// the first call) rather than on the first paint; state/apiAction.ts `failureOf` fetches it.
+// ky's error classes are recognised by name and shape, not imported, so the mapping does not
+// depend on ky being loaded.
+import type { ApiFailure } from './failure';
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
@@ -55,8 +51,3 @@ export async function toApiFailure(error: unknown): Promise<ApiFailure> {
   if (error instanceof TypeError) return { kind: 'network' };
   return { kind: 'unknown', error };
 }
-
-export function isTransportFailure(failure: ApiFailure): failure is { kind: TransportKind } {
-  return failure.kind === 'network' || failure.kind === 'timeout' || failure.kind === 'aborted';
-}
-

@@ -1,10 +1,19 @@
 // Runs an API call for the UI: preloader on while it runs (and always off afterwards), transport
 // and server failures in the top notice, the rest handed back for the form to show.
 import { i18n } from '../i18n/i18n';
-import { isTransportFailure, toApiFailure, type ApiFailure } from '../api/errors';
+import { isTransportFailure, type ApiFailure } from '../api/failure';
 import { reportError } from '../errorReporting';
 import { appStore, type AppStore } from './store';
 import { setPreloader, showTopInfo } from './ui';
+
+/**
+ * What a failed call means (api/errors.ts). The mapping comes in the API module's chunk, which the
+ * call itself has loaded; when that chunk is what could not be fetched, the connection is down.
+ */
+export async function failureOf(error: unknown): Promise<ApiFailure> {
+  const mapping = await import('../api/errors').catch(() => null);
+  return mapping ? mapping.toApiFailure(error) : { kind: 'network' };
+}
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ApiFailure };
 
@@ -27,7 +36,7 @@ export async function runApiAction<T>(work: () => Promise<T>, store: AppStore = 
   try {
     return { ok: true, value: await work() };
   } catch (error) {
-    const failure = await toApiFailure(error);
+    const failure = await failureOf(error);
     notifyFailure(failure, store);
     return { ok: false, failure };
   } finally {

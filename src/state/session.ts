@@ -1,8 +1,7 @@
 // The signed-in session as the router and the screens see it (the router context's `auth`):
 // reading the active flag, loading the current user for the guards, signing in and out.
 import type { CurrentUser } from '../../contract/auth';
-import { toApiFailure } from '../api/errors';
-import { notifyFailure } from './apiAction';
+import { failureOf, notifyFailure } from './apiAction';
 import { activeAtom, clearToken, dropInitData, initDataAtom, setToken, tokenAtom, userAtom } from './auth';
 import { appStore, type AppStore } from './store';
 import { withPreloader } from './ui';
@@ -53,7 +52,7 @@ export function createAuthSession(store: AppStore = appStore, api: SessionApi = 
         return me;
       }
     } catch (error) {
-      notifyFailure(await toApiFailure(error), store);
+      notifyFailure(await failureOf(error), store);
     }
     endSession();
     if (usedInitData) dropInitData(store);

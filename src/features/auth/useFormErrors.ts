@@ -3,7 +3,7 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from '../../i18n/useTranslation';
 import { PASSWORD_MIN_LENGTH } from '../../../contract/constants';
-import type { ApiFailure } from '../../api/errors';
+import type { ApiFailure } from '../../api/failure';
 import { loadMessages } from '../../i18n/i18n';
 import type { FieldProblem, Problems } from './validation';
 
