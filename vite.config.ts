@@ -80,8 +80,14 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     target: 'es2022',
-    // Browsers without <link rel=modulepreload> still work, they just fetch chunks a bit later.
-    modulePreload: { polyfill: false },
+    modulePreload: {
+      // Browsers without <link rel=modulepreload> still work, they just fetch chunks a bit later.
+      polyfill: false,
+      // A lazy chunk's own file is fetched by the import itself at the same moment: preloading it
+      // too only puts its name in the entry a second time (in the list of every chunk's
+      // dependencies). What it imports is still preloaded alongside it.
+      resolveDependencies: (filename, deps) => deps.filter((dep) => dep !== filename),
+    },
     rolldownOptions: {
       output: {
         // A locale part is named after its language and namespace (en-auth-*.js), not just 'en'.
