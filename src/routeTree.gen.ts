@@ -18,6 +18,7 @@ import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as GuestLostPassRouteImport } from './routes/_guest/lost-pass'
 import { Route as GuestSignInRouteImport } from './routes/_guest/sign-in'
 import { Route as GuestSignUpRouteImport } from './routes/_guest/sign-up'
+import { Route as AuthenticatedContentArchiveRouteImport } from './routes/_authenticated/content/archive'
 import { Route as AuthenticatedContentDashboardRouteImport } from './routes/_authenticated/content/dashboard'
 import { Route as AuthenticatedContentPanelRouteImport } from './routes/_authenticated/content/panel'
 import { Route as AuthenticatedPartnerIndexRouteImport } from './routes/_authenticated/partner/index'
@@ -28,8 +29,19 @@ import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authen
 import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_authenticated/settings/language'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
+import { Route as AuthenticatedContentFunnelsIndexRouteImport } from './routes/_authenticated/content/funnels/index'
+import { Route as AuthenticatedContentFunnelsNewRouteImport } from './routes/_authenticated/content/funnels/new'
+import { Route as AuthenticatedContentPeoplePersonIdRouteImport } from './routes/_authenticated/content/people/$personId'
 import { Route as AuthenticatedPartnerDashboardIndexRouteImport } from './routes/_authenticated/partner/dashboard/index'
 import { Route as AuthenticatedPartnerDashboardUidRouteImport } from './routes/_authenticated/partner/dashboard/$uid'
+import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/index'
+import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
+import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
+import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
+import { Route as AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/new'
+import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/index'
+import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
+import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -74,6 +86,12 @@ const GuestSignUpRoute = GuestSignUpRouteImport.update({
   path: '/sign-up',
   getParentRoute: () => GuestRoute,
 } as any)
+const AuthenticatedContentArchiveRoute =
+  AuthenticatedContentArchiveRouteImport.update({
+    id: '/content/archive',
+    path: '/content/archive',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentDashboardRoute =
   AuthenticatedContentDashboardRouteImport.update({
     id: '/content/dashboard',
@@ -132,6 +150,24 @@ const ResetPassUidTokenRoute = ResetPassUidTokenRouteImport.update({
   path: '/reset-pass/$uid/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedContentFunnelsIndexRoute =
+  AuthenticatedContentFunnelsIndexRouteImport.update({
+    id: '/content/funnels/',
+    path: '/content/funnels/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsNewRoute =
+  AuthenticatedContentFunnelsNewRouteImport.update({
+    id: '/content/funnels/new',
+    path: '/content/funnels/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentPeoplePersonIdRoute =
+  AuthenticatedContentPeoplePersonIdRouteImport.update({
+    id: '/content/people/$personId',
+    path: '/content/people/$personId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedPartnerDashboardIndexRoute =
   AuthenticatedPartnerDashboardIndexRouteImport.update({
     id: '/partner/dashboard/',
@@ -144,6 +180,54 @@ const AuthenticatedPartnerDashboardUidRoute =
     path: '/partner/dashboard/$uid',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/',
+    path: '/content/funnels/$funnelId/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdCopyRoute =
+  AuthenticatedContentFunnelsFunnelIdCopyRouteImport.update({
+    id: '/content/funnels/$funnelId/copy',
+    path: '/content/funnels/$funnelId/copy',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdDescriptionRoute =
+  AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport.update({
+    id: '/content/funnels/$funnelId/description',
+    path: '/content/funnels/$funnelId/description',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdTagsRoute =
+  AuthenticatedContentFunnelsFunnelIdTagsRouteImport.update({
+    id: '/content/funnels/$funnelId/tags',
+    path: '/content/funnels/$funnelId/tags',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdStagesNewRoute =
+  AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport.update({
+    id: '/content/funnels/$funnelId/stages/new',
+    path: '/content/funnels/$funnelId/stages/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/stages/$stageId/',
+    path: '/content/funnels/$funnelId/stages/$stageId/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute =
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport.update({
+    id: '/content/funnels/$funnelId/stages/$stageId/edit',
+    path: '/content/funnels/$funnelId/stages/$stageId/edit',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute =
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRouteImport.update({
+    id: '/content/funnels/$funnelId/stages/$stageId/message',
+    path: '/content/funnels/$funnelId/stages/$stageId/message',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -153,6 +237,7 @@ export interface FileRoutesByFullPath {
   '/lost-pass': typeof GuestLostPassRoute
   '/sign-in': typeof GuestSignInRoute
   '/sign-up': typeof GuestSignUpRoute
+  '/content/archive': typeof AuthenticatedContentArchiveRoute
   '/content/dashboard': typeof AuthenticatedContentDashboardRoute
   '/content/panel': typeof AuthenticatedContentPanelRoute
   '/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
@@ -163,8 +248,19 @@ export interface FileRoutesByFullPath {
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner/': typeof AuthenticatedPartnerIndexRoute
   '/settings/': typeof AuthenticatedSettingsIndexRoute
+  '/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
+  '/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
   '/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
+  '/content/funnels/': typeof AuthenticatedContentFunnelsIndexRoute
   '/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
+  '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
+  '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
+  '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  '/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -174,6 +270,7 @@ export interface FileRoutesByTo {
   '/lost-pass': typeof GuestLostPassRoute
   '/sign-in': typeof GuestSignInRoute
   '/sign-up': typeof GuestSignUpRoute
+  '/content/archive': typeof AuthenticatedContentArchiveRoute
   '/content/dashboard': typeof AuthenticatedContentDashboardRoute
   '/content/panel': typeof AuthenticatedContentPanelRoute
   '/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
@@ -184,8 +281,19 @@ export interface FileRoutesByTo {
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner': typeof AuthenticatedPartnerIndexRoute
   '/settings': typeof AuthenticatedSettingsIndexRoute
+  '/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
+  '/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
   '/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
+  '/content/funnels': typeof AuthenticatedContentFunnelsIndexRoute
   '/partner/dashboard': typeof AuthenticatedPartnerDashboardIndexRoute
+  '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
+  '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
+  '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  '/content/funnels/$funnelId/stages/$stageId': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -198,6 +306,7 @@ export interface FileRoutesById {
   '/_guest/lost-pass': typeof GuestLostPassRoute
   '/_guest/sign-in': typeof GuestSignInRoute
   '/_guest/sign-up': typeof GuestSignUpRoute
+  '/_authenticated/content/archive': typeof AuthenticatedContentArchiveRoute
   '/_authenticated/content/dashboard': typeof AuthenticatedContentDashboardRoute
   '/_authenticated/content/panel': typeof AuthenticatedContentPanelRoute
   '/_authenticated/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
@@ -208,8 +317,19 @@ export interface FileRoutesById {
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/_authenticated/partner/': typeof AuthenticatedPartnerIndexRoute
   '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
+  '/_authenticated/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
+  '/_authenticated/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
   '/_authenticated/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
+  '/_authenticated/content/funnels/': typeof AuthenticatedContentFunnelsIndexRoute
   '/_authenticated/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
+  '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
+  '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  '/_authenticated/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
+  '/_authenticated/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  '/_authenticated/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -221,6 +341,7 @@ export interface FileRouteTypes {
     | '/lost-pass'
     | '/sign-in'
     | '/sign-up'
+    | '/content/archive'
     | '/content/dashboard'
     | '/content/panel'
     | '/partner/statistics'
@@ -231,8 +352,19 @@ export interface FileRouteTypes {
     | '/reset-pass/$uid/$token'
     | '/partner/'
     | '/settings/'
+    | '/content/funnels/new'
+    | '/content/people/$personId'
     | '/partner/dashboard/$uid'
+    | '/content/funnels/'
     | '/partner/dashboard/'
+    | '/content/funnels/$funnelId/copy'
+    | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/tags'
+    | '/content/funnels/$funnelId/'
+    | '/content/funnels/$funnelId/stages/new'
+    | '/content/funnels/$funnelId/stages/$stageId/edit'
+    | '/content/funnels/$funnelId/stages/$stageId/message'
+    | '/content/funnels/$funnelId/stages/$stageId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -242,6 +374,7 @@ export interface FileRouteTypes {
     | '/lost-pass'
     | '/sign-in'
     | '/sign-up'
+    | '/content/archive'
     | '/content/dashboard'
     | '/content/panel'
     | '/partner/statistics'
@@ -252,8 +385,19 @@ export interface FileRouteTypes {
     | '/reset-pass/$uid/$token'
     | '/partner'
     | '/settings'
+    | '/content/funnels/new'
+    | '/content/people/$personId'
     | '/partner/dashboard/$uid'
+    | '/content/funnels'
     | '/partner/dashboard'
+    | '/content/funnels/$funnelId/copy'
+    | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/tags'
+    | '/content/funnels/$funnelId'
+    | '/content/funnels/$funnelId/stages/new'
+    | '/content/funnels/$funnelId/stages/$stageId/edit'
+    | '/content/funnels/$funnelId/stages/$stageId/message'
+    | '/content/funnels/$funnelId/stages/$stageId'
   id:
     | '__root__'
     | '/'
@@ -265,6 +409,7 @@ export interface FileRouteTypes {
     | '/_guest/lost-pass'
     | '/_guest/sign-in'
     | '/_guest/sign-up'
+    | '/_authenticated/content/archive'
     | '/_authenticated/content/dashboard'
     | '/_authenticated/content/panel'
     | '/_authenticated/partner/statistics'
@@ -275,8 +420,19 @@ export interface FileRouteTypes {
     | '/reset-pass/$uid/$token'
     | '/_authenticated/partner/'
     | '/_authenticated/settings/'
+    | '/_authenticated/content/funnels/new'
+    | '/_authenticated/content/people/$personId'
     | '/_authenticated/partner/dashboard/$uid'
+    | '/_authenticated/content/funnels/'
     | '/_authenticated/partner/dashboard/'
+    | '/_authenticated/content/funnels/$funnelId/copy'
+    | '/_authenticated/content/funnels/$funnelId/description'
+    | '/_authenticated/content/funnels/$funnelId/tags'
+    | '/_authenticated/content/funnels/$funnelId/'
+    | '/_authenticated/content/funnels/$funnelId/stages/new'
+    | '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
+    | '/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
+    | '/_authenticated/content/funnels/$funnelId/stages/$stageId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -355,6 +511,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GuestSignUpRouteImport
       parentRoute: typeof GuestRoute
     }
+    '/_authenticated/content/archive': {
+      id: '/_authenticated/content/archive'
+      path: '/content/archive'
+      fullPath: '/content/archive'
+      preLoaderRoute: typeof AuthenticatedContentArchiveRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/dashboard': {
       id: '/_authenticated/content/dashboard'
       path: '/content/dashboard'
@@ -425,6 +588,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ResetPassUidTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/content/funnels/': {
+      id: '/_authenticated/content/funnels/'
+      path: '/content/funnels'
+      fullPath: '/content/funnels/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/new': {
+      id: '/_authenticated/content/funnels/new'
+      path: '/content/funnels/new'
+      fullPath: '/content/funnels/new'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/people/$personId': {
+      id: '/_authenticated/content/people/$personId'
+      path: '/content/people/$personId'
+      fullPath: '/content/people/$personId'
+      preLoaderRoute: typeof AuthenticatedContentPeoplePersonIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/partner/dashboard/': {
       id: '/_authenticated/partner/dashboard/'
       path: '/partner/dashboard'
@@ -439,10 +623,67 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedPartnerDashboardUidRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/': {
+      id: '/_authenticated/content/funnels/$funnelId/'
+      path: '/content/funnels/$funnelId'
+      fullPath: '/content/funnels/$funnelId/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/copy': {
+      id: '/_authenticated/content/funnels/$funnelId/copy'
+      path: '/content/funnels/$funnelId/copy'
+      fullPath: '/content/funnels/$funnelId/copy'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/description': {
+      id: '/_authenticated/content/funnels/$funnelId/description'
+      path: '/content/funnels/$funnelId/description'
+      fullPath: '/content/funnels/$funnelId/description'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/tags': {
+      id: '/_authenticated/content/funnels/$funnelId/tags'
+      path: '/content/funnels/$funnelId/tags'
+      fullPath: '/content/funnels/$funnelId/tags'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/stages/new': {
+      id: '/_authenticated/content/funnels/$funnelId/stages/new'
+      path: '/content/funnels/$funnelId/stages/new'
+      fullPath: '/content/funnels/$funnelId/stages/new'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/stages/$stageId/': {
+      id: '/_authenticated/content/funnels/$funnelId/stages/$stageId/'
+      path: '/content/funnels/$funnelId/stages/$stageId'
+      fullPath: '/content/funnels/$funnelId/stages/$stageId/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit': {
+      id: '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
+      path: '/content/funnels/$funnelId/stages/$stageId/edit'
+      fullPath: '/content/funnels/$funnelId/stages/$stageId/edit'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/stages/$stageId/message': {
+      id: '/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
+      path: '/content/funnels/$funnelId/stages/$stageId/message'
+      fullPath: '/content/funnels/$funnelId/stages/$stageId/message'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
 interface AuthenticatedRouteChildren {
+  AuthenticatedContentArchiveRoute: typeof AuthenticatedContentArchiveRoute
   AuthenticatedContentDashboardRoute: typeof AuthenticatedContentDashboardRoute
   AuthenticatedContentPanelRoute: typeof AuthenticatedContentPanelRoute
   AuthenticatedPartnerStatisticsRoute: typeof AuthenticatedPartnerStatisticsRoute
@@ -451,11 +692,23 @@ interface AuthenticatedRouteChildren {
   AuthenticatedSettingsLanguageRoute: typeof AuthenticatedSettingsLanguageRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
+  AuthenticatedContentFunnelsNewRoute: typeof AuthenticatedContentFunnelsNewRoute
+  AuthenticatedContentPeoplePersonIdRoute: typeof AuthenticatedContentPeoplePersonIdRoute
   AuthenticatedPartnerDashboardUidRoute: typeof AuthenticatedPartnerDashboardUidRoute
+  AuthenticatedContentFunnelsIndexRoute: typeof AuthenticatedContentFunnelsIndexRoute
   AuthenticatedPartnerDashboardIndexRoute: typeof AuthenticatedPartnerDashboardIndexRoute
+  AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
+  AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  AuthenticatedContentFunnelsFunnelIdStagesNewRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
+  AuthenticatedContentArchiveRoute: AuthenticatedContentArchiveRoute,
   AuthenticatedContentDashboardRoute: AuthenticatedContentDashboardRoute,
   AuthenticatedContentPanelRoute: AuthenticatedContentPanelRoute,
   AuthenticatedPartnerStatisticsRoute: AuthenticatedPartnerStatisticsRoute,
@@ -464,9 +717,29 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedSettingsLanguageRoute: AuthenticatedSettingsLanguageRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
+  AuthenticatedContentFunnelsNewRoute: AuthenticatedContentFunnelsNewRoute,
+  AuthenticatedContentPeoplePersonIdRoute:
+    AuthenticatedContentPeoplePersonIdRoute,
   AuthenticatedPartnerDashboardUidRoute: AuthenticatedPartnerDashboardUidRoute,
+  AuthenticatedContentFunnelsIndexRoute: AuthenticatedContentFunnelsIndexRoute,
   AuthenticatedPartnerDashboardIndexRoute:
     AuthenticatedPartnerDashboardIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdCopyRoute:
+    AuthenticatedContentFunnelsFunnelIdCopyRoute,
+  AuthenticatedContentFunnelsFunnelIdDescriptionRoute:
+    AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
+  AuthenticatedContentFunnelsFunnelIdTagsRoute:
+    AuthenticatedContentFunnelsFunnelIdTagsRoute,
+  AuthenticatedContentFunnelsFunnelIdIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdStagesNewRoute:
+    AuthenticatedContentFunnelsFunnelIdStagesNewRoute,
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute:
+    AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute,
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute:
+    AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute,
+  AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

@@ -20,6 +20,7 @@ const bundles: Record<MessageNamespace, Loaders> = {
   settings: import.meta.glob('../../locales/*.json', { query: '?ns=settings', import: 'default' }),
   partner: import.meta.glob('../../locales/*.json', { query: '?ns=partner', import: 'default' }),
   billing: import.meta.glob('../../locales/*.json', { query: '?ns=billing', import: 'default' }),
+  funnels: import.meta.glob('../../locales/*.json', { query: '?ns=funnels', import: 'default' }),
 };
 
 const localeChunks: BackendModule = {

@@ -16,6 +16,8 @@ export const MESSAGE_NAMESPACES = {
   settings: ['settings', 'language'],
   partner: ['partner', 'partnerTransactions', 'partnerLink', 'partnerWithdraw', 'partnerStatistics'],
   billing: ['subscribe', 'cancel'],
+  /** The funnel builder's screens. */
+  funnels: ['funnels'],
 } as const;
 
 export type MessageNamespace = keyof typeof MESSAGE_NAMESPACES;

@@ -1,6 +1,6 @@
 // Telegram Mini App set-up with @telegram-apps/sdk-react v3. Only ever imported dynamically, from
 // shell.ts, when the page runs inside Telegram.
-import { backButton, init, isTMA, miniApp, mockTelegramEnv, themeParams, viewport } from '@telegram-apps/sdk-react';
+import { backButton, init, isTMA, miniApp, mockTelegramEnv, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
 import { launchQuery } from './launch';
 import type { TelegramShell } from './shell';
 
@@ -64,6 +64,10 @@ export function initTelegramSdk(): TelegramShell {
     },
     ready() {
       miniApp.ready.ifAvailable();
+    },
+    openTelegramLink(url) {
+      const [called] = openTelegramLink.ifAvailable(url);
+      return called;
     },
   };
 }

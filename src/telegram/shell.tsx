@@ -9,6 +9,8 @@ export interface TelegramShell {
   onBackButton(listener: () => void): () => void;
   /** Tells Telegram the app is ready to be shown (after the first render). */
   ready(): void;
+  /** Opens a t.me link in Telegram itself; false when this client can't (use a normal link). */
+  openTelegramLink(url: string): boolean;
 }
 
 interface Loaded {

@@ -1,0 +1,86 @@
+// /content/funnels/$funnelId/copy/: copies this funnel's stages, messages and tags into another
+// of the user's funnels (added after what that funnel already has).
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { copyFunnel, getFunnel, listFunnels } from '../../api/funnels';
+import { useTranslation } from '../../i18n/useTranslation';
+import { usePageHead } from '../../state/ui';
+import { EmptyState } from '../../ui/blocks';
+import { Button, FormAlert } from '../../ui/form';
+import { BotIcon, CheckIcon } from '../../ui/icons';
+import { Screen, ScreenHeader } from '../../ui/Screen';
+import { ConfirmDialog } from './Dialog';
+import { BackTo, Loading } from './parts';
+import { callApi, describeFailure, success, useResource } from './useApi';
+
+export function CopyScreen({ funnelId }: { funnelId: number }) {
+  const { t } = useTranslation();
+  usePageHead(t('funnels.copy.title'));
+  const navigate = useNavigate();
+  const source = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
+  const funnels = useResource('funnels', () => listFunnels());
+  const [target, setTarget] = useState<number | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [messages, setMessages] = useState<string[]>([]);
+  const targets = (funnels.data ?? []).filter((f) => f.id !== funnelId);
+  const chosen = targets.find((f) => f.id === target);
+
+  async function copy() {
+    setAsking(false);
+    if (!chosen) return;
+    const result = await callApi(() => copyFunnel(funnelId, chosen.id));
+    if (!result.ok) {
+      const problem = describeFailure(result.failure);
+      return setMessages([...problem.messages, ...Object.values(problem.fields).flat()]);
+    }
+    success(t('funnels.copy.done', { name: chosen.name }));
+    await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: String(chosen.id) } });
+  }
+
+  return (
+    <Screen>
+      <ScreenHeader
+        title={t('funnels.copy.title')}
+        subtitle={source.data ? t('funnels.copy.subtitle', { name: source.data.name }) : undefined}
+        back={<BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
+      />
+      <FormAlert messages={messages} />
+      {!funnels.data ? (
+        <Loading failure={funnels.failure} onRetry={() => void funnels.reload()} />
+      ) : targets.length === 0 ? (
+        <EmptyState icon={<BotIcon />} title={t('funnels.copy.noTargetsTitle')}>
+          <p>{t('funnels.copy.noTargetsText')}</p>
+        </EmptyState>
+      ) : (
+        <fieldset className="picker">
+          <legend className="section-title">{t('funnels.copy.target')}</legend>
+          <div className="section radio-list">
+            {targets.map((funnel) => (
+              <label key={funnel.id} className="row radio-row">
+                <input type="radio" name="target" className="visually-hidden" checked={target === funnel.id} onChange={() => setTarget(funnel.id)} />
+                <span className="row-body">
+                  <span className="row-title">{funnel.name}</span>
+                  <span className="row-description">
+                    @{funnel.bot_username} · {t('funnels.list.stages', { count: funnel.stage_count })}
+                  </span>
+                </span>
+                <CheckIcon className="radio-check" />
+              </label>
+            ))}
+          </div>
+          <p className="section-footer">{t('funnels.copy.hint')}</p>
+        </fieldset>
+      )}
+      {targets.length > 0 ? (
+        <Button disabled={!chosen} onClick={() => setAsking(true)}>
+          {t('funnels.copy.copy')}
+        </Button>
+      ) : null}
+      {asking && chosen ? (
+        <ConfirmDialog title={t('funnels.copy.confirmTitle')} confirmLabel={t('funnels.copy.copy')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void copy()} onCancel={() => setAsking(false)}>
+          <p>{t('funnels.copy.confirmText', { from: source.data?.name ?? '', to: chosen.name })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </Screen>
+  );
+}

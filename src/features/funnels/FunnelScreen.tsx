@@ -1,0 +1,164 @@
+// /content/funnels/$funnelId/: one funnel — its bot and state with run/stop, the stages in
+// order (reordered by drag and drop until the bot has been run), and the funnel's other pages:
+// tags, the bot's description, copying into another funnel, the archive.
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useCallback, useState } from 'react';
+import type { Funnel, Stage } from '../../../contract/funnels';
+import { ROUTES } from '../../../contract/routes';
+import { archiveFunnel, getFunnel, listStages, reorderStages } from '../../api/funnels';
+import { useTranslation } from '../../i18n/useTranslation';
+import { usePageHead } from '../../state/ui';
+import { BackLink } from '../../ui/BackLink';
+import { EmptyState, RowContent, RowIcon, Section } from '../../ui/blocks';
+import { LockIcon } from '../../ui/icons';
+import { Screen, ScreenHeader } from '../../ui/Screen';
+import { ConfirmDialog } from './Dialog';
+import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from './glyphs';
+import { Loading, RunControls, StateBadge } from './parts';
+import { StageList } from './StageList';
+import { callApi, noticeFailure, usePolling, useResource, success } from './useApi';
+import { FunnelIcon } from '../../ui/brandIcon';
+
+export function FunnelScreen({ funnelId }: { funnelId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const funnel = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
+  const stages = useResource(`stages-${funnelId}`, () => listStages(funnelId));
+  const [archiving, setArchiving] = useState(false);
+  usePageHead(funnel.data?.name ?? t('funnels.funnel.title'));
+
+  const running = funnel.data?.state === 'running';
+  const { reload: reloadFunnel } = funnel;
+  const { reload: reloadStages, set: setStages } = stages;
+  const reloadAll = useCallback(
+    async (quiet = false) => {
+      await Promise.all([reloadFunnel(quiet), reloadStages(quiet)]);
+    },
+    [reloadFunnel, reloadStages],
+  );
+  // People move through a running funnel on their own: keep the counts fresh.
+  usePolling(reloadAll, 3_000, running);
+
+  const saveOrder = useCallback(
+    async (stageIds: number[]): Promise<boolean> => {
+      const result = await callApi(() => reorderStages(funnelId, stageIds));
+      if (result.ok) {
+        setStages(result.value);
+        return true;
+      }
+      noticeFailure(result.failure);
+      void reloadAll(true);
+      return false;
+    },
+    [funnelId, setStages, reloadAll],
+  );
+
+  async function archive() {
+    setArchiving(false);
+    const result = await callApi(() => archiveFunnel(funnelId));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t('funnels.archive.archived'));
+    await navigate({ to: ROUTES.funnels });
+  }
+
+  const back = <BackLink to={ROUTES.funnels} label={t('funnels.list.title')} />;
+  if (!funnel.data) {
+    return (
+      <Screen>
+        <ScreenHeader title={t('funnels.funnel.title')} back={back} />
+        <Loading failure={funnel.failure} onRetry={() => void funnel.reload()}>
+          <Link to={ROUTES.funnels} className="button button--secondary button--small">
+            {t('funnels.list.title')}
+          </Link>
+        </Loading>
+      </Screen>
+    );
+  }
+  const data: Funnel = funnel.data;
+  const revoked = data.state === 'stopped' && data.stop_reason === 'token_revoked';
+  const stageList: Stage[] | undefined = stages.data;
+  const id = String(funnelId);
+
+  return (
+    <Screen>
+      <ScreenHeader title={data.name} subtitle={`@${data.bot_username}`} back={back} />
+
+      <section className="funnel-status" aria-label={t('funnels.funnel.statusLabel')}>
+        <div className="funnel-status-top">
+          <StateBadge funnel={data} />
+          <span className="funnel-status-people" data-testid="funnel-people">
+            {t('funnels.list.people', { count: data.people_count })}
+          </span>
+        </div>
+        <p className="funnel-status-text">{t(`funnels.funnel.stateText.${revoked ? 'revoked' : data.state}`)}</p>
+        {revoked ? (
+          <Link to={ROUTES.connectBot} className="button button--secondary button--small">
+            {t('funnels.funnel.reconnect')}
+          </Link>
+        ) : data.archived ? null : (
+          <RunControls funnel={data} onChanged={(next) => funnel.set(next)} />
+        )}
+      </section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.stages.title')}</h2>
+        {!stageList ? (
+          <Loading failure={stages.failure} onRetry={() => void stages.reload()} />
+        ) : stageList.length === 0 ? (
+          <div className="section">
+            <EmptyState icon={<FunnelIcon />} title={t('funnels.stages.emptyTitle')}>
+              <p>{t('funnels.stages.emptyText')}</p>
+            </EmptyState>
+          </div>
+        ) : (
+          <div className="section">
+            <StageList funnelId={funnelId} stages={stageList} locked={data.stage_order_locked} onReorder={saveOrder} />
+          </div>
+        )}
+        {stageList && stageList.length > 1 ? (
+          data.stage_order_locked ? (
+            <p className="section-footer section-footer--with-icon" data-testid="order-locked">
+              <LockIcon aria-hidden="true" />
+              {t('funnels.stages.locked')}
+            </p>
+          ) : (
+            <p className="section-footer">{t('funnels.stages.reorderHint')}</p>
+          )
+        ) : null}
+      </section>
+      <Link to="/content/funnels/$funnelId/stages/new/" params={{ funnelId: id }} className="button button--primary">
+        <PlusIcon />
+        {t('funnels.stages.add')}
+      </Link>
+
+      <Section title={t('funnels.funnel.more')}>
+        <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: id }} className="row">
+          <RowContent icon={<RowIcon tint="purple"><TagIcon /></RowIcon>} title={t('funnels.tags.title')} description={t('funnels.funnel.tagsText')} />
+        </Link>
+        <Link to="/content/funnels/$funnelId/description/" params={{ funnelId: id }} className="row">
+          <RowContent icon={<RowIcon tint="teal"><TextIcon /></RowIcon>} title={t('funnels.description.title')} description={t('funnels.funnel.descriptionText')} />
+        </Link>
+        <Link to="/content/funnels/$funnelId/copy/" params={{ funnelId: id }} className="row">
+          <RowContent icon={<RowIcon tint="orange"><CopyIcon /></RowIcon>} title={t('funnels.copy.title')} description={t('funnels.funnel.copyText')} />
+        </Link>
+      </Section>
+      <Section footer={t('funnels.funnel.archiveFooter')}>
+        <button type="button" className="row row--destructive" onClick={() => setArchiving(true)}>
+          <RowContent icon={<RowIcon tint="red"><ArchiveIcon /></RowIcon>} title={t('funnels.funnel.archive')} chevron={false} />
+        </button>
+      </Section>
+      {archiving ? (
+        <ConfirmDialog
+          title={t('funnels.funnel.archiveConfirmTitle')}
+          confirmLabel={t('funnels.funnel.archive')}
+          cancelLabel={t('funnels.common.cancel')}
+          destructive
+          onConfirm={() => void archive()}
+          onCancel={() => setArchiving(false)}
+        >
+          <p>{t('funnels.funnel.archiveConfirmText', { username: data.bot_username })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </Screen>
+  );
+}

@@ -1,0 +1,79 @@
+// /content/funnels/: 'My funnels' — each funnel with its bot, state and people, run/stop, and
+// the ways to add one and to the archive.
+import { Link } from '@tanstack/react-router';
+import type { Funnel } from '../../../contract/funnels';
+import { ROUTES } from '../../../contract/routes';
+import { listFunnels } from '../../api/funnels';
+import { useTranslation } from '../../i18n/useTranslation';
+import { usePageHead } from '../../state/ui';
+import { BackLink } from '../../ui/BackLink';
+import { EmptyState, RowContent, RowIcon, Section } from '../../ui/blocks';
+import { BotIcon } from '../../ui/icons';
+import { Screen, ScreenHeader } from '../../ui/Screen';
+import { FunnelIcon } from '../../ui/brandIcon';
+import { Loading, RunControls, StateBadge } from './parts';
+import { usePolling, useResource } from './useApi';
+import { ArchiveIcon, PlusIcon } from './glyphs';
+
+export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel: Funnel) => void }) {
+  const { t } = useTranslation();
+  return (
+    <article className="funnel-card" data-testid="funnel-card" aria-label={funnel.name}>
+      <Link to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="funnel-card-main">
+        <span className={`funnel-avatar funnel-avatar--${funnel.state}`} aria-hidden="true">
+          <BotIcon />
+        </span>
+        <span className="funnel-card-body">
+          <span className="funnel-card-name">{funnel.name}</span>
+          <span className="funnel-card-bot">@{funnel.bot_username}</span>
+        </span>
+        <StateBadge funnel={funnel} />
+      </Link>
+      <div className="funnel-card-footer">
+        <span className="funnel-card-stats">
+          <span data-testid="funnel-people">{t('funnels.list.people', { count: funnel.people_count })}</span>
+          <span aria-hidden="true"> · </span>
+          <span>{t('funnels.list.stages', { count: funnel.stage_count })}</span>
+        </span>
+        <RunControls funnel={funnel} onChanged={onChanged} compact />
+      </div>
+    </article>
+  );
+}
+
+export function FunnelsScreen() {
+  const { t } = useTranslation();
+  usePageHead(t('funnels.list.title'), t('funnels.list.description'));
+  const funnels = useResource('funnels', () => listFunnels());
+  usePolling(funnels.reload, 10_000, funnels.data?.some((f) => f.state === 'running') ?? false);
+
+  const replace = (next: Funnel) => funnels.set((funnels.data ?? []).map((f) => (f.id === next.id ? next : f)));
+
+  return (
+    <Screen>
+      <ScreenHeader title={t('funnels.list.title')} subtitle={t('funnels.list.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
+      {!funnels.data ? (
+        <Loading failure={funnels.failure} onRetry={() => void funnels.reload()} />
+      ) : funnels.data.length === 0 ? (
+        <EmptyState icon={<FunnelIcon />} title={t('funnels.list.emptyTitle')}>
+          <p>{t('funnels.list.emptyText')}</p>
+        </EmptyState>
+      ) : (
+        <div className="funnel-cards">
+          {funnels.data.map((funnel) => (
+            <FunnelCard key={funnel.id} funnel={funnel} onChanged={replace} />
+          ))}
+        </div>
+      )}
+      <Link to="/content/funnels/new/" className="button button--primary">
+        <PlusIcon />
+        {t('funnels.list.add')}
+      </Link>
+      <Section>
+        <Link to="/content/archive/" className="row">
+          <RowContent icon={<RowIcon tint="gray"><ArchiveIcon /></RowIcon>} title={t('funnels.list.archive')} description={t('funnels.list.archiveText')} />
+        </Link>
+      </Section>
+    </Screen>
+  );
+}

@@ -1,0 +1,154 @@
+// /content/people/$personId/: one subscriber — profile, current stage, tags set and removed by
+// hand, and the history of what they were sent and what they wrote or pressed.
+import { Link } from '@tanstack/react-router';
+import type { HistoryEntry, Tag } from '../../../contract/funnels';
+import { addPersonTag, getPerson, listStages, listTags, removePersonTag } from '../../api/funnels';
+import { currentLanguage } from '../../i18n/i18n';
+import { useTranslation } from '../../i18n/useTranslation';
+import { usePageHead } from '../../state/ui';
+import { Section } from '../../ui/blocks';
+import { Screen } from '../../ui/Screen';
+import { BackTo, Loading, personName } from './parts';
+import { StageBadge } from './StageIcon';
+import { callApi, noticeFailure, useResource } from './useApi';
+
+export function PersonScreen({ personId }: { personId: number }) {
+  const { t } = useTranslation();
+  const person = useResource(`person-${personId}`, () => getPerson(personId));
+  const funnelId = person.data?.funnel_id ?? 0;
+  const tags = useResource(`tags-${funnelId}`, () => (funnelId ? listTags(funnelId) : Promise.resolve([] as Tag[])));
+  const stages = useResource(`stages-${funnelId}`, () => (funnelId ? listStages(funnelId) : Promise.resolve([])));
+  usePageHead(person.data ? personName(person.data) : t('funnels.person.title'));
+
+  async function toggle(tag: Tag, on: boolean) {
+    const result = await callApi(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
+    if (!result.ok) return noticeFailure(result.failure);
+    await person.reload(true);
+  }
+
+  if (!person.data) {
+    return (
+      <Screen>
+        <header className="screen-header">
+          <h1 className="screen-title">{t('funnels.person.title')}</h1>
+        </header>
+        <Loading failure={person.failure} onRetry={() => void person.reload()} />
+      </Screen>
+    );
+  }
+  const data = person.data;
+  const stage = stages.data?.find((s) => s.id === data.stage_id);
+  const stageTitle = (id: number | null) => stages.data?.find((s) => s.id === id)?.title;
+  const dateTime = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
+
+  return (
+    <Screen>
+      <header className="screen-header">
+        <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(data.funnel_id) }} label={t('common.back')} />
+        <div className="person-hero">
+          <span className="avatar" aria-hidden="true">
+            {personName(data).charAt(0).toUpperCase()}
+          </span>
+          <div className="profile-body">
+            <h1 className="screen-title person-name">{personName(data)}</h1>
+            <p className="screen-subtitle">
+              {data.username ? `@${data.username}` : t('funnels.person.noUsername')}
+              {data.blocked ? <span className="person-blocked"> · {t('funnels.person.blocked')}</span> : null}
+            </p>
+          </div>
+        </div>
+      </header>
+
+      <Section>
+        {stage ? (
+          <Link to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(data.funnel_id), stageId: String(stage.id) }} className="row">
+            <StageBadge icon={stage.icon} color={stage.color} />
+            <span className="row-body">
+              <span className="row-description">{t('funnels.person.stage')}</span>
+              <span className="row-title">{stage.title}</span>
+            </span>
+          </Link>
+        ) : (
+          <div className="row row--static">
+            <span className="row-body">
+              <span className="row-description">{t('funnels.person.stage')}</span>
+              <span className="row-title">{t('funnels.person.noStage')}</span>
+            </span>
+          </div>
+        )}
+        <div className="row row--static">
+          <span className="row-body">
+            <span className="row-description">{t('funnels.person.joined')}</span>
+            <span className="row-title">{dateTime.format(new Date(data.joined_at))}</span>
+          </span>
+        </div>
+      </Section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.tags.title')}</h2>
+        {tags.data && tags.data.length > 0 ? (
+          <div className="tag-toggles" role="group" aria-label={t('funnels.tags.title')}>
+            {tags.data.map((tag) => {
+              const on = data.tag_ids.includes(tag.id);
+              return (
+                <button
+                  key={tag.id}
+                  type="button"
+                  className={`tag-toggle${on ? ' tag-toggle--on' : ''}`}
+                  style={{ '--tag-color': tag.color } as React.CSSProperties}
+                  aria-pressed={on}
+                  onClick={() => void toggle(tag, !on)}
+                >
+                  <span className="tag-chip-dot" aria-hidden="true" />
+                  {tag.title}
+                </button>
+              );
+            })}
+          </div>
+        ) : (
+          <p className="section-footer">
+            {t('funnels.person.noTags')}{' '}
+            <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: String(data.funnel_id) }} className="link">
+              {t('funnels.stageForm.manageTags')}
+            </Link>
+          </p>
+        )}
+        <p className="section-footer">{t('funnels.person.tagsHint')}</p>
+      </section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.person.history')}</h2>
+        {data.history.length === 0 ? (
+          <p className="section-footer">{t('funnels.person.noHistory')}</p>
+        ) : (
+          <ol className="history" data-testid="history">
+            {data.history.map((entry) => (
+              <HistoryItem key={entry.id} entry={entry} stageTitle={stageTitle(entry.stage_id)} time={dateTime.format(new Date(entry.created_at))} />
+            ))}
+          </ol>
+        )}
+      </section>
+    </Screen>
+  );
+}
+
+function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTitle: string | undefined; time: string }) {
+  const { t } = useTranslation();
+  const label =
+    entry.kind === 'stage_message'
+      ? t('funnels.person.sent', { stage: stageTitle ?? t('funnels.person.deletedStage') })
+      : entry.kind === 'button'
+        ? t('funnels.person.pressed')
+        : entry.kind === 'command'
+          ? t('funnels.person.command')
+          : t('funnels.person.wrote');
+  return (
+    <li className={`history-item history-item--${entry.direction}`}>
+      <span className="history-label">{label}</span>
+      {entry.text ? <span className="history-text">{entry.kind === 'stage_message' ? entry.text.replace(/<[^>]*>/g, '') : entry.text}</span> : null}
+      <time className="history-time" dateTime={entry.created_at}>
+        {time}
+      </time>
+    </li>
+  );
+}

@@ -1,0 +1,146 @@
+// /content/funnels/$funnelId/stages/new/ and …/stages/$stageId/edit/: a stage's title, icon,
+// colour and the tag everyone who reaches it gets; editing also offers to delete the stage.
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { PALETTE, STAGE_TITLE_MAX, type Stage, type StageIcon, type Tag } from '../../../contract/funnels';
+import { createStage, deleteStage, getStage, listTags, updateStage } from '../../api/funnels';
+import { useTranslation } from '../../i18n/useTranslation';
+import { usePageHead } from '../../state/ui';
+import { Button, FormAlert, TextField } from '../../ui/form';
+import { Screen, ScreenHeader } from '../../ui/Screen';
+import { ConfirmDialog } from './Dialog';
+import { BackTo, ColorPicker, IconPicker, Loading } from './parts';
+import { StageBadge } from './StageIcon';
+import { callApi, describeFailure, noticeFailure, success, useResource, type TranslatedFailure } from './useApi';
+
+const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
+
+export function StageFormScreen({ funnelId, stageId }: { funnelId: number; stageId?: number }) {
+  const { t } = useTranslation();
+  const editing = stageId !== undefined;
+  const title = editing ? t('funnels.stageForm.editTitle') : t('funnels.stageForm.addTitle');
+  usePageHead(title);
+  const stage = useResource(`stage-${stageId ?? 'new'}`, () => (stageId ? getStage(stageId) : Promise.resolve(null)));
+  const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
+  const back = editing ? (
+    <BackTo to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />
+  ) : (
+    <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />
+  );
+
+  return (
+    <Screen>
+      <ScreenHeader title={title} back={back} />
+      {stage.data === undefined ? (
+        <Loading failure={stage.failure} onRetry={() => void stage.reload()} />
+      ) : (
+        <StageForm key={stage.data?.id ?? 'new'} funnelId={funnelId} stage={stage.data} tags={tags.data ?? []} />
+      )}
+    </Screen>
+  );
+}
+
+function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage | null; tags: Tag[] }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const tagFieldId = useId();
+  const [title, setTitle] = useState(stage?.title ?? '');
+  const [icon, setIcon] = useState<StageIcon>(stage?.icon ?? 'flag');
+  const [color, setColor] = useState<string>(stage?.color ?? PALETTE[0]);
+  const [tagId, setTagId] = useState<number | null>(stage?.tag_id ?? null);
+  const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
+  const [deleting, setDeleting] = useState(false);
+  const funnelParam = String(funnelId);
+
+  useEffect(() => {
+    if (tagId !== null && tags.length > 0 && !tags.some((tag) => tag.id === tagId)) setTagId(null);
+  }, [tags, tagId]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!title.trim()) return setErrors({ fields: { title: [t('funnels.stageForm.titleRequired')] }, messages: [] });
+    const body = { title: title.trim(), icon, color, tag_id: tagId };
+    const result = await callApi(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, body)));
+    if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'icon', 'color', 'tag_id']));
+    success(stage ? t('funnels.stageForm.saved') : t('funnels.stageForm.added'));
+    if (stage) await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: funnelParam, stageId: String(stage.id) }, replace: true });
+    // A new stage needs its message next.
+    else await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/message/', params: { funnelId: funnelParam, stageId: String(result.value.id) }, replace: true });
+  }
+
+  async function remove() {
+    if (!stage) return;
+    setDeleting(false);
+    const result = await callApi(() => deleteStage(stage.id));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t('funnels.stageForm.deleted'));
+    await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: funnelParam }, replace: true });
+  }
+
+  return (
+    <>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <div className="stage-form-preview" aria-hidden="true">
+          <StageBadge icon={icon} color={color} size="large" />
+          <span className="stage-form-preview-title">{title.trim() || t('funnels.stageForm.titlePlaceholder')}</span>
+        </div>
+        <FormAlert messages={errors.messages} />
+        <TextField
+          label={t('funnels.stageForm.titleLabel')}
+          name="title"
+          value={title}
+          maxLength={STAGE_TITLE_MAX}
+          placeholder={t('funnels.stageForm.titlePlaceholder')}
+          onChange={(event) => setTitle(event.target.value)}
+          errors={errors.fields.title}
+          autoComplete="off"
+        />
+        <IconPicker label={t('funnels.stageForm.icon')} value={icon} color={color} onChange={setIcon} />
+        <ColorPicker label={t('funnels.stageForm.color')} value={color} onChange={setColor} />
+        <div className="field">
+          <label className="field-label" htmlFor={tagFieldId}>
+            {t('funnels.stageForm.tag')}
+          </label>
+          <select
+            id={tagFieldId}
+            className="field-input field-select"
+            value={tagId ?? ''}
+            onChange={(event) => setTagId(event.target.value ? Number(event.target.value) : null)}
+            aria-describedby={`${tagFieldId}-hint`}
+          >
+            <option value="">{t('funnels.stageForm.noTag')}</option>
+            {tags.map((tag) => (
+              <option key={tag.id} value={tag.id}>
+                {tag.title}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint" id={`${tagFieldId}-hint`}>
+            {errors.fields.tag_id?.join(' ') ?? t('funnels.stageForm.tagHint')}{' '}
+            <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: funnelParam }} className="link">
+              {t('funnels.stageForm.manageTags')}
+            </Link>
+          </p>
+        </div>
+        <Button type="submit">{stage ? t('funnels.common.save') : t('funnels.stageForm.add')}</Button>
+      </form>
+      {stage ? (
+        <Button variant="destructive" onClick={() => setDeleting(true)}>
+          {t('funnels.stageForm.delete')}
+        </Button>
+      ) : null}
+      {deleting && stage ? (
+        <ConfirmDialog
+          title={t('funnels.stageForm.deleteConfirmTitle')}
+          confirmLabel={t('funnels.stageForm.delete')}
+          cancelLabel={t('funnels.common.cancel')}
+          destructive
+          onConfirm={() => void remove()}
+          onCancel={() => setDeleting(false)}
+        >
+          <p>{t('funnels.stageForm.deleteConfirmText', { title: stage.title, count: stage.people_count })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+// /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
+// the people now in it with their tags, and editing or deleting the stage.
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { deleteStage, getFunnel, getStage, listPeople, listTags } from '../../api/funnels';
+import { useTranslation } from '../../i18n/useTranslation';
+import { usePageHead } from '../../state/ui';
+import { EmptyState, RowContent, RowIcon, Section } from '../../ui/blocks';
+import { Button } from '../../ui/form';
+import { UsersIcon } from '../../ui/icons';
+import { Screen, ScreenHeader } from '../../ui/Screen';
+import { ConfirmDialog } from './Dialog';
+import { EditIcon } from './glyphs';
+import { MessagePreview } from './MessagePreview';
+import { BackTo, Loading, personName, TagChip } from './parts';
+import { StageBadge } from './StageIcon';
+import { callApi, noticeFailure, success, usePolling, useResource } from './useApi';
+
+export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const stage = useResource(`stage-${stageId}`, () => getStage(stageId));
+  const funnel = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
+  const people = useResource(`people-${stageId}`, () => listPeople(funnelId, { stage: stageId, limit: 100 }));
+  const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
+  const [deleting, setDeleting] = useState(false);
+  usePageHead(stage.data?.title ?? t('funnels.stage.title'));
+  usePolling(people.reload, 5_000, funnel.data?.state === 'running');
+
+  const params = { funnelId: String(funnelId), stageId: String(stageId) };
+  const back = <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: params.funnelId }} label={funnel.data?.name ?? t('common.back')} />;
+
+  async function remove() {
+    setDeleting(false);
+    const result = await callApi(() => deleteStage(stageId));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t('funnels.stageForm.deleted'));
+    await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: params.funnelId }, replace: true });
+  }
+
+  if (!stage.data) {
+    return (
+      <Screen>
+        <ScreenHeader title={t('funnels.stage.title')} back={back} />
+        <Loading failure={stage.failure} onRetry={() => void stage.reload()} />
+      </Screen>
+    );
+  }
+  const data = stage.data;
+  const tagById = new Map((tags.data ?? []).map((tag) => [tag.id, tag]));
+  const stageTag = data.tag_id ? tagById.get(data.tag_id) : undefined;
+  const hasMessage = Boolean(data.message.text.trim() || data.message.media);
+
+  return (
+    <Screen>
+      <header className="screen-header stage-header">
+        {back}
+        <div className="stage-header-row">
+          <StageBadge icon={data.icon} color={data.color} size="large" />
+          <div className="stage-header-body">
+            <h1 className="screen-title">{data.title}</h1>
+            <p className="screen-subtitle" data-testid="stage-people-count">
+              {t('funnels.list.people', { count: data.people_count })}
+            </p>
+          </div>
+        </div>
+        {stageTag ? (
+          <p className="stage-header-tag">
+            {t('funnels.stage.addsTag')} <TagChip tag={stageTag} />
+          </p>
+        ) : null}
+      </header>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.stage.message')}</h2>
+        {hasMessage ? (
+          <MessagePreview
+            text={data.message.text}
+            media={data.message.media ? { kind: data.message.media.kind, id: data.message.media.id, src: null } : null}
+            buttons={data.message.buttons}
+            nextButton={data.message.next_button}
+            botName={funnel.data?.name ?? ''}
+          />
+        ) : (
+          <p className="section-footer">{t('funnels.stage.noMessage')}</p>
+        )}
+        <Link to="/content/funnels/$funnelId/stages/$stageId/message/" params={params} className="button button--secondary">
+          <EditIcon />
+          {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}
+        </Link>
+      </section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.stage.people')}</h2>
+        {!people.data ? (
+          <Loading failure={people.failure} onRetry={() => void people.reload()} />
+        ) : people.data.results.length === 0 ? (
+          <div className="section">
+            <EmptyState icon={<UsersIcon />} title={t('funnels.stage.noPeopleTitle')}>
+              <p>{t('funnels.stage.noPeopleText')}</p>
+            </EmptyState>
+          </div>
+        ) : (
+          <>
+            <div className="section">
+              {people.data.results.map((person) => (
+                <Link key={person.id} to="/content/people/$personId/" params={{ personId: String(person.id) }} className="row" data-testid="person-row">
+                  <RowContent
+                    icon={<span className="person-avatar" aria-hidden="true">{personName(person).charAt(0).toUpperCase()}</span>}
+                    title={personName(person)}
+                    description={
+                      <span className="person-row-meta">
+                        {person.username ? <span>@{person.username}</span> : null}
+                        {person.blocked ? <span className="person-blocked">{t('funnels.person.blocked')}</span> : null}
+                        {person.tag_ids.map((id) => {
+                          const tag = tagById.get(id);
+                          return tag ? <TagChip key={id} tag={tag} /> : null;
+                        })}
+                      </span>
+                    }
+                  />
+                </Link>
+              ))}
+            </div>
+            {people.data.count > people.data.results.length ? (
+              <p className="section-footer">{t('funnels.stage.morePeople', { count: people.data.count - people.data.results.length })}</p>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      <Section>
+        <Link to="/content/funnels/$funnelId/stages/$stageId/edit/" params={params} className="row">
+          <RowContent icon={<RowIcon tint="blue"><EditIcon /></RowIcon>} title={t('funnels.stage.edit')} />
+        </Link>
+      </Section>
+      <Button variant="destructive" onClick={() => setDeleting(true)}>
+        {t('funnels.stageForm.delete')}
+      </Button>
+      {deleting ? (
+        <ConfirmDialog
+          title={t('funnels.stageForm.deleteConfirmTitle')}
+          confirmLabel={t('funnels.stageForm.delete')}
+          cancelLabel={t('funnels.common.cancel')}
+          destructive
+          onConfirm={() => void remove()}
+          onCancel={() => setDeleting(false)}
+        >
+          <p>{t('funnels.stageForm.deleteConfirmText', { title: data.title, count: data.people_count })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </Screen>
+  );
+}

@@ -1,0 +1,174 @@
+// Pieces the funnel screens share: the state badge, run/stop with its confirmation, tag chips,
+// the colour and icon pickers, and the loading/failed states of a screen's data.
+import { Link, type LinkComponentProps } from '@tanstack/react-router';
+import { useState, type ReactNode } from 'react';
+import { PALETTE, STAGE_ICONS, type Funnel, type StageIcon, type Tag } from '../../../contract/funnels';
+import type { ApiFailure } from '../../api/failure';
+import { runFunnel, stopFunnel } from '../../api/funnels';
+import { useTranslation } from '../../i18n/useTranslation';
+import { EmptyState } from '../../ui/blocks';
+import { Button } from '../../ui/form';
+import { Spinner } from '../../ui/Preloader';
+import { AlertIcon } from '../../ui/statusIcons';
+import { ChevronLeftIcon } from '../../ui/icons';
+import { inTelegram } from '../../telegram/launch';
+import { ConfirmDialog } from './Dialog';
+import { StageGlyph } from './StageIcon';
+import { callApi, noticeFailure, success } from './useApi';
+import './funnels.css';
+
+export function useStateLabel() {
+  const { t } = useTranslation();
+  return (funnel: Pick<Funnel, 'state'> & { stop_reason?: Funnel['stop_reason'] }) =>
+    funnel.state === 'stopped' && funnel.stop_reason === 'token_revoked' ? t('funnels.state.revoked') : t(`funnels.state.${funnel.state}`);
+}
+
+export function StateBadge({ funnel }: { funnel: Pick<Funnel, 'state'> & { stop_reason?: Funnel['stop_reason'] } }) {
+  const label = useStateLabel()(funnel);
+  const tone = funnel.stop_reason === 'token_revoked' && funnel.state === 'stopped' ? 'revoked' : funnel.state;
+  return (
+    <span className={`state-badge state-badge--${tone}`} data-testid="funnel-state">
+      <span className="state-badge-dot" aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+/**
+ * 'Run a bot' (after 'Are you sure?', which warns that stages can't be swapped afterwards while
+ * that is still to come) and 'Stop'. Calls `onChanged` with the funnel as the server now has it.
+ */
+export function RunControls({ funnel, onChanged, compact = false }: { funnel: Funnel; onChanged: (funnel: Funnel) => void; compact?: boolean }) {
+  const { t } = useTranslation();
+  const [asking, setAsking] = useState(false);
+  const running = funnel.state === 'running';
+
+  async function run() {
+    setAsking(false);
+    const result = await callApi(() => runFunnel(funnel.id));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t('funnels.run.started', { username: result.value.bot_username }));
+    onChanged(result.value);
+  }
+
+  async function stop() {
+    const result = await callApi(() => stopFunnel(funnel.id));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t('funnels.run.stopped'));
+    onChanged(result.value);
+  }
+
+  const runLabel = funnel.state === 'stopped' ? t('funnels.run.again') : t('funnels.run.run');
+  return (
+    <>
+      {running ? (
+        <Button variant="secondary" className={compact ? 'button--small' : undefined} onClick={() => void stop()}>
+          {t('funnels.run.stop')}
+        </Button>
+      ) : (
+        <Button className={compact ? 'button--small' : undefined} onClick={() => setAsking(true)}>
+          {runLabel}
+        </Button>
+      )}
+      {asking ? (
+        <ConfirmDialog
+          title={t('funnels.run.confirmTitle')}
+          confirmLabel={runLabel}
+          cancelLabel={t('funnels.common.cancel')}
+          onConfirm={() => void run()}
+          onCancel={() => setAsking(false)}
+        >
+          <p>{funnel.stage_order_locked ? t('funnels.run.confirmAgain', { username: funnel.bot_username }) : t('funnels.run.confirmFirst', { username: funnel.bot_username })}</p>
+          {funnel.stage_order_locked ? null : <p className="sheet-warning">{t('funnels.run.warning')}</p>}
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
+
+export function TagChip({ tag, onRemove, removeLabel }: { tag: Pick<Tag, 'title' | 'color'>; onRemove?: () => void; removeLabel?: string }) {
+  return (
+    <span className="tag-chip" style={{ '--tag-color': tag.color } as React.CSSProperties}>
+      <span className="tag-chip-dot" aria-hidden="true" />
+      {tag.title}
+      {onRemove ? (
+        <button type="button" className="tag-chip-remove" aria-label={removeLabel} onClick={onRemove}>
+          ×
+        </button>
+      ) : null}
+    </span>
+  );
+}
+
+export function ColorPicker({ value, onChange, label }: { value: string; onChange: (color: string) => void; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="picker">
+      <legend className="field-label">{label}</legend>
+      <div className="swatches">
+        {PALETTE.map((color, index) => (
+          <label key={color} className="swatch" style={{ background: color }}>
+            <input type="radio" name={`color-${label}`} value={color} checked={value.toLowerCase() === color} onChange={() => onChange(color)} />
+            <span className="visually-hidden">{t(`funnels.colors.${index}` as 'funnels.colors.0')}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+export function IconPicker({ value, color, onChange, label }: { value: StageIcon; color: string; onChange: (icon: StageIcon) => void; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="picker">
+      <legend className="field-label">{label}</legend>
+      <div className="icon-grid">
+        {STAGE_ICONS.map((icon) => (
+          <label key={icon} className="icon-option" style={{ '--option-color': color } as React.CSSProperties}>
+            <input type="radio" name="stage-icon" value={icon} checked={value === icon} onChange={() => onChange(icon)} />
+            <StageGlyph icon={icon} />
+            <span className="visually-hidden">{t(`funnels.icons.${icon}`)}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** What a screen shows while its data loads, or when it could not be loaded. */
+export function Loading({ failure, onRetry, children }: { failure: ApiFailure | null; onRetry: () => void; children?: ReactNode }) {
+  const { t } = useTranslation();
+  if (!failure) return <Spinner label={t('common.loading')} />;
+  const notFound = failure.kind === 'http' && failure.status === 404;
+  return (
+    <EmptyState icon={<AlertIcon />} title={notFound ? t('funnels.common.notFoundTitle') : t('funnels.common.loadFailedTitle')}>
+      <p>{notFound ? t('funnels.common.notFoundText') : t('funnels.common.loadFailedText')}</p>
+      {notFound ? children : (
+        <Button variant="secondary" className="button--small" onClick={onRetry}>
+          {t('common.tryAgain')}
+        </Button>
+      )}
+    </EmptyState>
+  );
+}
+
+/** Route params are strings; ids are positive integers (anything else is simply not found). */
+export function idParam(value: string): number {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 ? id : 0;
+}
+
+export function personName(person: { first_name: string; last_name: string; username: string | null }): string {
+  return `${person.first_name} ${person.last_name}`.trim() || (person.username ? `@${person.username}` : '—');
+}
+
+/** The in-page back control (hidden inside Telegram, whose own back button does this), with route params. */
+export function BackTo({ to, params, label }: { to: LinkComponentProps['to']; params?: Record<string, string>; label: string }) {
+  if (inTelegram()) return null;
+  return (
+    <Link to={to} params={params as never} className="back-link">
+      <ChevronLeftIcon />
+      <span>{label}</span>
+    </Link>
+  );
+}
