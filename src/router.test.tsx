@@ -5,6 +5,7 @@ import { Provider } from 'jotai';
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API } from '../contract/auth';
+import { FUNNELS_API } from '../contract/funnels';
 import { LANGUAGE_COOKIE } from '../contract/constants';
 import { ROUTES } from '../contract/routes';
 import { createAppRouter } from './router';
@@ -92,7 +93,9 @@ describe('the route tree', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(ROUTES.panel));
     expect(await screen.findByText('Hi, Alice!')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe(ROUTES.settings);
-    expect(requests.map((r) => r.path)).toEqual([API.me]);
+    // The user first; then, for the panel's list, their funnels.
+    expect(requests[0]?.path).toBe(API.me);
+    expect(requests.map((r) => r.path).filter((path) => path !== API.me && path !== FUNNELS_API.funnels)).toEqual([]);
   });
 
   it('sends a signed-in visitor away from a guest-only route', async () => {

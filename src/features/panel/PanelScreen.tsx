@@ -1,15 +1,74 @@
 // /content/panel/: the signed-in home — a greeting and the product's entry points.
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import type { Funnel } from '../../../contract/funnels';
 import { useTranslation } from '../../i18n/useTranslation';
 import { ROUTES } from '../../../contract/routes';
 import { userAtom } from '../../state/auth';
 import { usePageHead } from '../../state/ui';
 import { FunnelIcon } from '../../ui/brandIcon';
-import { ArrowUpRightIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '../../ui/icons';
+import { ArrowUpRightIcon, BotIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '../../ui/icons';
 import { RowContent, RowIcon, Section, type Tint } from '../../ui/blocks';
 import { Screen } from '../../ui/Screen';
+
+const STATE_TINT: Record<Funnel['state'], Tint> = { draft: 'blue', running: 'green', stopped: 'orange' };
+
+/** The user's funnels, compactly: each leads to its funnel screen. Loaded after the greeting. */
+function PanelFunnels() {
+  const { t } = useTranslation();
+  const [funnels, setFunnels] = useState<Funnel[] | null>(null);
+  useEffect(() => {
+    let active = true;
+    import('../../api/funnels')
+      .then(({ listFunnels }) => listFunnels())
+      .then(
+        (list) => active && setFunnels(Array.isArray(list) ? list : null),
+        () => active && setFunnels(null),
+      );
+    return () => {
+      active = false;
+    };
+  }, []);
+  if (!funnels) return null;
+  const shown = funnels.slice(0, 5);
+  return (
+    <Section title={t('panel.funnels')} footer={funnels.length === 0 ? t('panel.funnelsEmpty') : undefined}>
+      {shown.map((funnel) => {
+        const revoked = funnel.state === 'stopped' && funnel.stop_reason === 'token_revoked';
+        return (
+          <Link key={funnel.id} to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="row" data-testid="panel-funnel">
+            <RowContent
+              icon={
+                <RowIcon tint={revoked ? 'red' : STATE_TINT[funnel.state]}>
+                  <BotIcon />
+                </RowIcon>
+              }
+              title={funnel.name}
+              description={`@${funnel.bot_username} · ${t('panel.people', { count: funnel.people_count })}`}
+              value={revoked ? t('panel.state.revoked') : t(`panel.state.${funnel.state}`)}
+            />
+          </Link>
+        );
+      })}
+      {funnels.length === 0 ? (
+        <EntryRow to={ROUTES.connectBot} icon={<PlusGlyph />} tint="blue" title={t('panel.addFunnel')} text={t('panel.funnelsText')} />
+      ) : funnels.length > shown.length ? (
+        <Link to={ROUTES.funnels} className="row">
+          <RowContent title={t('panel.allFunnels')} value={String(funnels.length)} />
+        </Link>
+      ) : null}
+    </Section>
+  );
+}
+
+function PlusGlyph() {
+  return (
+    <svg viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" aria-hidden="true" focusable="false">
+      <path d="M12 5v14M5 12h14" />
+    </svg>
+  );
+}
 
 function EntryRow({ to, icon, tint, title, text }: { to: LinkComponentProps['to']; icon: ReactNode; tint: Tint; title: string; text: string }) {
   const id = useId();
@@ -36,7 +95,7 @@ export function PanelScreen() {
         <p className="screen-subtitle">{t('panel.subtitle')}</p>
       </header>
 
-      <Link to={ROUTES.dashboard} className="hero-card" aria-labelledby={`${heroId}-title`} aria-describedby={`${heroId}-text`}>
+      <Link to={ROUTES.funnels} className="hero-card" aria-labelledby={`${heroId}-title`} aria-describedby={`${heroId}-text`}>
         <span className="hero-card-icon">
           <FunnelIcon />
         </span>
@@ -48,6 +107,8 @@ export function PanelScreen() {
         </span>
         <ArrowUpRightIcon className="hero-card-arrow" />
       </Link>
+
+      <PanelFunnels />
 
       <Section>
         <EntryRow to={ROUTES.dashboard} icon={<ChartIcon />} tint="green" title={t('panel.dashboard')} text={t('panel.dashboardText')} />
