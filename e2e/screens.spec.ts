@@ -10,6 +10,9 @@ const guestScreens = ['/sign-in/', '/sign-up/', '/lost-pass/', '/reset-pass/MQ/a
 const userScreens = [
   '/content/panel/',
   '/content/dashboard/',
+  '/content/funnels/',
+  '/content/funnels/new/',
+  '/content/archive/',
   '/settings/',
   '/settings/language/',
   '/partner/dashboard/',

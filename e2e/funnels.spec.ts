@@ -1,0 +1,290 @@
+// The funnel builder end to end: connect a bot (made in the fake Bot API), build three stages
+// with messages, run it, play a subscriber through the fake's control API and watch the people
+// counts per stage change in the app; reordering is refused after the run; archive, return,
+// delete. Then the funnel screens at phone size, light and dark, and inside Telegram.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX } from '../contract/funnels';
+import { AUTH_COOKIE } from '../contract/constants';
+import { BASE_URL, FAKE_TELEGRAM_PORT } from './support/env';
+import { createActiveUser, loginToken, newUser } from './support/api';
+import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
+
+const FAKE = `http://127.0.0.1:${FAKE_TELEGRAM_PORT}`;
+
+interface FakeBot {
+  token: string;
+  username: string;
+}
+
+async function fakeBot(request: APIRequestContext, prefix: string): Promise<FakeBot> {
+  const username = `${prefix}_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}_bot`;
+  const res = await request.post(`${FAKE}/control/bots`, { data: { username, first_name: 'Coffee Shop' } });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { result: FakeBot }).result;
+}
+
+interface FakeMessage {
+  message_id: number;
+  text?: string;
+  reply_markup?: { inline_keyboard: Array<Array<{ text: string; callback_data?: string; url?: string }>> };
+}
+
+async function botMessages(request: APIRequestContext, bot: FakeBot, chatId: number): Promise<FakeMessage[]> {
+  const res = await request.get(`${FAKE}/control/bots/${bot.token}/chats/${chatId}/bot-messages`);
+  if (!res.ok()) return [];
+  return ((await res.json()) as { result: FakeMessage[] }).result;
+}
+
+async function signIn(page: Page, request: APIRequestContext, prefix: string): Promise<string> {
+  const user = await createActiveUser(request, newUser(prefix));
+  const token = await loginToken(request, user);
+  await page.context().addCookies([{ name: AUTH_COOKIE, value: token, url: BASE_URL }]);
+  return token;
+}
+
+const stageRows = (page: Page) => page.getByTestId('stage-row');
+const stageCounts = async (page: Page) => (await page.getByTestId('stage-people').allTextContents()).map(Number);
+
+async function addStage(page: Page, title: string, text: string, nextButton: boolean) {
+  await page.getByRole('link', { name: 'Add a stage' }).click();
+  await expect(page.getByRole('heading', { name: 'New stage' })).toBeVisible();
+  await page.getByLabel('Title').fill(title);
+  await page.getByRole('button', { name: 'Add the stage' }).click();
+  // A new stage goes straight to its message.
+  await expect(page.getByRole('heading', { name: 'Message' })).toBeVisible();
+  await page.getByLabel('Text', { exact: true }).fill(text);
+  if (nextButton) await page.getByRole('switch', { name: /Next-step button/ }).check();
+  await expect(page.getByTestId('message-preview')).toContainText(text.replace(/<[^>]+>/g, ''));
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  await page.getByRole('link', { name: /Back|Coffee Shop/ }).first().click();
+  await expect(page.getByRole('heading', { name: 'Stages' })).toBeVisible();
+}
+
+test('connect a bot, build three stages, run it, watch a subscriber move, archive and delete', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const authToken = await signIn(page, request, 'funnels');
+  const bot = await fakeBot(request, 'e2e_funnel');
+
+  await page.goto('/content/panel/');
+  await page.getByRole('link', { name: /My funnels/ }).first().click();
+  await expect(page).toHaveURL(/\/content\/funnels\/$/);
+  await expect(page.getByRole('heading', { name: 'No funnels yet' })).toBeVisible();
+  await page.getByRole('link', { name: 'Add a funnel' }).click();
+  await expect(page.getByRole('heading', { name: 'Connect a bot' })).toBeVisible();
+  // 'Create' explains the @BotFather steps and links to it.
+  await expect(page.getByText('send /newbot')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create' })).toHaveAttribute('href', 'https://t.me/BotFather');
+
+  // Each kind of bad token gets its own clear message.
+  const tokenField = page.getByLabel('Bot token');
+  await tokenField.fill('not a token');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByText('This is not a bot token.')).toBeVisible();
+  await tokenField.fill('987654321:AAunknownTokenNobodyHas_000000000');
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByText('Telegram does not know this token.')).toBeVisible();
+
+  await tokenField.fill(bot.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByText(`@${bot.username}`).first()).toBeVisible();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Draft');
+  const funnelUrl = new URL(page.url()).pathname;
+  const funnelId = Number(funnelUrl.split('/').filter(Boolean).pop());
+
+  // The same bot again is refused.
+  await page.goto('/content/funnels/new/');
+  await page.getByLabel('Bot token').fill(bot.token);
+  await page.getByRole('button', { name: 'Connect' }).click();
+  await expect(page.getByText('This bot is already connected.')).toBeVisible();
+  await page.goto(funnelUrl);
+
+  await addStage(page, 'Welcome', 'Hello! <b>Glad</b> you came.', true);
+  await addStage(page, 'Offer', 'Here is <i>the offer</i>.', true);
+  await addStage(page, 'Thanks', 'Thank you!', false);
+  await expect(stageRows(page)).toHaveCount(3);
+  await expect(stageRows(page)).toContainText(['Welcome', 'Offer', 'Thanks']);
+
+  // Before the run the order can change: with the buttons, and by dragging the handle.
+  await page.getByRole('button', { name: 'Move “Thanks” up' }).click();
+  await expect(stageRows(page)).toContainText(['Welcome', 'Thanks', 'Offer']);
+  const handle = page.getByTestId('stage-handle').nth(2);
+  const target = await stageRows(page).nth(1).boundingBox();
+  const from = await handle.boundingBox();
+  await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from!.x + from!.width / 2, target!.y + 5, { steps: 8 });
+  await page.mouse.up();
+  await expect(stageRows(page)).toContainText(['Welcome', 'Offer', 'Thanks']);
+  await page.reload();
+  await expect(stageRows(page)).toContainText(['Welcome', 'Offer', 'Thanks']);
+
+  // Run: 'Are you sure?' with the warning about the order.
+  await page.getByRole('button', { name: 'Run a bot' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Are you sure?' });
+  await expect(dialog).toContainText("stages can't be swapped");
+  await dialog.getByRole('button', { name: 'Run a bot' }).click();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
+
+  // After the run the order is locked, and the screen says why.
+  await expect(page.getByTestId('order-locked')).toHaveText("Stages can't be swapped after the bot has been run.");
+  await expect(page.getByTestId('stage-handle')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Move “/ })).toHaveCount(0);
+  const stages = (await (await request.get(FUNNELS_API.stages(funnelId), { headers: { Authorization: `Token ${authToken}` } })).json()) as Array<{ id: number }>;
+  const refused = await request.post(FUNNELS_API.stageOrder(funnelId), {
+    headers: { Authorization: `Token ${authToken}` },
+    data: { stage_ids: stages.map((s) => s.id).reverse() },
+  });
+  expect(refused.status()).toBe(409);
+  expect(await stageCounts(page)).toEqual([0, 0, 0]);
+
+  // A subscriber presses /start: they are in the first stage.
+  const subscriber = { id: 5_000_000 + Math.floor(Math.random() * 1_000_000), first_name: 'Bob', last_name: 'Stone', username: 'bob_stone' };
+  const sent = await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: '/start' } });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  await expect.poll(() => stageCounts(page), { timeout: 15_000 }).toEqual([1, 0, 0]);
+  await expect(page.getByTestId('funnel-people')).toHaveText('1 person');
+
+  // …then the next-step button on the bot's message: the second stage.
+  let welcome: FakeMessage | undefined;
+  await expect
+    .poll(async () => {
+      welcome = (await botMessages(request, bot, subscriber.id)).find((m) => m.reply_markup?.inline_keyboard.flat().some((b) => b.callback_data?.startsWith(NEXT_STEP_CALLBACK_PREFIX)));
+      return Boolean(welcome);
+    })
+    .toBe(true);
+  expect(welcome!.text).toContain('Glad you came');
+  const next = welcome!.reply_markup!.inline_keyboard.flat().find((b) => b.callback_data?.startsWith(NEXT_STEP_CALLBACK_PREFIX))!;
+  const pressed = await request.post(`${FAKE}/control/bots/${bot.token}/callback-queries`, {
+    data: { from: subscriber, message_id: welcome!.message_id, callback_data: next.callback_data },
+  });
+  expect(pressed.ok(), await pressed.text()).toBe(true);
+  await expect.poll(() => stageCounts(page), { timeout: 15_000 }).toEqual([0, 1, 0]);
+
+  // The person is listed in the stage, with their history.
+  await stageRows(page).nth(1).getByRole('link').click();
+  await expect(page.getByTestId('person-row')).toContainText('Bob Stone');
+  await expect(page.getByTestId('person-row')).toContainText('@bob_stone');
+  await page.getByTestId('person-row').click();
+  await expect(page.getByRole('heading', { name: 'Bob Stone' })).toBeVisible();
+  await expect(page.getByTestId('history')).toContainText('Sent: Offer');
+  await page.goto(funnelUrl);
+
+  // Stop, and run again.
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Stopped');
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Run again' }).click();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
+
+  // Archive (the bot stops), return, archive again and delete for good.
+  await page.getByRole('button', { name: 'Archive the funnel' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Archive the funnel' }).click();
+  await expect(page).toHaveURL(/\/content\/funnels\/$/);
+  await expect(page.getByTestId('funnel-card')).toHaveCount(0);
+  await page.getByRole('link', { name: /Archive/ }).click();
+  const archived = page.getByTestId('archived-funnel');
+  await expect(archived).toContainText(`@${bot.username}`);
+  await archived.getByRole('button', { name: 'Return to funnels' }).click();
+  await expect(archived).toHaveCount(0);
+  await page.goto('/content/funnels/');
+  await expect(page.getByTestId('funnel-card')).toContainText('Stopped');
+
+  await page.goto(funnelUrl);
+  await page.getByRole('button', { name: 'Archive the funnel' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Archive the funnel' }).click();
+  await page.goto('/content/archive/');
+  await archived.getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to remove the funnel?' });
+  await expect(confirm).toContainText('The data cannot be restored.');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('heading', { name: 'The archive is empty' })).toBeVisible();
+  const gone = await request.get(FUNNELS_API.funnel(funnelId), { headers: { Authorization: `Token ${authToken}` } });
+  expect(gone.status()).toBe(404);
+});
+
+/** A funnel with tags, three stages with messages and one subscriber, made through the API. */
+async function seedFunnel(request: APIRequestContext, headers: Record<string, string>) {
+  const bot = await fakeBot(request, 'e2e_shots');
+  const created = await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } });
+  expect(created.status(), await created.text()).toBe(201);
+  const funnel = (await created.json()) as { id: number };
+  const tag = async (title: string, color: string) =>
+    ((await (await request.post(FUNNELS_API.tags(funnel.id), { headers, data: { title, color } })).json()) as { id: number }).id;
+  const hot = await tag('Hot lead', '#ff3b30');
+  await tag('Paid', '#34c759');
+  const stage = async (title: string, icon: string, color: string, tagId: number | null) =>
+    ((await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title, icon, color, tag_id: tagId } })).json()) as { id: number }).id;
+  const ids = [await stage('Welcome', 'flag', '#2481cc', null), await stage('Free lesson', 'video', '#af52de', hot), await stage('Offer', 'cart', '#ff9500', null)];
+  const message = (text: string, next: boolean) => ({
+    text,
+    media_id: null,
+    buttons: [{ text: 'Our website', url: 'https://example.com' }],
+    next_button: next ? { text: 'Next →' } : null,
+  });
+  await request.put(FUNNELS_API.stageMessage(ids[0]), { headers, data: message('Hi! <b>Welcome</b> to the <i>coffee</i> club. Here is what you get…', true) });
+  await request.put(FUNNELS_API.stageMessage(ids[1]), { headers, data: message('Your <u>free lesson</u> is ready.', true) });
+  await request.put(FUNNELS_API.stageMessage(ids[2]), { headers, data: message('Join the club for <b>$9</b> a month.', false) });
+  expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
+  const subscriber = { id: 6_000_000 + Math.floor(Math.random() * 1_000_000), first_name: 'Maria', last_name: 'Lopez', username: 'maria_l' };
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: '/start' } });
+  let personId = 0;
+  await expect
+    .poll(async () => {
+      const page = (await (await request.get(FUNNELS_API.people(funnel.id), { headers })).json()) as { results: Array<{ id: number }> };
+      personId = page.results[0]?.id ?? 0;
+      return personId;
+    })
+    .toBeGreaterThan(0);
+  const base = `/content/funnels/${funnel.id}/`;
+  const stagePath = `${base}stages/${ids[0]}/`;
+  return [
+    '/content/panel/',
+    '/content/funnels/',
+    '/content/funnels/new/',
+    base,
+    `${base}stages/new/`,
+    stagePath,
+    `${stagePath}edit/`,
+    `${stagePath}message/`,
+    `${base}tags/`,
+    `${base}description/`,
+    `${base}copy/`,
+    `/content/people/${personId}/`,
+    '/content/archive/',
+    '/content/dashboard/',
+  ];
+}
+
+const shotName = (path: string) => path.replace(/^\/|\/$/g, '').replace(/\d+/g, 'n').replace(/\//g, '_');
+
+async function checkScreen(page: Page, path: string, name: string) {
+  await expect.poll(() => new URL(page.url()).pathname).toBe(path);
+  await expect(page.getByRole('heading').first()).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Loading' })).toHaveCount(0);
+  await expect(page).toHaveTitle(/ · /);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${path} is wider than the phone`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `test-results/screens/funnels-${name}.png`, fullPage: true });
+}
+
+test('the funnel screens fit a phone in the light and dark themes and inside Telegram', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const token = await signIn(page, request, 'funnel-shots');
+  const paths = await seedFunnel(request, { Authorization: `Token ${token}` });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of paths) {
+      await page.goto(path);
+      await checkScreen(page, path, `${scheme}-${shotName(path)}`);
+    }
+  }
+  // Inside Telegram the user is the one of the init data (no token cookie).
+  await page.context().clearCookies();
+  const initData = signedInitData(telegramUser());
+  const telegramPaths = await seedFunnel(request, { Authorization: `TG ${initData}` });
+  for (const path of telegramPaths) {
+    await openAsMiniApp(page, path, initData, DARK_THEME);
+    await checkScreen(page, path, `telegram-${shotName(path)}`);
+  }
+});
