@@ -168,6 +168,8 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await page.getByTestId('person-row').click();
   await expect(page.getByRole('heading', { name: 'Bob Stone' })).toBeVisible();
   await expect(page.getByTestId('history')).toContainText('Sent: Offer');
+  // Read like a chat: what the person did first is at the top, the latest message at the bottom.
+  await expect(page.getByTestId('history').locator('li').last()).toContainText('Sent: Offer');
   await page.goto(funnelUrl);
 
   // Stop, and run again.

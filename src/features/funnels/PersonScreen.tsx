@@ -122,7 +122,8 @@ export function PersonScreen({ personId }: { personId: number }) {
           <p className="section-footer">{t('funnels.person.noHistory')}</p>
         ) : (
           <ol className="history" data-testid="history">
-            {data.history.map((entry) => (
+            {/* The API gives the latest entries newest first; a chat reads oldest at the top. */}
+            {[...data.history].reverse().map((entry) => (
               <HistoryItem key={entry.id} entry={entry} stageTitle={stageTitle(entry.stage_id)} time={dateTime.format(new Date(entry.created_at))} />
             ))}
           </ol>
