@@ -2,6 +2,7 @@
 // the health check; headers; and logs that keep secrets out.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/auth';
 import { MAX_BODY_BYTES } from '../../contract/constants';
@@ -288,6 +289,23 @@ describe('the built SPA', () => {
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.body).toBe('console.log("app")');
+  });
+
+  it('assets go out brotli- or gzip-compressed from the files the build wrote', async () => {
+    const js = 'console.log("app")';
+    writeFileSync(path.join(distDir, 'assets', 'index-4f2a9c.js.br'), brotliCompressSync(js));
+    writeFileSync(path.join(distDir, 'assets', 'index-4f2a9c.js.gz'), gzipSync(js));
+    const br = await app.inject({ method: 'GET', url: '/assets/index-4f2a9c.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+    const gz = await app.inject({ method: 'GET', url: '/assets/index-4f2a9c.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(js);
+    const plain = await app.inject({ method: 'GET', url: '/assets/index-4f2a9c.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(js);
   });
 
   it('other files are served as they are', async () => {

@@ -39,6 +39,9 @@ export function createSpa(distDir: string): Spa | null {
         index: false,
         cacheControl: false,
         dotfiles: 'ignore',
+        // The build writes a .br and a .gz beside each text file: send those to browsers that
+        // accept them instead of compressing on every request (or not at all).
+        preCompressed: true,
         setHeaders: (reply, filePath) => {
           reply.header('cache-control', cacheControl(filePath));
         },
