@@ -11,8 +11,6 @@ import { buildApp } from '../app';
 import { users } from '../db/schema';
 import {
   auth,
-  createTestApp,
-  createTestDb,
   expectJsonError,
   GOOD_PASSWORD,
   post,
@@ -21,40 +19,29 @@ import {
   TEST_BOT_TOKEN,
   tempDir,
   testConfig,
-  type TestApp,
-  type TestDb,
+  useTestApp,
 } from '../test/helpers';
 
-let testDb: TestDb;
-let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await createTestDb();
-  t = await createTestApp(testDb.db);
-});
-afterAll(async () => {
-  await t?.close();
-  await testDb?.drop();
-});
+const fixture = useTestApp();
 
 const json = { 'content-type': 'application/json' };
 
 describe('bad input gets a 4xx JSON answer', () => {
   it('malformed JSON → 400 {"detail": "JSON parse error - ..."}', async () => {
-    const res = await t.app.inject({ method: 'POST', url: API.login, headers: json, payload: '{"email": "a@b.c",' });
+    const res = await fixture.app.app.inject({ method: 'POST', url: API.login, headers: json, payload: '{"email": "a@b.c",' });
     const body = expectJsonError(res, 400);
     expect(body.detail).toMatch(/^JSON parse error - /);
   });
 
   it('a body that is not an object → non_field_errors', async () => {
     for (const [payload, type] of [['[1,2]', 'list'], ['"text"', 'str'], ['42', 'int'], ['null', 'NoneType'], ['true', 'bool']]) {
-      const res = await t.app.inject({ method: 'POST', url: API.register, headers: json, payload });
+      const res = await fixture.app.app.inject({ method: 'POST', url: API.register, headers: json, payload });
       expect(expectJsonError(res, 400)).toEqual({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${type}.`] });
     }
   });
 
   it('wrong types per field, in DRF words', async () => {
-    const res = await post(t.app, API.register, { email: ['a@b.c'], password: 1234, re_password: null, first_name: {}, last_name: true });
+    const res = await post(fixture.app.app, API.register, { email: ['a@b.c'], password: 1234, re_password: null, first_name: {}, last_name: true });
     expect(expectJsonError(res, 400)).toEqual({
       email: ['Not a valid string.'],
       password: ['Not a valid string.'],
@@ -65,45 +52,45 @@ describe('bad input gets a 4xx JSON answer', () => {
   });
 
   it('a POST with no body at all names the required fields', async () => {
-    const res = await t.app.inject({ method: 'POST', url: API.resetPasswordConfirm });
+    const res = await fixture.app.app.inject({ method: 'POST', url: API.resetPasswordConfirm });
     expect(Object.keys(expectJsonError(res, 400))).toEqual(['uid', 'token', 'new_password', 're_new_password']);
   });
 
   it('null characters are refused, not passed to the database', async () => {
-    const res = await post(t.app, API.login, { email: 'a\u0000@b.c', password: 'x' });
+    const res = await post(fixture.app.app, API.login, { email: 'a\u0000@b.c', password: 'x' });
     expect(expectJsonError(res, 400)).toEqual({ email: ['Null characters are not allowed.'] });
   });
 
   it(`a body over ${MAX_BODY_BYTES} bytes → 413`, async () => {
-    const res = await post(t.app, API.register, { email: 'a@b.c', password: 'x'.repeat(MAX_BODY_BYTES), re_password: 'x' });
+    const res = await post(fixture.app.app, API.register, { email: 'a@b.c', password: 'x'.repeat(MAX_BODY_BYTES), re_password: 'x' });
     expect(expectJsonError(res, 413)).toEqual({ detail: 'Request body is too large.' });
   });
 
   it('a body that is not JSON → 415', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-      const res = await t.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': type }, payload: 'email=a' });
+      const res = await fixture.app.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': type }, payload: 'email=a' });
       expect(expectJsonError(res, 415)).toEqual({ detail: `Unsupported media type "${type}" in request.` });
     }
   });
 
   it('unknown API paths → 404 {"detail": "Not found."}', async () => {
     for (const url of ['/api/nothing/', '/api/users/me', '/api/users/42/', '/api/', '/api']) {
-      expect(expectJsonError(await t.app.inject({ method: 'GET', url }), 404)).toEqual({ detail: 'Not found.' });
+      expect(expectJsonError(await fixture.app.app.inject({ method: 'GET', url }), 404)).toEqual({ detail: 'Not found.' });
     }
-    expect(expectJsonError(await t.app.inject({ method: 'POST', url: '/api/nothing/' }), 404)).toEqual({ detail: 'Not found.' });
+    expect(expectJsonError(await fixture.app.app.inject({ method: 'POST', url: '/api/nothing/' }), 404)).toEqual({ detail: 'Not found.' });
   });
 
   it('a known path with the wrong method → 405 with Allow', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: API.me });
+    const res = await fixture.app.app.inject({ method: 'DELETE', url: API.me });
     expect(expectJsonError(res, 405)).toEqual({ detail: 'Method "DELETE" not allowed.' });
     expect(res.headers.allow).toContain('GET');
     expect(res.headers.allow).toContain('PATCH');
-    const get = await t.app.inject({ method: 'GET', url: API.login });
+    const get = await fixture.app.app.inject({ method: 'GET', url: API.login });
     expect(expectJsonError(get, 405)).toEqual({ detail: 'Method "GET" not allowed.' });
   });
 
   it('never answers 500, whatever is thrown at any route', async () => {
-    const user = await signedInUser(t);
+    const user = await signedInUser(fixture.app);
     const bodies: (string | undefined)[] = [
       undefined,
       '',
@@ -148,7 +135,7 @@ describe('bad input gets a 4xx JSON answer', () => {
     for (const [method, url] of routes) {
       for (const payload of bodies) {
         for (const headers of headerSets) {
-          const res = await t.app.inject({ method: method as 'POST', url, headers: { ...json, ...headers }, payload });
+          const res = await fixture.app.app.inject({ method: method as 'POST', url, headers: { ...json, ...headers }, payload });
           statuses.add(res.statusCode);
           expect(res.statusCode, `${method} ${url} ${payload?.slice(0, 60)} → ${res.body}`).toBeLessThan(500);
           if (res.statusCode >= 400) expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -158,7 +145,7 @@ describe('bad input gets a 4xx JSON answer', () => {
     const queries = ['id=', 'id=-1', 'id=1.5', 'id=0x10', 'id[]=1', 'id=%00', 'id=%E0%A4%A', 'id=1&id=2', 'id[]=a&id[]=', 'id[][]=1', '%%%'];
     for (const base of [API.byId, API.byIds]) {
       for (const query of queries) {
-        const res = await t.app.inject({ method: 'GET', url: `${base}?${query}`, headers: auth(user.key) });
+        const res = await fixture.app.app.inject({ method: 'GET', url: `${base}?${query}`, headers: auth(user.key) });
         expect(res.statusCode, `${base}?${query} → ${res.body}`).toBeLessThan(500);
       }
     }
@@ -169,13 +156,13 @@ describe('bad input gets a 4xx JSON answer', () => {
 
 describe('the server itself', () => {
   it('GET /api/health → {"status": "ok"}', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const res = await fixture.app.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
   it('health says 503 when the database is unreachable', async () => {
-    const brokenDb = { ...testDb.db, query: () => Promise.reject(new Error('connection refused')) };
+    const brokenDb = { ...fixture.db.db, query: () => Promise.reject(new Error('connection refused')) };
     const app = await buildApp({ config: testConfig(), db: brokenDb, mailer: recordingMailer(), logger: false });
     try {
       const res = await app.inject({ method: 'GET', url: '/api/health' });
@@ -190,13 +177,13 @@ describe('the server itself', () => {
     const lines: string[] = [];
     const app = await buildApp({
       config: testConfig(),
-      db: testDb.db,
+      db: fixture.db.db,
       mailer: recordingMailer(),
       logger: { stream: { write: (line) => void lines.push(line) } },
     });
     app.get('/api/test-boom/', async () => {
       // A real database failure: Drizzle puts the bound parameters into the error message.
-      await testDb.db.orm.insert(users).values({ email: 'Secret-Param@Example.com', passwordHash: 'scrypt$secret-hash' });
+      await fixture.db.db.orm.insert(users).values({ email: 'Secret-Param@Example.com', passwordHash: 'scrypt$secret-hash' });
       return {};
     });
     try {
@@ -213,7 +200,7 @@ describe('the server itself', () => {
   });
 
   it('API answers are not cached and not sniffed', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const res = await fixture.app.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('same-origin');
@@ -225,7 +212,7 @@ describe('logs', () => {
     const lines: string[] = [];
     const config = testConfig();
     const mailer = recordingMailer();
-    const app = await buildApp({ config, db: testDb.db, mailer, logger: { level: 'trace', stream: { write: (line) => void lines.push(line) } } });
+    const app = await buildApp({ config, db: fixture.db.db, mailer, logger: { level: 'trace', stream: { write: (line) => void lines.push(line) } } });
     try {
       const email = `logs.${Date.now()}@example.com`;
       const password = 'Log-secret-pass-91';
@@ -265,7 +252,7 @@ describe('the built SPA', () => {
     writeFileSync(path.join(distDir, 'index.html'), INDEX);
     writeFileSync(path.join(distDir, 'assets', 'index-4f2a9c.js'), 'console.log("app")');
     writeFileSync(path.join(distDir, 'robots.txt'), 'User-agent: *');
-    app = await buildApp({ config: testConfig({ distDir }), db: testDb.db, mailer: recordingMailer(), logger: false });
+    app = await buildApp({ config: testConfig({ distDir }), db: fixture.db.db, mailer: recordingMailer(), logger: false });
   });
   afterAll(async () => {
     await app?.close();
@@ -335,6 +322,6 @@ describe('the built SPA', () => {
   });
 
   it('without a built SPA, app paths are a plain 404', async () => {
-    expect(expectJsonError(await t.app.inject({ method: 'GET', url: '/settings/' }), 404)).toEqual({ detail: 'Not found.' });
+    expect(expectJsonError(await fixture.app.app.inject({ method: 'GET', url: '/settings/' }), 404)).toEqual({ detail: 'Not found.' });
   });
 });

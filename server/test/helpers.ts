@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { API } from '../../contract/auth';
 import { buildApp, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
@@ -161,6 +161,33 @@ export async function createTestApp(
     async close() {
       await app.close();
       rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A fresh database and app for the calling test file: made before its tests run, closed and
+ * dropped after them. Read `.app` and `.db` inside tests (they exist once beforeAll has run).
+ */
+export function useTestApp(): { readonly app: TestApp; readonly db: TestDb } {
+  let testDb: TestDb | undefined;
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    t = await createTestApp(testDb.db);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await testDb?.drop();
+  });
+  return {
+    get app() {
+      if (!t) throw new Error('useTestApp: the app exists only once beforeAll has run');
+      return t;
+    },
+    get db() {
+      if (!testDb) throw new Error('useTestApp: the database exists only once beforeAll has run');
+      return testDb;
     },
   };
 }

@@ -1,11 +1,9 @@
 // Signing in and out, the current user, and public profiles.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
 import {
   auth,
-  createTestApp,
-  createTestDb,
   expectJsonError,
   GOOD_PASSWORD,
   login,
@@ -13,27 +11,16 @@ import {
   register,
   signedInUser,
   uniqueEmail,
-  type TestApp,
-  type TestDb,
+  useTestApp,
 } from '../../test/helpers';
 
-let testDb: TestDb;
-let t: TestApp;
+const fixture = useTestApp();
 
-beforeAll(async () => {
-  testDb = await createTestDb();
-  t = await createTestApp(testDb.db);
-});
-afterAll(async () => {
-  await t?.close();
-  await testDb?.drop();
-});
-
-const me = (key: string) => t.app.inject({ method: 'GET', url: API.me, headers: auth(key) });
+const me = (key: string) => fixture.app.app.inject({ method: 'GET', url: API.me, headers: auth(key) });
 
 describe('POST /api/token/login/', () => {
   it('answers 200 with a 40-hex auth_token that opens /api/users/me/', async () => {
-    const user = await signedInUser(t, uniqueEmail(), { first_name: 'Olga', last_name: 'Ivanova' });
+    const user = await signedInUser(fixture.app, uniqueEmail(), { first_name: 'Olga', last_name: 'Ivanova' });
     expect(user.key).toMatch(/^[0-9a-f]{40}$/);
     const res = await me(user.key);
     expect(res.statusCode).toBe(200);
@@ -53,13 +40,13 @@ describe('POST /api/token/login/', () => {
   });
 
   it('accepts the e-mail in any case', async () => {
-    const user = await signedInUser(t);
-    expect(await login(t.app, user.email.toUpperCase(), GOOD_PASSWORD)).toMatch(/^[0-9a-f]{40}$/);
+    const user = await signedInUser(fixture.app);
+    expect(await login(fixture.app.app, user.email.toUpperCase(), GOOD_PASSWORD)).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('refuses a wrong password, an unknown e-mail, an inactive account and missing fields alike', async () => {
-    const active = await signedInUser(t);
-    const inactive = await register(t);
+    const active = await signedInUser(fixture.app);
+    const inactive = await register(fixture.app);
     const attempts = [
       { email: active.email, password: 'Wrong-password-1' },
       { email: uniqueEmail('ghost'), password: GOOD_PASSWORD },
@@ -68,14 +55,14 @@ describe('POST /api/token/login/', () => {
       {},
     ];
     for (const attempt of attempts) {
-      const res = await post(t.app, API.login, attempt);
+      const res = await post(fixture.app.app, API.login, attempt);
       expect(expectJsonError(res, 400)).toEqual({ non_field_errors: ['Unable to log in with provided credentials.'] });
     }
   });
 
   it('stores only a hash of the key', async () => {
-    const user = await signedInUser(t);
-    const rows = await t.db.query<{ key_hash: string }>(
+    const user = await signedInUser(fixture.app);
+    const rows = await fixture.app.db.query<{ key_hash: string }>(
       'select key_hash from auth_tokens t join users u on u.id = t.user_id where u.email = $1',
       [user.email],
     );
@@ -85,8 +72,8 @@ describe('POST /api/token/login/', () => {
   });
 
   it('gives every sign-in its own key (a key per device)', async () => {
-    const user = await signedInUser(t);
-    const second = await login(t.app, user.email, GOOD_PASSWORD);
+    const user = await signedInUser(fixture.app);
+    const second = await login(fixture.app.app, user.email, GOOD_PASSWORD);
     expect(second).not.toBe(user.key);
     expect((await me(user.key)).statusCode).toBe(200);
     expect((await me(second)).statusCode).toBe(200);
@@ -95,12 +82,12 @@ describe('POST /api/token/login/', () => {
 
 describe('POST /api/token/logout/', () => {
   it('ends only the session of the device that logs out', async () => {
-    const user = await signedInUser(t);
+    const user = await signedInUser(fixture.app);
     const phone = user.key;
-    const laptop = await login(t.app, user.email, GOOD_PASSWORD);
+    const laptop = await login(fixture.app.app, user.email, GOOD_PASSWORD);
     expect((await me(phone)).statusCode).toBe(200); // now cached in this process
 
-    const res = await post(t.app, API.logout, undefined, auth(phone));
+    const res = await post(fixture.app.app, API.logout, undefined, auth(phone));
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect(expectJsonError(await me(phone), 401)).toEqual({ detail: 'Invalid token.' });
@@ -108,27 +95,27 @@ describe('POST /api/token/logout/', () => {
   });
 
   it('needs credentials', async () => {
-    const res = await post(t.app, API.logout);
+    const res = await post(fixture.app.app, API.logout);
     expect(expectJsonError(res, 401)).toEqual({ detail: 'Authentication credentials were not provided.' });
   });
 });
 
 describe('GET/PUT/PATCH /api/users/me/', () => {
   it('401 without credentials, with a bad key, or with a malformed header', async () => {
-    const none = await t.app.inject({ method: 'GET', url: API.me });
+    const none = await fixture.app.app.inject({ method: 'GET', url: API.me });
     expect(expectJsonError(none, 401)).toEqual({ detail: 'Authentication credentials were not provided.' });
     expect(none.headers['www-authenticate']).toBe('Token');
     const bad = await me('0'.repeat(40));
     expect(expectJsonError(bad, 401)).toEqual({ detail: 'Invalid token.' });
-    const empty = await t.app.inject({ method: 'GET', url: API.me, headers: { authorization: 'Token' } });
+    const empty = await fixture.app.app.inject({ method: 'GET', url: API.me, headers: { authorization: 'Token' } });
     expect(expectJsonError(empty, 401)).toEqual({ detail: 'Invalid token header. No credentials provided.' });
-    const basic = await t.app.inject({ method: 'GET', url: API.me, headers: { authorization: 'Basic dTpw' } });
+    const basic = await fixture.app.app.inject({ method: 'GET', url: API.me, headers: { authorization: 'Basic dTpw' } });
     expect(expectJsonError(basic, 401)).toEqual({ detail: 'Authentication credentials were not provided.' });
   });
 
   it('PATCH changes names and language; the e-mail cannot be changed here', async () => {
-    const user = await signedInUser(t);
-    const res = await t.app.inject({
+    const user = await signedInUser(fixture.app);
+    const res = await fixture.app.app.inject({
       method: 'PATCH',
       url: API.me,
       headers: auth(user.key),
@@ -141,8 +128,8 @@ describe('GET/PUT/PATCH /api/users/me/', () => {
   });
 
   it('PUT does the same', async () => {
-    const user = await signedInUser(t);
-    const res = await t.app.inject({
+    const user = await signedInUser(fixture.app);
+    const res = await fixture.app.app.inject({
       method: 'PUT',
       url: API.me,
       headers: auth(user.key),
@@ -153,8 +140,8 @@ describe('GET/PUT/PATCH /api/users/me/', () => {
   });
 
   it('refuses an unknown language and wrong types', async () => {
-    const user = await signedInUser(t);
-    const res = await t.app.inject({
+    const user = await signedInUser(fixture.app);
+    const res = await fixture.app.app.inject({
       method: 'PATCH',
       url: API.me,
       headers: auth(user.key),
@@ -173,15 +160,15 @@ describe('GET /api/users/by_id/ and /api/users/by_ids/', () => {
   let admin: Awaited<ReturnType<typeof signedInUser>>;
 
   beforeAll(async () => {
-    alice = await signedInUser(t, uniqueEmail('alice'), { first_name: 'Alice', last_name: 'A' });
-    bob = await signedInUser(t, uniqueEmail('bob'), { first_name: 'Bob', last_name: 'B' });
-    admin = await signedInUser(t, uniqueEmail('admin'), { first_name: 'Ada', last_name: 'Admin' });
-    await t.db.query(`update users set role = 'admin' where id = $1`, [admin.id]);
-    t.app.sessions.forgetUser(admin.id);
+    alice = await signedInUser(fixture.app, uniqueEmail('alice'), { first_name: 'Alice', last_name: 'A' });
+    bob = await signedInUser(fixture.app, uniqueEmail('bob'), { first_name: 'Bob', last_name: 'B' });
+    admin = await signedInUser(fixture.app, uniqueEmail('admin'), { first_name: 'Ada', last_name: 'Admin' });
+    await fixture.app.db.query(`update users set role = 'admin' where id = $1`, [admin.id]);
+    fixture.app.app.sessions.forgetUser(admin.id);
   });
 
-  const byId = (key: string, query: string) => t.app.inject({ method: 'GET', url: `${API.byId}?${query}`, headers: auth(key) });
-  const byIds = (key: string, query: string) => t.app.inject({ method: 'GET', url: `${API.byIds}?${query}`, headers: auth(key) });
+  const byId = (key: string, query: string) => fixture.app.app.inject({ method: 'GET', url: `${API.byId}?${query}`, headers: auth(key) });
+  const byIds = (key: string, query: string) => fixture.app.app.inject({ method: 'GET', url: `${API.byIds}?${query}`, headers: auth(key) });
 
   it("shows another user's public profile without the e-mail", async () => {
     const res = await byId(alice.key, `id=${bob.id}`);
@@ -210,7 +197,7 @@ describe('GET /api/users/by_id/ and /api/users/by_ids/', () => {
   });
 
   it('hides accounts that were never activated from other users', async () => {
-    const pending = await register(t);
+    const pending = await register(fixture.app);
     expect((await byId(alice.key, `id=${pending.id}`)).statusCode).toBe(404);
     expect((await byId(admin.key, `id=${pending.id}`)).statusCode).toBe(200);
   });
@@ -238,7 +225,7 @@ describe('GET /api/users/by_id/ and /api/users/by_ids/', () => {
 
   it('both need credentials', async () => {
     for (const url of [`${API.byId}?id=1`, `${API.byIds}?id[]=1`]) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await fixture.app.app.inject({ method: 'GET', url });
       expect(expectJsonError(res, 401)).toEqual({ detail: 'Authentication credentials were not provided.' });
     }
   });

@@ -1,29 +1,17 @@
 // Authorization: TG <init data> — the Mini App signs in with Telegram's signed init data.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
 import { INIT_DATA_MAX_AGE_S } from '../../../contract/constants';
 import { signInitData, type InitDataUser } from '../../../scripts/telegram/init-data';
 import {
   createTestApp,
-  createTestDb,
   expectJsonError,
   post,
   TEST_BOT_TOKEN,
-  type TestApp,
-  type TestDb,
+  useTestApp,
 } from '../../test/helpers';
 
-let testDb: TestDb;
-let t: TestApp;
-
-beforeAll(async () => {
-  testDb = await createTestDb();
-  t = await createTestApp(testDb.db);
-});
-afterAll(async () => {
-  await t?.close();
-  await testDb?.drop();
-});
+const fixture = useTestApp();
 
 let nextTelegramId = 700_000_001;
 const tgUser = (extra: Partial<InitDataUser> = {}): InitDataUser => ({
@@ -35,10 +23,10 @@ const tgUser = (extra: Partial<InitDataUser> = {}): InitDataUser => ({
   photo_url: 'https://t.me/i/userpic/320/ivan.jpg',
   ...extra,
 });
-const nowS = () => Math.floor(t.clock.now().getTime() / 1000);
+const nowS = () => Math.floor(fixture.app.clock.now().getTime() / 1000);
 const sign = (user: InitDataUser, options: { authDate?: number; botToken?: string } = {}) =>
   signInitData({ botToken: options.botToken ?? TEST_BOT_TOKEN, user, authDate: options.authDate ?? nowS() });
-const meWith = (initData: string, app = t.app) =>
+const meWith = (initData: string, app = fixture.app.app) =>
   app.inject({ method: 'GET', url: API.me, headers: { authorization: `TG ${initData}` } });
 
 const INVALID = { detail: 'Invalid Telegram init data.' };
@@ -64,7 +52,7 @@ describe('Authorization: TG <init data>', () => {
     const user = tgUser();
     const first = (await meWith(sign(user))).json();
     // The user renames themself in the app.
-    const renamed = await t.app.inject({
+    const renamed = await fixture.app.app.inject({
       method: 'PATCH',
       url: API.me,
       headers: { authorization: `TG ${sign(user, { authDate: nowS() - 1 })}` },
@@ -72,7 +60,7 @@ describe('Authorization: TG <init data>', () => {
     });
     expect(renamed.json().first_name).toBe('Vanya');
 
-    t.clock.advance(10);
+    fixture.app.clock.advance(10);
     const changed = { ...user, username: 'ivan_new', photo_url: 'https://t.me/i/userpic/320/new.jpg', first_name: 'Telegram name' };
     const later = await meWith(sign(changed));
     expect(later.statusCode).toBe(200);
@@ -82,7 +70,7 @@ describe('Authorization: TG <init data>', () => {
       telegram_username: 'ivan_new',
       telegram_photo_url: 'https://t.me/i/userpic/320/new.jpg',
     });
-    const count = await t.db.query<{ n: number }>('select count(*)::int as n from users where telegram_id = $1', [user.id]);
+    const count = await fixture.app.db.query<{ n: number }>('select count(*)::int as n from users where telegram_id = $1', [user.id]);
     expect(count[0].n).toBe(1);
   });
 
@@ -99,7 +87,7 @@ describe('Authorization: TG <init data>', () => {
     noHash.delete('hash');
     expect(expectJsonError(await meWith(noHash.toString()), 401)).toEqual(INVALID);
     expect(expectJsonError(await meWith('garbage'), 401)).toEqual(INVALID);
-    const bare = await t.app.inject({ method: 'GET', url: API.me, headers: { authorization: 'TG' } });
+    const bare = await fixture.app.app.inject({ method: 'GET', url: API.me, headers: { authorization: 'TG' } });
     expect(expectJsonError(bare, 401)).toEqual(INVALID);
   });
 
@@ -118,16 +106,16 @@ describe('Authorization: TG <init data>', () => {
   it('init data that worked goes stale after 24 hours, even if the server remembers it', async () => {
     const initData = sign(tgUser());
     expect((await meWith(initData)).statusCode).toBe(200);
-    t.clock.advance(INIT_DATA_MAX_AGE_S + 1);
+    fixture.app.clock.advance(INIT_DATA_MAX_AGE_S + 1);
     try {
       expect(expectJsonError(await meWith(initData), 401)).toEqual(INVALID);
     } finally {
-      t.clock.advance(-(INIT_DATA_MAX_AGE_S + 1));
+      fixture.app.clock.advance(-(INIT_DATA_MAX_AGE_S + 1));
     }
   });
 
   it('refuses everything when no service bot token is configured', async () => {
-    const noBot = await createTestApp(testDb.db, { config: { telegramBotToken: null } });
+    const noBot = await createTestApp(fixture.db.db, { config: { telegramBotToken: null } });
     try {
       expect(expectJsonError(await meWith(sign(tgUser()), noBot.app), 401)).toEqual(INVALID);
     } finally {
@@ -138,8 +126,8 @@ describe('Authorization: TG <init data>', () => {
   it('a deactivated Telegram account is refused', async () => {
     const user = tgUser();
     const created = (await meWith(sign(user))).json();
-    await t.db.query('update users set is_active = false where id = $1', [created.id]);
-    t.app.sessions.forgetUser(created.id);
+    await fixture.app.db.query('update users set is_active = false where id = $1', [created.id]);
+    fixture.app.app.sessions.forgetUser(created.id);
     const res = await meWith(sign(user, { authDate: nowS() - 2 }));
     expect(expectJsonError(res, 401)).toEqual({ detail: 'User inactive or deleted.' });
   });
@@ -147,8 +135,8 @@ describe('Authorization: TG <init data>', () => {
   it('a Telegram user can log out (204) and has no password to change', async () => {
     const initData = sign(tgUser());
     const headers = { authorization: `TG ${initData}` };
-    expect((await post(t.app, API.logout, undefined, headers)).statusCode).toBe(204);
-    const res = await post(t.app, API.setPassword, { current_password: 'anything-1', new_password: 'Brand-new-pass-7', re_new_password: 'Brand-new-pass-7' }, headers);
+    expect((await post(fixture.app.app, API.logout, undefined, headers)).statusCode).toBe(204);
+    const res = await post(fixture.app.app, API.setPassword, { current_password: 'anything-1', new_password: 'Brand-new-pass-7', re_new_password: 'Brand-new-pass-7' }, headers);
     expect(expectJsonError(res, 400)).toEqual({ current_password: ['Invalid password.'] });
   });
 });
