@@ -170,6 +170,13 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await expect(page.getByTestId('history')).toContainText('Sent: Offer');
   // Read like a chat: what the person did first is at the top, the latest message at the bottom.
   await expect(page.getByTestId('history').locator('li').last()).toContainText('Sent: Offer');
+
+  // The dashboard shows the same people per stage, with a bar only where there are people.
+  await page.goto('/content/dashboard/');
+  const dashboardStages = page.getByTestId('dashboard-stage');
+  await expect(dashboardStages).toHaveCount(3);
+  await expect(dashboardStages.locator('.bar-label span:last-child')).toHaveText(['0', '1', '0']);
+  for (const [i, bars] of [0, 1, 0].entries()) await expect(dashboardStages.nth(i).locator('.bar-fill')).toHaveCount(bars);
   await page.goto(funnelUrl);
 
   // Stop, and run again.

@@ -43,7 +43,10 @@ function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
                 <span>{stage.people_count}</span>
               </div>
               <div className="bar-track" role="presentation">
-                <div className="bar-fill" style={{ width: `${(stage.people_count / most) * 100}%`, background: stage.color }} />
+                {/* No sliver for an empty stage: the minimum width is for small non-zero counts. */}
+                {stage.people_count > 0 ? (
+                  <div className="bar-fill" style={{ width: `${(stage.people_count / most) * 100}%`, background: stage.color }} />
+                ) : null}
               </div>
             </li>
           ))}
