@@ -1,21 +1,15 @@
 // Funnels: connect a bot (getMe through the fake Bot API), list, rename, run/stop, archive,
 // restore, delete, ownership, and the token never leaving the server in full.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, type Funnel } from '../../../contract/funnels';
 import { funnels, people, personEvents, stages, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { decryptBotToken } from '../../funnels/secret-box';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, funnelsTestEnv, newBot, NOT_FOUND, ok, user, type FunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, newBot, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
 
-let env: FunnelsTestEnv;
-beforeAll(async () => {
-  env = await funnelsTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useFunnelsTestEnv();
 
 describe('POST /api/funnels/ (connect a bot)', () => {
   it('verifies the token with getMe, names the funnel after the bot, and keeps the token encrypted', async () => {

@@ -1,7 +1,7 @@
 // Media uploads and their limits, the bot's description on Telegram, copying a funnel, and the
 // dashboard.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FUNNELS_API,
   PHOTO_MAX_BYTES,
@@ -17,15 +17,9 @@ import {
 import { media, personEvents } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { expectJsonError, TEST_DATABASE_URL } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, funnelsTestEnv, NOT_FOUND, ok, user, type FunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
 
-let env: FunnelsTestEnv;
-beforeAll(async () => {
-  env = await funnelsTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useFunnelsTestEnv();
 
 function upload(key: string, funnelId: number, contentType: string, data: Buffer, filename = 'file') {
   return env.t.app.inject({

@@ -1,7 +1,7 @@
 // Stages and their messages: create/list/update/delete, the order and its lock after the first
 // run, Telegram HTML and its limits, URL and next-step buttons, media of the same funnel only.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CAPTION_MAX,
   FUNNELS_API,
@@ -16,15 +16,9 @@ import {
 import { people, stages } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, funnelsTestEnv, NOT_FOUND, ok, user, type FunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
 
-let env: FunnelsTestEnv;
-beforeAll(async () => {
-  env = await funnelsTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useFunnelsTestEnv();
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 async function uploadPhoto(key: string, funnelId: number): Promise<MessageMedia> {

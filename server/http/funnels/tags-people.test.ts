@@ -1,20 +1,14 @@
 // Tags and people: tag CRUD with its title rule, the people list with filters and pages, a
 // person's tags and history, and ownership of both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, TAGS_MAX, type Person, type PersonDetail, type Tag } from '../../../contract/funnels';
 import { personEvents, personTags, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { PERSON_HISTORY_LIMIT } from '../../funnels/people';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, funnelsTestEnv, NOT_FOUND, ok, user, type FunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
 
-let env: FunnelsTestEnv;
-beforeAll(async () => {
-  env = await funnelsTestEnv();
-});
-afterAll(async () => {
-  await env?.close();
-});
+const env = useFunnelsTestEnv();
 
 describe('tags', () => {
   it('create, list with people counts, patch and delete', async () => {

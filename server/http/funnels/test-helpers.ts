@@ -1,7 +1,7 @@
 // Shared by the product API tests: an app whose Telegram is the local fake Bot API, a runtime
 // port that records its calls, signed-in users, and a connected funnel in one call.
 import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { FUNNELS_API, type Funnel, type Stage, type Tag } from '../../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
@@ -37,6 +37,18 @@ export async function funnelsTestEnv(): Promise<FunnelsTestEnv> {
       await testDb.drop();
     },
   };
+}
+
+/** The calling test file's env: filled in before its tests run, closed after them. */
+export function useFunnelsTestEnv(): FunnelsTestEnv {
+  const env = {} as FunnelsTestEnv;
+  beforeAll(async () => {
+    Object.assign(env, await funnelsTestEnv());
+  });
+  afterAll(async () => {
+    await env.close?.();
+  });
+  return env;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
