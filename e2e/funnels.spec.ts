@@ -61,6 +61,38 @@ async function addStage(page: Page, title: string, text: string, nextButton: boo
   await expect(page.getByRole('heading', { name: 'Stages' })).toBeVisible();
 }
 
+test('a stage is deleted from its screen and from its edit form, after a confirmation', async ({ page, request }) => {
+  const key = await signIn(page, request, 'delstage');
+  const bot = await fakeBot(request, 'delstage');
+  const headers = { Authorization: `Token ${key}` };
+  const funnel = await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).json();
+  for (const title of ['Welcome', 'Offer']) {
+    expect((await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title } })).status()).toBe(201);
+  }
+  const stages: Array<{ id: number; title: string }> = await (await request.get(FUNNELS_API.stages(funnel.id), { headers })).json();
+
+  // From the stage's own screen; cancelling first keeps it.
+  await page.goto(`/content/funnels/${funnel.id}/stages/${stages[0].id}/`);
+  await page.getByRole('button', { name: 'Delete the stage' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('“Welcome” and its message are deleted.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.getByRole('button', { name: 'Delete the stage' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete the stage' }).click();
+  await expect(page).toHaveURL(new RegExp(`/content/funnels/${funnel.id}/$`));
+  await expect(stageRows(page)).toHaveCount(1);
+  await expect(stageRows(page)).toContainText('Offer');
+
+  // From the edit form.
+  await page.goto(`/content/funnels/${funnel.id}/stages/${stages[1].id}/edit/`);
+  await page.getByRole('button', { name: 'Delete the stage' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete the stage' }).click();
+  await expect(page).toHaveURL(new RegExp(`/content/funnels/${funnel.id}/$`));
+  await expect(stageRows(page)).toHaveCount(0);
+  expect(await (await request.get(FUNNELS_API.stages(funnel.id), { headers })).json()).toEqual([]);
+});
+
 test('connect a bot, build three stages, run it, watch a subscriber move, archive and delete', async ({ page, request }) => {
   test.setTimeout(120_000);
   const authToken = await signIn(page, request, 'funnels');

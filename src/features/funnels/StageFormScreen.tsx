@@ -3,15 +3,15 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { PALETTE, STAGE_TITLE_MAX, type Stage, type StageIcon, type Tag } from '../../../contract/funnels';
-import { createStage, deleteStage, getStage, listTags, updateStage } from '../../api/funnels';
+import { createStage, getStage, listTags, updateStage } from '../../api/funnels';
 import { useTranslation } from '../../i18n/useTranslation';
 import { usePageHead } from '../../state/ui';
 import { Button, FormAlert, TextField } from '../../ui/form';
 import { Screen, ScreenHeader } from '../../ui/Screen';
-import { ConfirmDialog } from './Dialog';
+import { DeleteStageButton } from './DeleteStageButton';
 import { BackTo, ColorPicker, IconPicker, Loading } from './parts';
 import { StageBadge } from './StageIcon';
-import { callApi, describeFailure, noticeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { callApi, describeFailure, success, useResource, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -49,7 +49,6 @@ function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage |
   const [color, setColor] = useState<string>(stage?.color ?? PALETTE[0]);
   const [tagId, setTagId] = useState<number | null>(stage?.tag_id ?? null);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
-  const [deleting, setDeleting] = useState(false);
   const funnelParam = String(funnelId);
 
   useEffect(() => {
@@ -66,15 +65,6 @@ function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage |
     if (stage) await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: funnelParam, stageId: String(stage.id) }, replace: true });
     // A new stage needs its message next.
     else await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/message/', params: { funnelId: funnelParam, stageId: String(result.value.id) }, replace: true });
-  }
-
-  async function remove() {
-    if (!stage) return;
-    setDeleting(false);
-    const result = await callApi(() => deleteStage(stage.id));
-    if (!result.ok) return noticeFailure(result.failure);
-    success(t('funnels.stageForm.deleted'));
-    await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: funnelParam }, replace: true });
   }
 
   return (
@@ -124,23 +114,7 @@ function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage |
         </div>
         <Button type="submit">{stage ? t('funnels.common.save') : t('funnels.stageForm.add')}</Button>
       </form>
-      {stage ? (
-        <Button variant="destructive" onClick={() => setDeleting(true)}>
-          {t('funnels.stageForm.delete')}
-        </Button>
-      ) : null}
-      {deleting && stage ? (
-        <ConfirmDialog
-          title={t('funnels.stageForm.deleteConfirmTitle')}
-          confirmLabel={t('funnels.stageForm.delete')}
-          cancelLabel={t('funnels.common.cancel')}
-          destructive
-          onConfirm={() => void remove()}
-          onCancel={() => setDeleting(false)}
-        >
-          <p>{t('funnels.stageForm.deleteConfirmText', { title: stage.title, count: stage.people_count })}</p>
-        </ConfirmDialog>
-      ) : null}
+      {stage ? <DeleteStageButton stage={stage} /> : null}
     </>
   );
 }

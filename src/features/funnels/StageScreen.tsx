@@ -1,42 +1,30 @@
 // /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
 // the people now in it with their tags, and editing or deleting the stage.
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { deleteStage, getFunnel, getStage, listPeople, listTags } from '../../api/funnels';
+import { Link } from '@tanstack/react-router';
+import { getFunnel, getStage, listPeople, listTags } from '../../api/funnels';
 import { useTranslation } from '../../i18n/useTranslation';
 import { usePageHead } from '../../state/ui';
 import { EmptyState, RowContent, RowIcon, Section } from '../../ui/blocks';
-import { Button } from '../../ui/form';
 import { UsersIcon } from '../../ui/icons';
 import { Screen, ScreenHeader } from '../../ui/Screen';
-import { ConfirmDialog } from './Dialog';
+import { DeleteStageButton } from './DeleteStageButton';
 import { EditIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';
 import { BackTo, Loading, personName, TagChip } from './parts';
 import { StageBadge } from './StageIcon';
-import { callApi, noticeFailure, success, usePolling, useResource } from './useApi';
+import { usePolling, useResource } from './useApi';
 
 export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: number }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const stage = useResource(`stage-${stageId}`, () => getStage(stageId));
   const funnel = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
   const people = useResource(`people-${stageId}`, () => listPeople(funnelId, { stage: stageId, limit: 100 }));
   const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
-  const [deleting, setDeleting] = useState(false);
   usePageHead(stage.data?.title ?? t('funnels.stage.title'));
   usePolling(people.reload, 5_000, funnel.data?.state === 'running');
 
   const params = { funnelId: String(funnelId), stageId: String(stageId) };
   const back = <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: params.funnelId }} label={funnel.data?.name ?? t('common.back')} />;
-
-  async function remove() {
-    setDeleting(false);
-    const result = await callApi(() => deleteStage(stageId));
-    if (!result.ok) return noticeFailure(result.failure);
-    success(t('funnels.stageForm.deleted'));
-    await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: params.funnelId }, replace: true });
-  }
 
   if (!stage.data) {
     return (
@@ -134,21 +122,7 @@ export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: 
           <RowContent icon={<RowIcon tint="blue"><EditIcon /></RowIcon>} title={t('funnels.stage.edit')} />
         </Link>
       </Section>
-      <Button variant="destructive" onClick={() => setDeleting(true)}>
-        {t('funnels.stageForm.delete')}
-      </Button>
-      {deleting ? (
-        <ConfirmDialog
-          title={t('funnels.stageForm.deleteConfirmTitle')}
-          confirmLabel={t('funnels.stageForm.delete')}
-          cancelLabel={t('funnels.common.cancel')}
-          destructive
-          onConfirm={() => void remove()}
-          onCancel={() => setDeleting(false)}
-        >
-          <p>{t('funnels.stageForm.deleteConfirmText', { title: data.title, count: data.people_count })}</p>
-        </ConfirmDialog>
-      ) : null}
+      <DeleteStageButton stage={data} />
     </Screen>
   );
 }
