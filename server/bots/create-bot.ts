@@ -1,37 +1,15 @@
 // The one way this server makes a grammY bot: the Bot API root is injectable (tests and local
-// development point it at scripts/telegram/fake-bot-api.ts), and 429s are waited out per bot.
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+// development point it at scripts/telegram/fake-bot-api.ts), 429s are waited out per bot, and
+// calls go through the lean fetch of bot-api-fetch.ts.
 import { autoRetry } from '@grammyjs/auto-retry';
-import { Bot, GrammyError, HttpError } from 'grammy';
+import { type ApiClientOptions, Bot, GrammyError, HttpError } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
+import { botApiFetch, directJsonCalls } from './bot-api-fetch';
 
 /** A 429 asking to wait longer than this fails the call instead of stalling it. */
 export const MAX_RATE_LIMIT_WAIT_S = 60;
 /** Retries of one call after 429s and Telegram's own 5xx failures. */
 export const MAX_API_RETRIES = 3;
-
-/**
- * Idle keep-alive connections kept per Bot API host. grammY's own agent keeps Node's default
- * 256: with hundreds of bots long polling one host, every connection freed beyond that was
- * closed and the next call opened a new one (a third of the runtime's HTTP cost under load).
- */
-export const MAX_IDLE_CONNECTIONS = 4096;
-
-const agents = new Map<string, HttpAgent>();
-
-/** grammY's fetch settings for `apiRoot`, as its defaults, but with one roomier agent per host. */
-function fetchConfigFor(apiRoot: string): Record<string, unknown> | undefined {
-  const https = apiRoot.startsWith('https:');
-  if (!https && !apiRoot.startsWith('http:')) return undefined;
-  let agent = agents.get(apiRoot);
-  if (!agent) {
-    const options = { keepAlive: true, maxFreeSockets: MAX_IDLE_CONNECTIONS };
-    agent = https ? new HttpsAgent(options) : new HttpAgent(options);
-    agents.set(apiRoot, agent);
-  }
-  return https ? { compress: true, agent, duplex: 'half' } : { agent, duplex: 'half' };
-}
 
 export interface CreateBotOptions {
   /** TELEGRAM_API_ROOT, without a trailing slash. */
@@ -42,19 +20,23 @@ export interface CreateBotOptions {
   timeoutSeconds?: number;
 }
 
-export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds }: CreateBotOptions): Bot {
-  const baseFetchConfig = fetchConfigFor(apiRoot);
+/** grammY's own per-request timeout. */
+const DEFAULT_TIMEOUT_S = 500;
+
+export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DEFAULT_TIMEOUT_S }: CreateBotOptions): Bot {
   const bot = new Bot(token, {
     client: {
       apiRoot,
-      ...(timeoutSeconds ? { timeoutSeconds } : {}),
-      ...(baseFetchConfig ? { baseFetchConfig } : {}),
+      // grammY types `fetch` as node-fetch's; it only calls it with (url, {method, headers, body, signal}).
+      fetch: botApiFetch as unknown as NonNullable<ApiClientOptions['fetch']>,
+      timeoutSeconds,
     },
     ...(botInfo ? { botInfo } : {}),
   });
   // Network failures are rethrown at once: the caller decides how to retry them (grammY's long
   // polling has its own loop), instead of one call hanging in backoff for hours.
   bot.api.config.use(
+    directJsonCalls(apiRoot, token, timeoutSeconds),
     autoRetry({ maxRetryAttempts: MAX_API_RETRIES, maxDelaySeconds: MAX_RATE_LIMIT_WAIT_S, rethrowHttpErrors: true }),
   );
   return bot;

@@ -1,0 +1,192 @@
+// The `fetch` grammY's API client uses in this server: a lean one on node:http(s), in place of
+// grammY's default node-fetch. grammY only POSTs (a JSON string, or a multipart stream for
+// uploads) and reads the answer with `res.json()`, so that is all this implements. On loopback it
+// costs about 50 µs of CPU per call where node-fetch cost 120–140 µs: node-fetch builds WHATWG
+// Request/Headers/Body objects per call. Node's own fetch was slower still here and cannot send
+// grammY's streamed multipart body without `duplex: 'half'`; undici's `request` measured no
+// better than this inside the bot runtime (`npm run bench:bots`), so no dependency for it.
+//
+// Keep-alive connections are pooled per API host in one roomy agent: with hundreds of bots long
+// polling one host, Node's default of 256 idle sockets made every call past it open a new one.
+import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { pipeline, type Readable } from 'node:stream';
+import { HttpError, InputFile, type Transformer } from 'grammy';
+
+/** Idle keep-alive connections kept per Bot API host. */
+export const MAX_IDLE_CONNECTIONS = 4096;
+
+/** The part of an AbortSignal this needs (grammY passes its polyfill's signals). */
+interface SignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+export interface BotApiRequestInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | Readable | AsyncIterable<Uint8Array>;
+  signal?: SignalLike | null;
+  /** Fails the call when its connection is silent this long (grammY keeps its own timer). */
+  timeoutMs?: number;
+}
+
+/** What grammY reads of a fetch response (and a little more, for errors and tests). */
+export interface BotApiResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: IncomingHttpHeaders;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+}
+
+export type BotApiFetch = (url: string, init?: BotApiRequestInit) => Promise<BotApiResponse>;
+
+/** The error a call ends with when its signal aborts it (fetch's name for it). */
+export class AbortError extends Error {
+  override readonly name = 'AbortError';
+  constructor() {
+    super('The operation was aborted.');
+  }
+}
+
+interface Origin {
+  https: boolean;
+  hostname: string;
+  port: number;
+  agent: HttpAgent;
+}
+
+/** Parsed once per API root: every call of every bot goes to the same one or two hosts. */
+const origins = new Map<string, Origin>();
+
+function originOf(href: string): { origin: Origin; path: string } {
+  const slash = href.indexOf('/', href.indexOf('//') + 2);
+  const key = slash === -1 ? href : href.slice(0, slash);
+  const path = slash === -1 ? '/' : href.slice(slash);
+  let origin = origins.get(key);
+  if (!origin) {
+    const url = new URL(key);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Only http(s) URLs are supported: ${url.protocol}`);
+    const https = url.protocol === 'https:';
+    const options = { keepAlive: true, maxFreeSockets: MAX_IDLE_CONNECTIONS };
+    origin = {
+      https,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: Number(url.port) || (https ? 443 : 80),
+      agent: https ? new HttpsAgent(options) : new HttpAgent(options),
+    };
+    origins.set(key, origin);
+  }
+  return { origin, path };
+}
+
+function isStream(body: unknown): body is Readable | AsyncIterable<Uint8Array> {
+  return typeof body === 'object' && body !== null && !(body instanceof Uint8Array);
+}
+
+/** One POST (or GET) to the Bot API: the whole answer is read before the promise settles. */
+export const botApiFetch: BotApiFetch = (href, init = {}) =>
+  new Promise<BotApiResponse>((resolve, reject) => {
+    const { signal, body } = init;
+    if (signal?.aborted) return reject(new AbortError());
+    let target: ReturnType<typeof originOf>;
+    try {
+      target = originOf(href);
+    } catch (error) {
+      return reject(error);
+    }
+    const { origin, path } = target;
+    const headers: OutgoingHttpHeaders = { ...init.headers };
+    const streamed = isStream(body);
+    if (body !== undefined && !streamed) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      outcome();
+    };
+    const onAbort = () => {
+      const error = new AbortError();
+      req.destroy(error);
+      finish(() => reject(error));
+    };
+    const req = (origin.https ? httpsRequest : httpRequest)(
+      { hostname: origin.hostname, port: origin.port, path, method: init.method ?? 'GET', headers, agent: origin.agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', (error) => finish(() => reject(error)));
+        res.on('end', () => {
+          const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          finish(() =>
+            resolve({
+              status,
+              ok: status >= 200 && status < 300,
+              headers: res.headers,
+              text: async () => text,
+              json: async () => JSON.parse(text) as unknown,
+            }),
+          );
+        });
+      },
+    );
+    req.on('error', (error) => finish(() => reject(error)));
+    if (init.timeoutMs) {
+      req.setTimeout(init.timeoutMs, () => req.destroy(new Error(`The Bot API did not answer for ${init.timeoutMs! / 1000} s`)));
+    }
+    signal?.addEventListener('abort', onAbort);
+    if (streamed) {
+      // An upload: chunked, as node-fetch sends it. A failing body stream fails the call.
+      pipeline(body as Readable, req, (error) => {
+        if (error) finish(() => reject(error));
+      });
+    } else {
+      req.end(body);
+    }
+  });
+
+const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+
+/** grammY's rule for JSON payloads: null fields are left out. */
+const withoutNulls = (_key: string, value: unknown) => value ?? undefined;
+
+/** Does the payload carry a file to upload (grammY then sends multipart/form-data)? */
+function carriesUpload(value: unknown, depth = 0): boolean {
+  if (value instanceof InputFile) return true;
+  if (typeof value !== 'object' || value === null || depth > 3) return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (carriesUpload(item, depth + 1)) return true;
+  return false;
+}
+
+/**
+ * A grammY transformer that makes JSON calls itself: straight to botApiFetch, with what grammY's
+ * client does around each call (an AbortController polyfill, a timeout timer and a promise race
+ * per call) folded into the request. It must be installed first, under every other transformer
+ * (auto-retry wraps it). Uploads go on down to grammY's own multipart code (through botApiFetch).
+ * What it returns and throws is what grammY's client would: the Bot API's answer as it came
+ * (callApi turns ok: false into a GrammyError), and an HttpError when the network fails.
+ */
+export function directJsonCalls(apiRoot: string, token: string, timeoutSeconds: number): Transformer {
+  const base = `${apiRoot}/bot${token}/`;
+  const timeoutMs = timeoutSeconds * 1000;
+  return async (prev, method, payload, signal) => {
+    if (carriesUpload(payload)) return prev(method, payload, signal);
+    try {
+      const res = await botApiFetch(base + method, {
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: JSON.stringify(payload ?? {}, withoutNulls),
+        signal: signal as unknown as SignalLike | undefined,
+        timeoutMs,
+      });
+      return (await res.json()) as Awaited<ReturnType<typeof prev>>;
+    } catch (error) {
+      throw new HttpError(`Network request for '${method}' failed!`, error);
+    }
+  };
+}
