@@ -1,5 +1,6 @@
 // Everything the bot runtime reads and writes in the database, as few round trips per update as
-// possible: a /start or a next-step press is one statement (person, history, stage tag together).
+// possible: a /start or a next-step press is one statement (person, history, stage tag together),
+// and the same statements of one turn of the event loop, from any bot, are sent as one.
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db';
 import { funnels, type FunnelRow } from '../../db/schema';
@@ -91,13 +92,20 @@ export function microBatch<Item, Result>(run: (items: Item[]) => Promise<Result[
 export function createRuntimeStore(db: Db): RuntimeStore {
   const q = db.query.bind(db);
   const stageCache = new Map<number, { at: number; stages: Promise<RuntimeStage[]> }>();
-  async function readStages(funnelId: number): Promise<RuntimeStage[]> {
-    const rows = await q<{ id: number; position: number; tag_id: number | null; message: RuntimeStage['message'] }>(
-      'select id, position, tag_id, message from stages where funnel_id = $1 order by position, id',
-      [funnelId],
+  // The stages of every funnel whose cache ran out in this turn: one statement for all of them.
+  const readStages = microBatch<number, RuntimeStage[]>(async (funnelIds) => {
+    const rows = await q<{ funnel_id: number; id: number; position: number; tag_id: number | null; message: RuntimeStage['message'] }>(
+      'select funnel_id, id, position, tag_id, message from stages where funnel_id = any($1::int[]) order by funnel_id, position, id',
+      [[...new Set(funnelIds)]],
     );
-    return rows.map((r) => ({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message }));
-  }
+    const byFunnel = new Map<number, RuntimeStage[]>();
+    for (const r of rows) {
+      const list = byFunnel.get(r.funnel_id) ?? [];
+      list.push({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message });
+      byFunnel.set(r.funnel_id, list);
+    }
+    return funnelIds.map((id) => byFunnel.get(id) ?? []);
+  });
 
   // Claims and sent-message history rows made in the same turn of the event loop (by any bot)
   // go to the database as one statement each: under load that is most of an update's round trips.
@@ -124,6 +132,110 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     return items.map(() => undefined);
   });
 
+  // /start presses and next-step presses of the same turn (any bot, any person) are one
+  // statement each: the person, their history row and the stage's tag together. A person twice in
+  // one /start batch would make the upsert fail ("cannot affect row a second time"); microBatch
+  // then runs each alone.
+  const startPerson = microBatch<
+    {
+      funnelId: number;
+      telegramId: number;
+      firstName: string;
+      lastName: string;
+      username: string | null;
+      languageCode: string | null;
+      stageId: number | null;
+      tagId: number | null;
+      text: string;
+    },
+    number
+  >(async (items) => {
+    const rows = await q<{ id: number; funnel_id: number; telegram_id: string | number }>(
+      `with input as (
+         select * from unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[])
+           as t(funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text)),
+       person as (
+         insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at)
+         select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from input
+         on conflict (funnel_id, telegram_id) do update set
+           first_name = excluded.first_name, last_name = excluded.last_name, username = excluded.username,
+           language_code = excluded.language_code, stage_id = coalesce(excluded.stage_id, people.stage_id),
+           blocked = false, last_seen_at = now()
+         returning id, funnel_id, telegram_id),
+       started as (select person.id, input.* from person join input using (funnel_id, telegram_id)),
+       event as (
+         insert into person_events (person_id, funnel_id, direction, kind, text)
+         select id, funnel_id, 'in', 'command', text from started),
+       tag as (
+         insert into person_tags (person_id, tag_id, source)
+         select id, tag_id, 'stage' from started where tag_id is not null
+         on conflict do nothing)
+       select id, funnel_id, telegram_id from person`,
+      [
+        items.map((i) => i.funnelId),
+        items.map((i) => i.telegramId),
+        items.map((i) => i.firstName),
+        items.map((i) => i.lastName),
+        items.map((i) => i.username),
+        items.map((i) => i.languageCode),
+        items.map((i) => i.stageId),
+        items.map((i) => i.tagId),
+        items.map((i) => i.text),
+      ],
+    );
+    const ids = new Map(rows.map((r) => [`${r.funnel_id}:${Number(r.telegram_id)}`, r.id]));
+    return items.map((i) => {
+      const id = ids.get(`${i.funnelId}:${i.telegramId}`);
+      if (id === undefined) throw new Error(`person ${i.telegramId} of funnel ${i.funnelId} was not saved`);
+      return id;
+    });
+  });
+  // UPDATE … FROM uses one input row per person: of two presses of one person in a batch only
+  // one moves them (RETURNING says which), as if they had come one after the other.
+  const movePerson = microBatch<
+    { funnelId: number; telegramId: number; fromStageId: number; toStageId: number; tagId: number | null; buttonText: string },
+    number | null
+  >(async (items) => {
+    const rows = await q<{ id: number; ord: string | number }>(
+      `with input as (
+         select * from unnest($1::int[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) with ordinality
+           as t(funnel_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, ord)),
+       moved as (
+         update people set stage_id = input.to_stage_id, blocked = false, last_seen_at = now()
+         from input
+         where people.funnel_id = input.funnel_id and people.telegram_id = input.telegram_id and people.stage_id = input.from_stage_id
+         returning people.id, input.ord, input.funnel_id, input.tag_id, input.button_text),
+       event as (
+         insert into person_events (person_id, funnel_id, direction, kind, text)
+         select id, funnel_id, 'in', 'button', button_text from moved),
+       tag as (
+         insert into person_tags (person_id, tag_id, source)
+         select id, tag_id, 'stage' from moved where tag_id is not null
+         on conflict do nothing)
+       select id, ord from moved`,
+      [
+        items.map((i) => i.funnelId),
+        items.map((i) => i.telegramId),
+        items.map((i) => i.fromStageId),
+        items.map((i) => i.toStageId),
+        items.map((i) => i.tagId),
+        items.map((i) => i.buttonText),
+      ],
+    );
+    const moved = new Map(rows.map((r) => [Number(r.ord), r.id]));
+    return items.map((_, index) => moved.get(index + 1) ?? null);
+  });
+  const saveOffset = microBatch<{ funnelId: number; updateId: number }, void>(async (items) => {
+    const latest = new Map<number, number>();
+    for (const { funnelId, updateId } of items) latest.set(funnelId, Math.max(updateId, latest.get(funnelId) ?? 0));
+    await q(
+      `update funnels set update_offset = greatest(funnels.update_offset, input.update_id)
+       from unnest($1::int[], $2::bigint[]) as input(id, update_id) where funnels.id = input.id`,
+      [[...latest.keys()], [...latest.values()]],
+    );
+    return items.map(() => undefined);
+  });
+
   return {
     async runningFunnels() {
       return db.orm.select().from(funnels).where(and(eq(funnels.state, 'running'), isNull(funnels.archivedAt)));
@@ -135,8 +247,8 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     claimUpdate(funnelId, updateId) {
       return claim({ funnelId, updateId });
     },
-    async saveOffset(funnelId, updateId) {
-      await q('update funnels set update_offset = greatest(update_offset, $2) where id = $1', [funnelId, updateId]);
+    saveOffset(funnelId, updateId) {
+      return saveOffset({ funnelId, updateId });
     },
     stages(funnelId) {
       const cached = stageCache.get(funnelId);
@@ -147,55 +259,21 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       stages.catch(() => stageCache.delete(funnelId));
       return stages;
     },
-    async startPerson(funnelId, from, stage, text) {
-      const rows = await q<{ id: number }>(
-        `with person as (
-           insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at)
-           values ($1, $2, $3, $4, $5, $6, $7, false, now())
-           on conflict (funnel_id, telegram_id) do update set
-             first_name = excluded.first_name, last_name = excluded.last_name, username = excluded.username,
-             language_code = excluded.language_code, stage_id = coalesce(excluded.stage_id, people.stage_id),
-             blocked = false, last_seen_at = now()
-           returning id),
-         event as (
-           insert into person_events (person_id, funnel_id, direction, kind, text)
-           select id, $1, 'in', 'command', $8 from person),
-         tag as (
-           insert into person_tags (person_id, tag_id, source)
-           select id, $9::int, 'stage' from person where $9::int is not null
-           on conflict do nothing)
-         select id from person`,
-        [
-          funnelId,
-          from.id,
-          clip(from.first_name, 128),
-          clip(from.last_name, 128),
-          nullableClip(from.username, 64),
-          nullableClip(from.language_code, 16),
-          stage?.id ?? null,
-          text,
-          stage?.tagId ?? null,
-        ],
-      );
-      return rows[0].id;
+    startPerson(funnelId, from, stage, text) {
+      return startPerson({
+        funnelId,
+        telegramId: from.id,
+        firstName: clip(from.first_name, 128),
+        lastName: clip(from.last_name, 128),
+        username: nullableClip(from.username, 64),
+        languageCode: nullableClip(from.language_code, 16),
+        stageId: stage?.id ?? null,
+        tagId: stage?.tagId ?? null,
+        text,
+      });
     },
-    async movePerson(funnelId, telegramId, fromStageId, to, buttonText) {
-      const rows = await q<{ id: number }>(
-        `with person as (
-           update people set stage_id = $4, blocked = false, last_seen_at = now()
-           where funnel_id = $1 and telegram_id = $2 and stage_id = $3
-           returning id),
-         event as (
-           insert into person_events (person_id, funnel_id, direction, kind, text)
-           select id, $1, 'in', 'button', $5 from person),
-         tag as (
-           insert into person_tags (person_id, tag_id, source)
-           select id, $6::int, 'stage' from person where $6::int is not null
-           on conflict do nothing)
-         select id from person`,
-        [funnelId, telegramId, fromStageId, to.id, buttonText, to.tagId],
-      );
-      return rows[0]?.id ?? null;
+    movePerson(funnelId, telegramId, fromStageId, to, buttonText) {
+      return movePerson({ funnelId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText });
     },
     async touchPerson(funnelId, telegramId) {
       const rows = await q<{ id: number; stage_id: number | null }>(

@@ -1,0 +1,132 @@
+// The runtime's statements when many updates arrive at once: /start and next-step presses made in
+// one turn of the event loop (by any bots) go to the database together, and each person still
+// ends up where they would be had the presses come one by one.
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { funnels, people, personEvents, personTags } from '../../db/schema';
+import { createTestDb, type TestDb } from '../../test/helpers';
+import { createRuntimeStore, type RuntimeStore } from './store';
+import { createFunnel, createOwner, type StageSpec } from './test-support';
+
+let testDb: TestDb;
+let store: RuntimeStore;
+let ownerId: number;
+let botNumber = 0;
+
+const STAGES: StageSpec[] = [
+  { text: 'one', tag: 'lead' },
+  { text: 'two', tag: 'warm' },
+  { text: 'three', next: null },
+];
+
+beforeAll(async () => {
+  testDb = await createTestDb();
+  store = createRuntimeStore(testDb.db);
+  ownerId = await createOwner(testDb.db);
+});
+afterAll(async () => {
+  await testDb?.drop();
+});
+
+async function funnel() {
+  botNumber += 1;
+  const made = await createFunnel(testDb.db, { ownerId, token: `${900 + botNumber}:STORE-${botNumber}`, username: `store${botNumber}_bot`, stageSpecs: STAGES });
+  const stages = await store.stages(made.funnel.id);
+  return { id: made.funnel.id, stages };
+}
+
+const person = (id: number, name = `Person ${id}`) => ({ id, first_name: name, language_code: 'en' });
+
+async function personRow(funnelId: number, telegramId: number) {
+  const [row] = await testDb.db.orm.select().from(people).where(and(eq(people.funnelId, funnelId), eq(people.telegramId, telegramId)));
+  return row;
+}
+
+async function history(personId: number) {
+  const rows = await testDb.db.orm.select().from(personEvents).where(eq(personEvents.personId, personId)).orderBy(asc(personEvents.id));
+  return rows.map((r) => `${r.direction} ${r.kind} ${r.text}`);
+}
+
+async function tagIdsOf(personId: number) {
+  const rows = await testDb.db.orm.select().from(personTags).where(eq(personTags.personId, personId));
+  return rows.map((r) => r.tagId).sort();
+}
+
+describe('runtime store under many updates at once', () => {
+  it('/starts of two bots in one turn: every person is in their first stage, with the command in their history and the stage tag', async () => {
+    const a = await funnel();
+    const b = await funnel();
+    const ids = await Promise.all([
+      store.startPerson(a.id, person(1, 'Ann'), a.stages[0], '/start'),
+      store.startPerson(b.id, person(1, 'Ben'), b.stages[0], '/start ad'),
+      store.startPerson(a.id, person(2, 'Cid'), a.stages[0], '/start'),
+    ]);
+    expect(new Set(ids).size).toBe(3);
+    const ann = await personRow(a.id, 1);
+    const ben = await personRow(b.id, 1);
+    const cid = await personRow(a.id, 2);
+    expect([ann.id, ben.id, cid.id]).toEqual(ids);
+    expect([ann.firstName, ben.firstName, cid.firstName]).toEqual(['Ann', 'Ben', 'Cid']);
+    expect([ann.stageId, ben.stageId, cid.stageId]).toEqual([a.stages[0].id, b.stages[0].id, a.stages[0].id]);
+    expect(await history(ben.id)).toEqual(['in command /start ad']);
+    expect(await tagIdsOf(ann.id)).toEqual([a.stages[0].tagId]);
+    expect(await tagIdsOf(ben.id)).toEqual([b.stages[0].tagId]);
+  });
+
+  it('one person pressing /start twice in one turn is one person, in the first stage, with both commands recorded', async () => {
+    const a = await funnel();
+    const ids = await Promise.all([
+      store.startPerson(a.id, person(5, 'Dan'), a.stages[0], '/start'),
+      store.startPerson(a.id, person(5, 'Dan'), a.stages[0], '/start'),
+      store.startPerson(a.id, person(6, 'Eve'), a.stages[0], '/start'),
+    ]);
+    expect(ids[0]).toBe(ids[1]);
+    expect(ids[2]).not.toBe(ids[0]);
+    expect(await history(ids[0])).toEqual(['in command /start', 'in command /start']);
+    expect((await personRow(a.id, 5)).stageId).toBe(a.stages[0].id);
+  });
+
+  it('next-step presses in one turn move each person once; a second press of the same button moves nobody', async () => {
+    const a = await funnel();
+    const b = await funnel();
+    const ann = await store.startPerson(a.id, person(1), a.stages[0], '/start');
+    const ben = await store.startPerson(b.id, person(1), b.stages[0], '/start');
+    const moved = await Promise.all([
+      store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(b.id, 1, b.stages[0].id, b.stages[1], 'Go on'),
+      store.movePerson(b.id, 2, b.stages[0].id, b.stages[1], 'Go on'), // never pressed /start
+    ]);
+    expect(moved.filter((id) => id === ann)).toHaveLength(1);
+    expect(moved.slice(0, 2)).toContain(null);
+    expect(moved.slice(2)).toEqual([ben, null]);
+    expect((await personRow(a.id, 1)).stageId).toBe(a.stages[1].id);
+    expect((await personRow(b.id, 1)).stageId).toBe(b.stages[1].id);
+    expect(await history(ann)).toEqual(['in command /start', 'in button Next']);
+    expect(await tagIdsOf(ann)).toEqual([a.stages[0].tagId, a.stages[1].tagId].sort());
+  });
+
+  it('a press on a message of an earlier stage moves nobody', async () => {
+    const a = await funnel();
+    await store.startPerson(a.id, person(1), a.stages[0], '/start');
+    await store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next');
+    const [stale, fresh] = await Promise.all([
+      store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(a.id, 1, a.stages[1].id, a.stages[2], 'Next'),
+    ]);
+    expect(stale).toBeNull();
+    expect(fresh).not.toBeNull();
+    expect((await personRow(a.id, 1)).stageId).toBe(a.stages[2].id);
+  });
+
+  it('offsets saved in one turn keep the highest update of each bot, and never go back', async () => {
+    const a = await funnel();
+    const b = await funnel();
+    await Promise.all([store.saveOffset(a.id, 10), store.saveOffset(a.id, 12), store.saveOffset(b.id, 7), store.saveOffset(a.id, 11)]);
+    await store.saveOffset(b.id, 3);
+    const rows = await testDb.db.orm.select({ id: funnels.id, offset: funnels.updateOffset }).from(funnels);
+    const offsetOf = (id: number) => rows.find((r) => r.id === id)!.offset;
+    expect(offsetOf(a.id)).toBe(12);
+    expect(offsetOf(b.id)).toBe(7);
+  });
+});
