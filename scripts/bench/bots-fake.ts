@@ -73,6 +73,7 @@ async function main(): Promise<void> {
       send({ type: 'polling' });
     } else if (command.type === 'load') {
       playing = true;
+      const cpuBefore = process.cpuUsage();
       const { tokens, rate, durationS } = command;
       // Each subscriber makes 3 updates (/start and two next-step presses): start rate/3 per second.
       const startsPerSecond = rate / 3;
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
       const drainDeadline = performance.now() + 15_000;
       while (pending.size > 0 && performance.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
       playing = false;
+      const cpu = process.cpuUsage(cpuBefore);
       latencies.sort((a, b) => a - b);
       send({
         type: 'result',
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
         unanswered: pending.size,
         errors,
         elapsedMs: lastReplyAt - began,
+        cpuMs: (cpu.user + cpu.system) / 1000,
         p50: percentile(latencies, 50),
         p90: percentile(latencies, 90),
         p99: percentile(latencies, 99),

@@ -71,6 +71,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   throw new ControlError(400, 'The body must be a JSON object');
 }
 
+const NEVER_ABORTED = new AbortController().signal;
+
 function abortOnDisconnect(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => {
@@ -281,7 +283,8 @@ async function handleBotApi(telegram: FakeTelegram, req: IncomingMessage, res: S
   const match = /^\/bot([^/]+)\/([^/]*)$/.exec(url.pathname);
   if (!match) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
   const token = decodeURIComponent(match[1]);
-  const signal = abortOnDisconnect(res);
+  // Only a long poll waits, and only it needs to know when its caller hangs up.
+  const signal = match[2].toLowerCase() === 'getupdates' ? abortOnDisconnect(res) : NEVER_ABORTED;
   const params = parseParams(url, req.headers['content-type'], await readBody(req));
   const outcome = await telegram.callMethod(token, match[2], params, signal);
   sendJson(res, outcome.ok ? 200 : outcome.error_code, outcome);
