@@ -5,7 +5,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, tempDir, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
-import { createDb, migrate } from './index';
+import { createDb, migrate, PGLITE_SHARED_BUFFERS } from './index';
 import { users } from './schema';
 
 let testDb: TestDb;
@@ -61,6 +61,8 @@ describe('the embedded database on disk (no DATABASE_URL)', () => {
       await migrate(second);
       const rows = await second.query<{ email: string }>('select email from users');
       expect(rows).toEqual([{ email: 'kept@example.com' }]);
+      // Its page cache is kept small (PGlite's WASM memory grows into it and never shrinks).
+      expect(await second.query('show shared_buffers')).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
       await second.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // The database: embedded PGlite (files under DATA_DIR/pgdata) when DATABASE_URL is unset,
 // a node-postgres pool otherwise. Both are Drizzle instances with the same query API.
 // PostgreSQL also offers LISTEN on a dedicated connection, for news from other processes.
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -45,6 +46,25 @@ export interface CreateDbOptions {
   inMemory?: boolean;
   /** node-postgres pool size. */
   poolMax?: number;
+}
+
+/**
+ * The embedded database's page cache. PGlite's default is 128 MB; its WASM memory grows into
+ * that as pages are read and never shrinks. 32 MB holds a small business's data many times over.
+ */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
+/** initdb for a new embedded database, in a child process (see pglite-initdb.mjs for why). */
+async function initPglite(dataDir: string): Promise<void> {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pglite-initdb.mjs');
+  const stderr: Buffer[] = [];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, dataDir], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`Could not create the embedded database in ${dataDir}: ${Buffer.concat(stderr).toString().trim() || `exit code ${code}`}`);
 }
 
 export async function createDb(
@@ -102,8 +122,11 @@ export async function createDb(
   if (!options.inMemory) {
     dataDir = path.join(config.dataDir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
+    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir);
   }
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   const pgliteOrm = drizzlePglite({ client, schema });
   return {
     orm: pgliteOrm as unknown as Database,
