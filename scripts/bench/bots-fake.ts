@@ -1,8 +1,10 @@
 // The fake Telegram side of `npm run bench:bots`, in its own process so that its cost is not
 // counted against the runtime. Driven over IPC by scripts/bench/bots.ts: adds bots, waits until
 // they all poll, then plays subscribers (/start, then the next-step button on every reply) and
-// times each update from injection to the bot's reply arriving here.
-import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+// times each update twice: from its injection to the bot's reply arriving here (everything, this
+// fake's own queues included), and from the getUpdates answer that carried it leaving here to
+// the reply arriving (the runtime's share: what "not counting Telegram" leaves).
+import type { InlineKeyboardMarkup, Message, Update } from 'grammy/types';
 import { startFakeBotApi } from '../telegram/fake-bot-api';
 
 type Command =
@@ -23,6 +25,9 @@ async function main(): Promise<void> {
   // The web page's long polls are not used here; nothing else listens to 'change'.
   const pending = new Map<string, number>();
   const latencies: number[] = [];
+  /** When the update now timed for a chat left the fake in a getUpdates answer. */
+  const delivered = new Map<string, number>();
+  const runtimeLatencies: number[] = [];
   let replies = 0;
   let injected = 0;
   let lastReplyAt = 0;
@@ -31,7 +36,15 @@ async function main(): Promise<void> {
 
   const original = fake.callMethod.bind(fake);
   fake.callMethod = async (token, method, params, signal) => {
+    const arrivedAt = performance.now();
     const outcome = await original(token, method, params, signal);
+    if (playing && method === 'getUpdates' && outcome.ok) {
+      const leftAt = performance.now();
+      for (const update of outcome.result as Update[]) {
+        const chatId = update.message?.chat.id ?? update.callback_query?.from.id;
+        if (chatId !== undefined && pending.has(`${token}:${chatId}`)) delivered.set(`${token}:${chatId}`, leftAt);
+      }
+    }
     if (!playing || (method !== 'sendMessage' && method !== 'sendPhoto')) return outcome;
     if (!outcome.ok) {
       errors += 1;
@@ -42,7 +55,10 @@ async function main(): Promise<void> {
     const startedAt = pending.get(key);
     if (startedAt !== undefined) {
       pending.delete(key);
-      latencies.push(performance.now() - startedAt);
+      latencies.push(arrivedAt - startedAt);
+      const deliveredAt = delivered.get(key);
+      if (deliveredAt !== undefined) runtimeLatencies.push(arrivedAt - deliveredAt);
+      delivered.delete(key);
       replies += 1;
       lastReplyAt = performance.now();
     }
@@ -102,6 +118,7 @@ async function main(): Promise<void> {
       playing = false;
       const cpu = process.cpuUsage(cpuBefore);
       latencies.sort((a, b) => a - b);
+      runtimeLatencies.sort((a, b) => a - b);
       send({
         type: 'result',
         injected,
@@ -114,6 +131,7 @@ async function main(): Promise<void> {
         p90: percentile(latencies, 90),
         p99: percentile(latencies, 99),
         max: latencies.at(-1) ?? NaN,
+        runtime: { p50: percentile(runtimeLatencies, 50), p90: percentile(runtimeLatencies, 90), p99: percentile(runtimeLatencies, 99), max: runtimeLatencies.at(-1) ?? NaN },
       });
     } else if (command.type === 'close') {
       await fake.close();
