@@ -164,7 +164,7 @@ async function main(): Promise<void> {
     `  runtime event loop delay under load: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
     `  update → reply, in the runtime (getUpdates answer out → reply in): p50 ${result.runtime.p50.toFixed(1)} ms, p90 ${result.runtime.p90.toFixed(1)} ms, p99 ${result.runtime.p99.toFixed(1)} ms, max ${result.runtime.max.toFixed(1)} ms`,
     `  update → reply, end to end (injected → reply in, the fake's queues too): p50 ${result.p50.toFixed(1)} ms, p90 ${result.p90.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`,
-    `  goals: RSS < 400 MB ${peakRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'}; ≥ 2000 updates/s ${perSecond >= 2000 ? 'met' : 'MISSED'}; p99 < 50 ms ${result.p99 < 50 ? 'met' : 'MISSED'}`,
+    `  goals: RSS < 400 MB ${peakRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'}; ≥ 2000 updates/s ${perSecond >= 2000 ? 'met' : 'MISSED'}; p99 < 50 ms in the runtime ${result.runtime.p99 < 50 ? "met" : "MISSED"}`,
   ];
   console.log(lines.join('\n'));
 

@@ -129,3 +129,14 @@ describe('grammY through botApiFetch', () => {
     await expect(bot.api.sendMessage(5, 'hi')).rejects.toBeInstanceOf(HttpError);
   });
 });
+
+describe('directJsonCalls', () => {
+  it('leaves null fields out of the JSON, as grammY does', async () => {
+    respond = (_req, res) => json(res, 200, { ok: true, result: true });
+    const bot = createBot('123:ABC', { apiRoot: root });
+    await bot.api.raw.editMessageReplyMarkup({ chat_id: 5, message_id: 9, reply_markup: null as never });
+    expect(JSON.parse(seen.at(-1)!.body)).toEqual({ chat_id: 5, message_id: 9 });
+    await bot.api.sendMessage(5, 'null is a word here');
+    expect(JSON.parse(seen.at(-1)!.body)).toEqual({ chat_id: 5, text: 'null is a word here' });
+  });
+});

@@ -155,6 +155,12 @@ const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 /** grammY's rule for JSON payloads: null fields are left out. */
 const withoutNulls = (_key: string, value: unknown) => value ?? undefined;
 
+/** JSON.stringify with grammY's rule; the replacer (a call per field) only when a null is there. */
+function jsonOf(payload: unknown): string {
+  const text = JSON.stringify(payload);
+  return text.includes('null') ? JSON.stringify(payload, withoutNulls) : text;
+}
+
 /** Does the payload carry a file to upload (grammY then sends multipart/form-data)? */
 function carriesUpload(value: unknown, depth = 0): boolean {
   if (value instanceof InputFile) return true;
@@ -180,7 +186,7 @@ export function directJsonCalls(apiRoot: string, token: string, timeoutSeconds: 
       const res = await botApiFetch(base + method, {
         method: 'POST',
         headers: JSON_HEADERS,
-        body: JSON.stringify(payload ?? {}, withoutNulls),
+        body: jsonOf(payload ?? {}),
         signal: signal as unknown as SignalLike | undefined,
         timeoutMs,
       });
