@@ -85,4 +85,5 @@ export async function removePersonTag(personId: number, tagId: number): Promise<
   await authClient.delete(apiPath(FUNNELS_API.personTag(personId, tagId)));
 }
 
-export const getDashboard = () => get<DashboardFunnel[]>(FUNNELS_API.dashboard);
+/** "Today" on the dashboard is the day of the phone's own time zone. */
+export const getDashboard = () => get<DashboardFunnel[]>(FUNNELS_API.dashboard, { tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' });

@@ -16,6 +16,7 @@ import {
 } from '../../../contract/funnels';
 import { media, personEvents } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { startOfDayIn } from '../../funnels/dashboard';
 import { expectJsonError, TEST_DATABASE_URL } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
 
@@ -215,5 +216,23 @@ describe('GET /api/dashboard/', () => {
     ]);
     const fresher = await user(env);
     expect(ok<DashboardFunnel[]>(await call(env, fresher, 'GET', FUNNELS_API.dashboard))).toEqual([]);
+  });
+
+  it("counts today from midnight in the owner's time zone (?tz=), and refuses an unknown zone", async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Tokyo shop');
+    const zone = 'Asia/Tokyo';
+    const midnight = startOfDayIn(new Date(), zone).getTime();
+    const beforeMidnight = await addPerson(env, funnel.id, { joinedAt: new Date(midnight - 60_000) });
+    await addPerson(env, funnel.id, { joinedAt: new Date(midnight + 60_000) });
+    await env.t.db.orm.insert(personEvents).values([
+      { personId: beforeMidnight.id, funnelId: funnel.id, direction: 'out', kind: 'stage_message', createdAt: new Date(midnight - 60_000) },
+      { personId: beforeMidnight.id, funnelId: funnel.id, direction: 'out', kind: 'stage_message', createdAt: new Date(midnight + 60_000) },
+    ]);
+    const [inTokyo] = ok<DashboardFunnel[]>(await call(env, key, 'GET', `${FUNNELS_API.dashboard}?tz=${encodeURIComponent(zone)}`));
+    expect(inTokyo.today).toEqual({ new_people: 1, messages_sent: 1, stage_moves: 1 });
+    expect(inTokyo.people_count).toBe(2);
+
+    expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.dashboard}?tz=Mars%2FOlympus`), 400)).toEqual({ tz: ['Unknown time zone.'] });
   });
 });

@@ -17,14 +17,14 @@ import type { Sessions } from '../../accounts/sessions';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { ownedFunnel, parseId } from '../../funnels/access';
-import { createDashboardService } from '../../funnels/dashboard';
+import { createDashboardService, isTimeZone } from '../../funnels/dashboard';
 import { FunnelError } from '../../funnels/errors';
 import { createFunnelService } from '../../funnels/funnels';
 import { createMediaService, MEDIA_MAX_BYTES, MEDIA_MESSAGES, MEDIA_TYPES, mediaKindOf } from '../../funnels/media';
 import { createPeopleService } from '../../funnels/people';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { createStageService } from '../../funnels/stages';
-import { ApiError, loggableError } from '../errors';
+import { ApiError, fieldError, loggableError } from '../errors';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import * as schemas from './schemas';
 
@@ -179,7 +179,11 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
     });
 
     // --- dashboard -----------------------------------------------------------------------------
-    app.get(FUNNELS_API.dashboard, { schema: schemas.dashboardSchema }, async (request) => dashboard.dashboard(ownerOf(request)));
+    app.get<{ Querystring: { tz?: string } }>(FUNNELS_API.dashboard, { schema: schemas.dashboardSchema }, async (request) => {
+      const { tz } = request.query;
+      if (tz !== undefined && !isTimeZone(tz)) throw fieldError('tz', 'Unknown time zone.');
+      return dashboard.dashboard(ownerOf(request), tz);
+    });
 
     // --- media ---------------------------------------------------------------------------------
     app.get<IdParams>('/api/media/:id/', async (request, reply) => {

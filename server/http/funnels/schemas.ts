@@ -176,4 +176,4 @@ export const personSchema = { response: { 200: personDetailResponse } };
 export const addPersonTagSchema = { body: object({ tag_id: id }, ['tag_id']), response: { 201: personDetailResponse } };
 
 export const mediaSchema = { response: { 201: mediaResponse } };
-export const dashboardSchema = { response: { 200: dashboardResponse } };
+export const dashboardSchema = { querystring: object({ tz: str(64) }), response: { 200: dashboardResponse } };
