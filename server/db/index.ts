@@ -2,6 +2,7 @@
 // a node-postgres pool otherwise. Both are Drizzle instances with the same query API.
 // PostgreSQL also offers LISTEN on a dedicated connection, for news from other processes.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,10 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Db {
   orm: Database;
   driver: 'pglite' | 'postgres';
-  /** Runs a raw SQL statement and returns its rows (both drivers). */
+  /**
+   * Runs a raw SQL statement and returns its rows (both drivers). The text must be a constant
+   * (values go in `params`): on PostgreSQL each distinct text is prepared once per connection.
+   */
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
   /** Applies pending migrations with the driver's own Drizzle migrator. */
   migrate(): Promise<void>;
@@ -37,6 +41,21 @@ export interface Db {
 }
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Raw statements (a small, fixed set: the bot runtime's and the accounts' SQL) are prepared once
+ * per connection under a name derived from their text, so PostgreSQL parses and plans each only
+ * once per connection instead of on every call.
+ */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `q_${createHash('sha256').update(text).digest('base64url').slice(0, 22)}`;
+    if (statementNames.size < 1_000) statementNames.set(text, name);
+  }
+  return name;
+}
 
 /** Several processes may start at once against one PostgreSQL; only one migrates at a time. */
 const MIGRATION_LOCK_ID = 7_245_001;
@@ -82,7 +101,7 @@ export async function createDb(
       orm,
       driver: 'postgres',
       async query<Row>(text: string, params?: unknown[]) {
-        const result = await pool.query(text, params);
+        const result = await pool.query({ name: statementName(text), text, values: params });
         return result.rows as Row[];
       },
       async migrate() {
