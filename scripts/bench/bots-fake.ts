@@ -126,6 +126,7 @@ async function main(): Promise<void> {
         unanswered: pending.size,
         errors,
         elapsedMs: lastReplyAt - began,
+        drainMs: lastReplyAt - (began + durationS * 1000),
         cpuMs: (cpu.user + cpu.system) / 1000,
         p50: percentile(latencies, 50),
         p90: percentile(latencies, 90),
