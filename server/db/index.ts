@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Config } from '../config';
 import { listen, type ListenHandlers, type Listener, type ListenerTimings } from './listener';
+import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -143,10 +144,9 @@ export async function createDb(
     mkdirSync(dataDir, { recursive: true });
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir);
   }
-  const client = await PGlite.create(dataDir, {
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-  });
-  const pgliteOrm = drizzlePglite({ client, schema });
+  const client = await PgliteThread.start(dataDir, PGLITE_SHARED_BUFFERS);
+  // Drizzle calls only query() and transaction() of its PGlite client, which the thread provides.
+  const pgliteOrm = drizzlePglite({ client: client as unknown as PGlite, schema });
   return {
     orm: pgliteOrm as unknown as Database,
     driver: 'pglite',
