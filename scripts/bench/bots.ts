@@ -94,7 +94,7 @@ async function benchDb(): Promise<{ db: Db; cleanup(): Promise<void> }> {
 }
 
 async function main(): Promise<void> {
-  const child = fork(fileURLToPath(new URL('./bots-fake.ts', import.meta.url)), [], { execArgv: [...(process.env.BENCH_FAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx'], stdio: 'inherit' });
+  const child = fork(fileURLToPath(new URL('./bots-fake.ts', import.meta.url)), [], { execArgv: ['--max-semi-space-size=32', ...(process.env.BENCH_FAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx'], stdio: 'inherit' });
   process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
   const { url } = await ask<{ url: string }>(child, null, 'ready');
   const { bots } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: BOTS }, 'bots');
