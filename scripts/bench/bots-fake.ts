@@ -1,6 +1,7 @@
 // The fake Telegram side of `npm run bench:bots`, in its own process so that its cost is not
 // counted against the runtime. Driven over IPC by scripts/bench/bots.ts: adds bots, waits until
-// they all poll, then plays subscribers (/start, then the next-step button on every reply) and
+// they all poll, then plays subscribers (a warm-up first, not counted: connections, JIT and
+// caches fill in its first seconds) (/start, then the next-step button on every reply) and
 // times each update twice: from its injection to the bot's reply arriving here (everything, this
 // fake's own queues included), and from the getUpdates answer that carried it leaving here to
 // the reply arriving (the runtime's share: what "not counting Telegram" leaves).
@@ -10,7 +11,7 @@ import { startFakeBotApi } from '../telegram/fake-bot-api';
 type Command =
   | { type: 'addBots'; count: number }
   | { type: 'waitPolling'; tokens: string[] }
-  | { type: 'load'; tokens: string[]; rate: number; durationS: number }
+  | { type: 'load'; tokens: string[]; rate: number; warmupS: number; durationS: number }
   | { type: 'close' };
 
 const send = (message: unknown) => process.send!(message);
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   let lastReplyAt = 0;
   let errors = 0;
   let playing = false;
+  /** Updates injected before this moment are the warm-up: handled, but not counted. */
+  let measureFrom = Infinity;
 
   const original = fake.callMethod.bind(fake);
   fake.callMethod = async (token, method, params, signal) => {
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
     }
     if (!playing || (method !== 'sendMessage' && method !== 'sendPhoto')) return outcome;
     if (!outcome.ok) {
-      errors += 1;
+      if (arrivedAt >= measureFrom) errors += 1;
       return outcome;
     }
     const message = outcome.result as Message;
@@ -55,12 +58,14 @@ async function main(): Promise<void> {
     const startedAt = pending.get(key);
     if (startedAt !== undefined) {
       pending.delete(key);
-      latencies.push(arrivedAt - startedAt);
       const deliveredAt = delivered.get(key);
-      if (deliveredAt !== undefined) runtimeLatencies.push(arrivedAt - deliveredAt);
       delivered.delete(key);
-      replies += 1;
-      lastReplyAt = performance.now();
+      if (startedAt >= measureFrom) {
+        latencies.push(arrivedAt - startedAt);
+        if (deliveredAt !== undefined) runtimeLatencies.push(arrivedAt - deliveredAt);
+        replies += 1;
+        lastReplyAt = performance.now();
+      }
     }
     const next = (message.reply_markup as InlineKeyboardMarkup | undefined)?.inline_keyboard
       .flat()
@@ -68,8 +73,9 @@ async function main(): Promise<void> {
     if (next && 'callback_data' in next) {
       const from = { id: message.chat.id, first_name: 'Sub' };
       setImmediate(() => {
-        pending.set(key, performance.now());
-        injected += 1;
+        const now = performance.now();
+        pending.set(key, now);
+        if (now >= measureFrom) injected += 1;
         fake.pressButton(token, { from, message_id: message.message_id, callback_data: next.callback_data! });
       });
     }
@@ -89,17 +95,24 @@ async function main(): Promise<void> {
       send({ type: 'polling' });
     } else if (command.type === 'load') {
       playing = true;
-      const cpuBefore = process.cpuUsage();
-      const { tokens, rate, durationS } = command;
+      const { tokens, rate, warmupS, durationS } = command;
+      let cpuBefore = process.cpuUsage();
       // Each subscriber makes 3 updates (/start and two next-step presses): start rate/3 per second.
       const startsPerSecond = rate / 3;
       const began = performance.now();
+      measureFrom = began + warmupS * 1000;
+      let measuring = false;
       let started = 0;
       let subscriber = 1_000_000;
       await new Promise<void>((resolve) => {
         const timer = setInterval(() => {
           const elapsedS = (performance.now() - began) / 1000;
-          if (elapsedS >= durationS) {
+          if (!measuring && performance.now() >= measureFrom) {
+            measuring = true;
+            cpuBefore = process.cpuUsage();
+            send({ type: 'measuring' });
+          }
+          if (elapsedS >= warmupS + durationS) {
             clearInterval(timer);
             return resolve();
           }
@@ -107,8 +120,9 @@ async function main(): Promise<void> {
           for (; started < due; started++) {
             const token = tokens[started % tokens.length];
             const id = subscriber++;
-            pending.set(`${token}:${id}`, performance.now());
-            injected += 1;
+            const now = performance.now();
+            pending.set(`${token}:${id}`, now);
+            if (now >= measureFrom) injected += 1;
             fake.sendUserMessage(token, { from: { id, first_name: 'Sub' }, text: '/start' });
           }
         }, 5);
@@ -117,16 +131,17 @@ async function main(): Promise<void> {
       while (pending.size > 0 && performance.now() < drainDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
       playing = false;
       const cpu = process.cpuUsage(cpuBefore);
+      const unanswered = [...pending.values()].filter((at) => at >= measureFrom).length;
       latencies.sort((a, b) => a - b);
       runtimeLatencies.sort((a, b) => a - b);
       send({
         type: 'result',
         injected,
         replies,
-        unanswered: pending.size,
+        unanswered,
         errors,
-        elapsedMs: lastReplyAt - began,
-        drainMs: lastReplyAt - (began + durationS * 1000),
+        elapsedMs: lastReplyAt - measureFrom,
+        drainMs: lastReplyAt - (measureFrom + durationS * 1000),
         cpuMs: (cpu.user + cpu.system) / 1000,
         p50: percentile(latencies, 50),
         p90: percentile(latencies, 90),

@@ -6,10 +6,11 @@ import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
-import { funnels, media, people, personEvents, personTags } from '../../db/schema';
+import { funnels, media, people, personEvents, personTags, stages } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { END_OF_FUNNEL_TEXT } from './behaviours/next-step';
 import type { FunnelRuntime } from './runtime';
+import { STAGE_CACHE_MS } from './store';
 import { createFunnel, createOwner, recordingLog, testRuntime, TINY_PNG, type StageSpec } from './test-support';
 
 let fake: FakeBotApi;
@@ -181,6 +182,30 @@ describe('a subscriber goes through the funnel', () => {
     expect(toEve.photo!.at(-1)!.file_id).toBe(fileId);
     const [row] = await testDb.db.orm.select().from(media).where(eq(media.id, mediaIds[0]!));
     expect(row.telegramFileId).toBe(fileId);
+  });
+
+  it("an edited stage message reaches the next subscribers about a second after it is saved", async () => {
+    const { token, stageIds } = await runningFunnel([{ text: 'Old welcome', next: null }]);
+    await start(testRuntime(testDb.db, fake.url));
+    fake.sendUserMessage(token, { from: { id: 5101, first_name: 'Cid' }, text: '/start' });
+    expect((await fake.waitForBotMessage(token, 5101)).text).toBe('Old welcome');
+
+    await testDb.db.orm
+      .update(stages)
+      .set({ message: { text: 'New <b>welcome</b>', media_id: null, buttons: [], next_button: null } })
+      .where(eq(stages.id, stageIds[0]));
+    // Every new subscriber gets an answer at once; within about a second it is the new text.
+    let next = 5102;
+    const deadline = Date.now() + STAGE_CACHE_MS * 3;
+    let text: string | undefined;
+    while (Date.now() < deadline) {
+      const id = next++;
+      fake.sendUserMessage(token, { from: { id, first_name: 'Dee' }, text: '/start' });
+      text = (await fake.waitForBotMessage(token, id)).text;
+      if (text === 'New welcome') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(text).toBe('New welcome');
   });
 
   it('text the person writes goes into their history', async () => {

@@ -62,7 +62,11 @@ export interface RuntimeStore {
   pruneHandledUpdates(): Promise<void>;
 }
 
-/** Stages (and their messages) are re-read at most this often per funnel: an edit shows within a second. */
+/**
+ * A funnel's stages (and their messages) are read again, in the background, once the copy in
+ * memory is older than this: updates never wait for it, and an edit reaches subscribers about a
+ * second after it is saved.
+ */
 export const STAGE_CACHE_MS = 1_000;
 
 /**
@@ -91,7 +95,9 @@ export function microBatch<Item, Result>(run: (items: Item[]) => Promise<Result[
 
 export function createRuntimeStore(db: Db): RuntimeStore {
   const q = db.query.bind(db);
-  const stageCache = new Map<number, { at: number; stages: Promise<RuntimeStage[]> }>();
+  /** Per funnel: the stages last read, when, and a read under way. */
+  const stageCache = new Map<number, { at: number; stages: RuntimeStage[]; refreshing: boolean }>();
+  const firstReads = new Map<number, Promise<RuntimeStage[]>>();
   // The stages of every funnel whose cache ran out in this turn: one statement for all of them.
   const readStages = microBatch<number, RuntimeStage[]>(async (funnelIds) => {
     const rows = await q<{ funnel_id: number; id: number; position: number; tag_id: number | null; message: RuntimeStage['message'] }>(
@@ -252,12 +258,28 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     },
     stages(funnelId) {
       const cached = stageCache.get(funnelId);
-      if (cached && Date.now() - cached.at < STAGE_CACHE_MS) return cached.stages;
-      const stages = readStages(funnelId);
-      if (stageCache.size > 10_000) stageCache.clear();
-      stageCache.set(funnelId, { at: Date.now(), stages });
-      stages.catch(() => stageCache.delete(funnelId));
-      return stages;
+      if (cached) {
+        // Stale while it is read again: an update never waits for a refresh.
+        if (!cached.refreshing && Date.now() - cached.at >= STAGE_CACHE_MS) {
+          cached.refreshing = true;
+          readStages(funnelId).then(
+            (stages) => stageCache.set(funnelId, { at: Date.now(), stages, refreshing: false }),
+            () => (cached.refreshing = false), // the next update tries again
+          );
+        }
+        return Promise.resolve(cached.stages);
+      }
+      let first = firstReads.get(funnelId);
+      if (!first) {
+        first = readStages(funnelId).then((stages) => {
+          if (stageCache.size > 10_000) stageCache.clear();
+          stageCache.set(funnelId, { at: Date.now(), stages, refreshing: false });
+          return stages;
+        });
+        firstReads.set(funnelId, first);
+        void first.finally(() => firstReads.delete(funnelId)).catch(() => undefined);
+      }
+      return first;
     },
     startPerson(funnelId, from, stage, text) {
       return startPerson({
