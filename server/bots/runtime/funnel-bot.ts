@@ -1,6 +1,7 @@
 // One running funnel's bot: a grammY Bot (auto-retry for 429s, per bot) with the funnel's
 // behaviours, fed either by its own lean long-polling loop or by the webhook route. Every update
-// is claimed in handled_updates before it is handled, so none is handled twice.
+// is claimed in handled_updates before it has any effect (by the behaviour that handles it, in
+// the same statement as its first write where it can), so none is handled twice.
 import { Bot, type BotError, type Context } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
@@ -123,9 +124,8 @@ export class FunnelBot {
     this.options.onRevoked(this.funnelId);
   }
 
-  /** Handles one update unless it was handled before (by this or any process). */
+  /** Handles one update; the behaviours skip it if it was handled before (by any process). */
   async handle(update: Update): Promise<void> {
-    if (!(await this.options.store.claimUpdate(this.funnelId, update.update_id))) return;
     await this.bot.handleUpdate(update);
   }
 
@@ -174,12 +174,9 @@ export class FunnelBot {
             if (queue) queue.push(update);
             else byPerson.set(key, [update]);
           }
-          // The whole batch is claimed first (handled_updates; one statement with other bots' claims), then handled.
-          const claims = await Promise.all(updates.map((u) => this.options.store.claimUpdate(this.funnelId, u.update_id)));
-          const claimed = new Set(updates.filter((_, i) => claims[i]).map((u) => u.update_id));
           await Promise.all(
             [...byPerson.values()].map(async (queue) => {
-              for (const update of queue) if (claimed.has(update.update_id)) await this.bot.handleUpdate(update);
+              for (const update of queue) await this.bot.handleUpdate(update);
             }),
           );
           lastHandled = Math.max(lastHandled, ...updates.map((u) => u.update_id));

@@ -5,13 +5,21 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { funnels, people, personEvents, personTags } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
-import { createRuntimeStore, type RuntimeStore } from './store';
+import { ALREADY_HANDLED, createRuntimeStore, type RuntimeStore } from './store';
 import { createFunnel, createOwner, type StageSpec } from './test-support';
 
 let testDb: TestDb;
 let store: RuntimeStore;
 let ownerId: number;
 let botNumber = 0;
+let updateId = 0;
+/** A new update id (Telegram's are per bot; unique here is simpler and just as good). */
+const u = () => ++updateId;
+/** The person's id, from a call that must have handled its update. */
+const handled = <T,>(value: T | typeof ALREADY_HANDLED): T => {
+  if (value === ALREADY_HANDLED) throw new Error('the update was refused as handled before');
+  return value;
+};
 
 const STAGES: StageSpec[] = [
   { text: 'one', tag: 'lead' },
@@ -57,9 +65,9 @@ describe('runtime store under many updates at once', () => {
     const a = await funnel();
     const b = await funnel();
     const ids = await Promise.all([
-      store.startPerson(a.id, person(1, 'Ann'), a.stages[0], '/start'),
-      store.startPerson(b.id, person(1, 'Ben'), b.stages[0], '/start ad'),
-      store.startPerson(a.id, person(2, 'Cid'), a.stages[0], '/start'),
+      store.startPerson(a.id, u(), person(1, 'Ann'), a.stages[0], '/start'),
+      store.startPerson(b.id, u(), person(1, 'Ben'), b.stages[0], '/start ad'),
+      store.startPerson(a.id, u(), person(2, 'Cid'), a.stages[0], '/start'),
     ]);
     expect(new Set(ids).size).toBe(3);
     const ann = await personRow(a.id, 1);
@@ -76,26 +84,26 @@ describe('runtime store under many updates at once', () => {
   it('one person pressing /start twice in one turn is one person, in the first stage, with both commands recorded', async () => {
     const a = await funnel();
     const ids = await Promise.all([
-      store.startPerson(a.id, person(5, 'Dan'), a.stages[0], '/start'),
-      store.startPerson(a.id, person(5, 'Dan'), a.stages[0], '/start'),
-      store.startPerson(a.id, person(6, 'Eve'), a.stages[0], '/start'),
+      store.startPerson(a.id, u(), person(5, 'Dan'), a.stages[0], '/start'),
+      store.startPerson(a.id, u(), person(5, 'Dan'), a.stages[0], '/start'),
+      store.startPerson(a.id, u(), person(6, 'Eve'), a.stages[0], '/start'),
     ]);
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
-    expect(await history(ids[0])).toEqual(['in command /start', 'in command /start']);
+    expect(await history(handled(ids[0]))).toEqual(['in command /start', 'in command /start']);
     expect((await personRow(a.id, 5)).stageId).toBe(a.stages[0].id);
   });
 
   it('next-step presses in one turn move each person once; a second press of the same button moves nobody', async () => {
     const a = await funnel();
     const b = await funnel();
-    const ann = await store.startPerson(a.id, person(1), a.stages[0], '/start');
-    const ben = await store.startPerson(b.id, person(1), b.stages[0], '/start');
+    const ann = handled(await store.startPerson(a.id, u(), person(1), a.stages[0], '/start'));
+    const ben = handled(await store.startPerson(b.id, u(), person(1), b.stages[0], '/start'));
     const moved = await Promise.all([
-      store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next'),
-      store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next'),
-      store.movePerson(b.id, 1, b.stages[0].id, b.stages[1], 'Go on'),
-      store.movePerson(b.id, 2, b.stages[0].id, b.stages[1], 'Go on'), // never pressed /start
+      store.movePerson(a.id, u(), 1, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(a.id, u(), 1, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(b.id, u(), 1, b.stages[0].id, b.stages[1], 'Go on'),
+      store.movePerson(b.id, u(), 2, b.stages[0].id, b.stages[1], 'Go on'), // never pressed /start
     ]);
     expect(moved.filter((id) => id === ann)).toHaveLength(1);
     expect(moved.slice(0, 2)).toContain(null);
@@ -106,13 +114,41 @@ describe('runtime store under many updates at once', () => {
     expect(await tagIdsOf(ann)).toEqual([a.stages[0].tagId, a.stages[1].tagId].sort());
   });
 
+  it('an update is taken once: the same one twice in a turn (a webhook retry), or again later, does nothing', async () => {
+    const a = await funnel();
+    const start = u();
+    const [first, again] = await Promise.all([
+      store.startPerson(a.id, start, person(7, 'Fay'), a.stages[0], '/start'),
+      store.startPerson(a.id, start, person(7, 'Fay'), a.stages[0], '/start'),
+    ]);
+    expect([first, again].filter((r) => r === ALREADY_HANDLED)).toHaveLength(1);
+    const fay = handled(first === ALREADY_HANDLED ? again : first);
+    expect(await store.startPerson(a.id, start, person(7, 'Fay'), a.stages[0], '/start')).toBe(ALREADY_HANDLED);
+
+    const press = u();
+    const presses = await Promise.all([
+      store.movePerson(a.id, press, 7, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(a.id, press, 7, a.stages[0].id, a.stages[1], 'Next'),
+    ]);
+    expect(presses).toHaveLength(2);
+    expect(presses).toContain(fay);
+    expect(presses).toContain(ALREADY_HANDLED);
+    expect(await store.movePerson(a.id, press, 7, a.stages[1].id, a.stages[2], 'Next')).toBe(ALREADY_HANDLED);
+    expect((await personRow(a.id, 7)).stageId).toBe(a.stages[1].id);
+    expect(await history(fay)).toEqual(['in command /start', 'in button Next']);
+    // Claimed by the generic claim first: the statements that claim themselves see it as taken.
+    const other = u();
+    expect(await store.claimUpdate(a.id, other)).toBe(true);
+    expect(await store.movePerson(a.id, other, 7, a.stages[1].id, a.stages[2], 'Next')).toBe(ALREADY_HANDLED);
+  });
+
   it('a press on a message of an earlier stage moves nobody', async () => {
     const a = await funnel();
-    await store.startPerson(a.id, person(1), a.stages[0], '/start');
-    await store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next');
+    await store.startPerson(a.id, u(), person(1), a.stages[0], '/start');
+    await store.movePerson(a.id, u(), 1, a.stages[0].id, a.stages[1], 'Next');
     const [stale, fresh] = await Promise.all([
-      store.movePerson(a.id, 1, a.stages[0].id, a.stages[1], 'Next'),
-      store.movePerson(a.id, 1, a.stages[1].id, a.stages[2], 'Next'),
+      store.movePerson(a.id, u(), 1, a.stages[0].id, a.stages[1], 'Next'),
+      store.movePerson(a.id, u(), 1, a.stages[1].id, a.stages[2], 'Next'),
     ]);
     expect(stale).toBeNull();
     expect(fresh).not.toBeNull();

@@ -29,6 +29,9 @@ export interface MediaForSending {
   telegramFileId: string | null;
 }
 
+/** What startPerson/movePerson answer for an update that was handled before (nothing was done). */
+export const ALREADY_HANDLED = Symbol('already handled');
+
 /** handled_updates rows older than this are deleted (Telegram keeps an update 24 hours at most). */
 export const HANDLED_UPDATES_KEEP_HOURS = 48;
 
@@ -39,17 +42,32 @@ export interface RuntimeStore {
   /** Running, not archived funnels. */
   runningFunnels(): Promise<FunnelRow[]>;
   funnel(id: number): Promise<FunnelRow | undefined>;
-  /** True the first time (funnel, update) is seen; false for a repeat (webhook retry, second poller). */
+  /**
+   * True the first time (funnel, update) is seen; false for a repeat (webhook retry, a restart
+   * before the offset was saved, a second poller). Every update with an effect is claimed before
+   * it has one: by this, or inside startPerson/movePerson, which claim it in their own statement.
+   */
   claimUpdate(funnelId: number, updateId: number): Promise<boolean>;
   saveOffset(funnelId: number, updateId: number): Promise<void>;
   stages(funnelId: number): Promise<RuntimeStage[]>;
-  /** /start: creates or refreshes the person, puts them in `stage`, records the command, tags them. */
-  startPerson(funnelId: number, from: TelegramProfile, stage: RuntimeStage | null, text: string): Promise<number>;
   /**
-   * Next-step press: moves the person from `fromStageId` to `to` only if they are still there
-   * (a press on an old message moves nobody); records the press and tags them. null = no move.
+   * /start: claims the update and, if it is new, creates or refreshes the person, puts them in
+   * `stage`, records the command and tags them. ALREADY_HANDLED for an update claimed before.
    */
-  movePerson(funnelId: number, telegramId: number, fromStageId: number, to: RuntimeStage, buttonText: string): Promise<number | null>;
+  startPerson(funnelId: number, updateId: number, from: TelegramProfile, stage: RuntimeStage | null, text: string): Promise<number | typeof ALREADY_HANDLED>;
+  /**
+   * Next-step press: claims the update and, if it is new, moves the person from `fromStageId` to
+   * `to` only if they are still there (a press on an old message moves nobody); records the press
+   * and tags them. null = claimed, nobody moved; ALREADY_HANDLED = claimed before, nothing done.
+   */
+  movePerson(
+    funnelId: number,
+    updateId: number,
+    telegramId: number,
+    fromStageId: number,
+    to: RuntimeStage,
+    buttonText: string,
+  ): Promise<number | null | typeof ALREADY_HANDLED>;
   /** The person's id and current stage, and marks them seen and not blocked (they wrote). */
   touchPerson(funnelId: number, telegramId: number): Promise<{ id: number; stageId: number | null } | null>;
   recordIncoming(funnelId: number, personId: number, kind: 'text' | 'command' | 'button', text: string): Promise<void>;
@@ -139,12 +157,15 @@ export function createRuntimeStore(db: Db): RuntimeStore {
   });
 
   // /start presses and next-step presses of the same turn (any bot, any person) are one
-  // statement each: the person, their history row and the stage's tag together. A person twice in
-  // one /start batch would make the upsert fail ("cannot affect row a second time"); microBatch
-  // then runs each alone.
+  // statement each: the update's claim in handled_updates, and only if it is new, the person,
+  // their history row and the stage's tag. One statement, so an update is never half taken, and
+  // the claim costs no round trip of its own. The same update twice in a batch (a webhook retry)
+  // is taken once (DISTINCT ON). A person twice in one /start batch would make the upsert fail
+  // ("cannot affect row a second time"); microBatch then runs each alone.
   const startPerson = microBatch<
     {
       funnelId: number;
+      updateId: number;
       telegramId: number;
       firstName: string;
       lastName: string;
@@ -154,21 +175,27 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       tagId: number | null;
       text: string;
     },
-    number
+    number | typeof ALREADY_HANDLED
   >(async (items) => {
-    const rows = await q<{ id: number; funnel_id: number; telegram_id: string | number }>(
+    const rows = await q<{ id: number; ord: string | number }>(
       `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[])
-           as t(funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text)),
+         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
+           with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, ord)),
+       claimed as (
+         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
+         on conflict do nothing returning funnel_id, update_id),
+       fresh as (
+         select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
+         order by funnel_id, update_id, ord),
        person as (
          insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at)
-         select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from input
+         select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from fresh
          on conflict (funnel_id, telegram_id) do update set
            first_name = excluded.first_name, last_name = excluded.last_name, username = excluded.username,
            language_code = excluded.language_code, stage_id = coalesce(excluded.stage_id, people.stage_id),
            blocked = false, last_seen_at = now()
          returning id, funnel_id, telegram_id),
-       started as (select person.id, input.* from person join input using (funnel_id, telegram_id)),
+       started as (select person.id, fresh.* from person join fresh using (funnel_id, telegram_id)),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
          select id, funnel_id, 'in', 'command', text from started),
@@ -176,9 +203,10 @@ export function createRuntimeStore(db: Db): RuntimeStore {
          insert into person_tags (person_id, tag_id, source)
          select id, tag_id, 'stage' from started where tag_id is not null
          on conflict do nothing)
-       select id, funnel_id, telegram_id from person`,
+       select id, ord from started`,
       [
         items.map((i) => i.funnelId),
+        items.map((i) => i.updateId),
         items.map((i) => i.telegramId),
         items.map((i) => i.firstName),
         items.map((i) => i.lastName),
@@ -189,28 +217,31 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         items.map((i) => i.text),
       ],
     );
-    const ids = new Map(rows.map((r) => [`${r.funnel_id}:${Number(r.telegram_id)}`, r.id]));
-    return items.map((i) => {
-      const id = ids.get(`${i.funnelId}:${i.telegramId}`);
-      if (id === undefined) throw new Error(`person ${i.telegramId} of funnel ${i.funnelId} was not saved`);
-      return id;
-    });
+    const ids = new Map(rows.map((r) => [Number(r.ord), r.id]));
+    return items.map((_, index) => ids.get(index + 1) ?? ALREADY_HANDLED);
   });
   // UPDATE … FROM uses one input row per person: of two presses of one person in a batch only
-  // one moves them (RETURNING says which), as if they had come one after the other.
+  // one moves them (RETURNING says which), as if they had come one after the other. A claimed
+  // press that moves nobody (an old message's button) is null; one handled before, ALREADY_HANDLED.
   const movePerson = microBatch<
-    { funnelId: number; telegramId: number; fromStageId: number; toStageId: number; tagId: number | null; buttonText: string },
-    number | null
+    { funnelId: number; updateId: number; telegramId: number; fromStageId: number; toStageId: number; tagId: number | null; buttonText: string },
+    number | null | typeof ALREADY_HANDLED
   >(async (items) => {
-    const rows = await q<{ id: number; ord: string | number }>(
+    const rows = await q<{ id: number | null; ord: string | number }>(
       `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[]) with ordinality
-           as t(funnel_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, ord)),
+         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[]) with ordinality
+           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, ord)),
+       claimed as (
+         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
+         on conflict do nothing returning funnel_id, update_id),
+       fresh as (
+         select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
+         order by funnel_id, update_id, ord),
        moved as (
-         update people set stage_id = input.to_stage_id, blocked = false, last_seen_at = now()
-         from input
-         where people.funnel_id = input.funnel_id and people.telegram_id = input.telegram_id and people.stage_id = input.from_stage_id
-         returning people.id, input.ord, input.funnel_id, input.tag_id, input.button_text),
+         update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
+         from fresh
+         where people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id and people.stage_id = fresh.from_stage_id
+         returning people.id, fresh.ord, fresh.funnel_id, fresh.tag_id, fresh.button_text),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
          select id, funnel_id, 'in', 'button', button_text from moved),
@@ -218,9 +249,10 @@ export function createRuntimeStore(db: Db): RuntimeStore {
          insert into person_tags (person_id, tag_id, source)
          select id, tag_id, 'stage' from moved where tag_id is not null
          on conflict do nothing)
-       select id, ord from moved`,
+       select moved.id, fresh.ord from fresh left join moved using (ord)`,
       [
         items.map((i) => i.funnelId),
+        items.map((i) => i.updateId),
         items.map((i) => i.telegramId),
         items.map((i) => i.fromStageId),
         items.map((i) => i.toStageId),
@@ -228,8 +260,8 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         items.map((i) => i.buttonText),
       ],
     );
-    const moved = new Map(rows.map((r) => [Number(r.ord), r.id]));
-    return items.map((_, index) => moved.get(index + 1) ?? null);
+    const claimed = new Map(rows.map((r) => [Number(r.ord), r.id]));
+    return items.map((_, index) => (claimed.has(index + 1) ? claimed.get(index + 1)! : ALREADY_HANDLED));
   });
   const saveOffset = microBatch<{ funnelId: number; updateId: number }, void>(async (items) => {
     const latest = new Map<number, number>();
@@ -281,9 +313,10 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       }
       return first;
     },
-    startPerson(funnelId, from, stage, text) {
+    startPerson(funnelId, updateId, from, stage, text) {
       return startPerson({
         funnelId,
+        updateId,
         telegramId: from.id,
         firstName: clip(from.first_name, 128),
         lastName: clip(from.last_name, 128),
@@ -294,8 +327,8 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         text,
       });
     },
-    movePerson(funnelId, telegramId, fromStageId, to, buttonText) {
-      return movePerson({ funnelId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText });
+    movePerson(funnelId, updateId, telegramId, fromStageId, to, buttonText) {
+      return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText });
     },
     async touchPerson(funnelId, telegramId) {
       const rows = await q<{ id: number; stage_id: number | null }>(

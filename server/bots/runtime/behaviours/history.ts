@@ -6,6 +6,7 @@ import type { FunnelContext } from '../funnel-context';
 export function historyBehaviour(fc: FunnelContext): Composer<Context> {
   const behaviour = new Composer();
   behaviour.chatType('private').on('message', async (ctx) => {
+    if (!(await fc.store.claimUpdate(fc.funnelId, ctx.update.update_id))) return;
     const person = await fc.store.touchPerson(fc.funnelId, ctx.from.id);
     if (!person) return;
     const text = ctx.msg.text ?? ctx.msg.caption ?? '';

@@ -6,6 +6,7 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
 import { isUnauthorized, type FunnelContext } from '../funnel-context';
 import { sendStageMessage, withoutNextButton } from '../stage-message';
+import { ALREADY_HANDLED } from '../store';
 
 /** The toast on the last stage's next-step button, in the person's language. */
 export const END_OF_FUNNEL_TEXT = { en: 'That’s all for now', ru: 'Пока это всё' } as const;
@@ -39,6 +40,7 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
     const index = stages.findIndex((stage) => stage.id === fromStageId);
     const next = index === -1 ? undefined : stages[index + 1];
     if (!next) {
+      if (!(await fc.store.claimUpdate(fc.funnelId, ctx.update.update_id))) return;
       const person = await fc.store.touchPerson(fc.funnelId, ctx.from.id);
       const language = ctx.from.language_code === 'ru' ? 'ru' : 'en';
       const atTheEnd = index !== -1 && person?.stageId === fromStageId;
@@ -47,7 +49,8 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
     }
     const markup = pressed && 'reply_markup' in pressed ? pressed.reply_markup : undefined;
     const buttonText = pressedButtonText(markup, query.data);
-    const personId = await fc.store.movePerson(fc.funnelId, ctx.from.id, fromStageId, next, buttonText);
+    const personId = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, fromStageId, next, buttonText);
+    if (personId === ALREADY_HANDLED) return;
     if (personId === null) {
       await bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery());
       return;
