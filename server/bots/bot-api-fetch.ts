@@ -12,6 +12,7 @@ import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest, t
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
 import { HttpError, InputFile, type Transformer } from 'grammy';
+import { type BotApiCallSent, botApiCallSent } from './diagnostics';
 
 /** Idle keep-alive connections kept per Bot API host. */
 export const MAX_IDLE_CONNECTIONS = 4096;
@@ -180,8 +181,13 @@ function carriesUpload(value: unknown, depth = 0): boolean {
 export function directJsonCalls(apiRoot: string, token: string, timeoutSeconds: number): Transformer {
   const base = `${apiRoot}/bot${token}/`;
   const timeoutMs = timeoutSeconds * 1000;
+  const botId = Number(token.split(':')[0]);
   return async (prev, method, payload, signal) => {
     if (carriesUpload(payload)) return prev(method, payload, signal);
+    if (botApiCallSent.hasSubscribers) {
+      const sent: BotApiCallSent = { botId, method, chatId: (payload as { chat_id?: unknown } | undefined)?.chat_id, at: performance.now() };
+      botApiCallSent.publish(sent);
+    }
     try {
       const res = await botApiFetch(base + method, {
         method: 'POST',

@@ -6,6 +6,7 @@ import { Bot, type BotError, type Context } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
 import { createBot, describeBotApiError } from '../create-bot';
+import { type UpdateReceived, updateReceived } from '../diagnostics';
 import { historyBehaviour } from './behaviours/history';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
@@ -129,8 +130,18 @@ export class FunnelBot {
     await this.bot.handleUpdate(update);
   }
 
+  private published(updates: Update[]): void {
+    const at = performance.now();
+    for (const update of updates) {
+      const chatId = update.message?.chat.type === 'private' ? update.message.chat.id : update.callback_query?.from.id;
+      const received: UpdateReceived = { botId: this.options.funnel.botId, chatId, updateId: update.update_id, at };
+      updateReceived.publish(received);
+    }
+  }
+
   /** A webhook delivery: handled now, and waited for when the bot stops. */
   async handleDelivered(update: Update): Promise<void> {
+    if (updateReceived.hasSubscribers) this.published([update]);
     const work = this.handle(update);
     this.inFlight.add(work);
     try {
@@ -165,6 +176,7 @@ export class FunnelBot {
         );
         delay = minDelay;
         if (updates.length > 0) {
+          if (updateReceived.hasSubscribers) this.published(updates);
           // People are independent: their updates are handled side by side, each person's in
           // order. A batch is finished even when stopping (the offset then covers all of it).
           const byPerson = new Map<number | string, Update[]>();

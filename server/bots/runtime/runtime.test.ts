@@ -9,6 +9,7 @@ import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake
 import { funnels, media, people, personEvents, personTags, stages } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { END_OF_FUNNEL_TEXT } from './behaviours/next-step';
+import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../diagnostics';
 import type { FunnelRuntime } from './runtime';
 import { STAGE_CACHE_MS } from './store';
 import { createFunnel, createOwner, recordingLog, testRuntime, TINY_PNG, type StageSpec } from './test-support';
@@ -206,6 +207,30 @@ describe('a subscriber goes through the funnel', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(text).toBe('New welcome');
+  });
+
+  it('publishes its timing points: the update received, then the reply handed to the network (what bench:bots times)', async () => {
+    const { funnel, token } = await runningFunnel([{ text: 'Hello', next: null }]);
+    await start(testRuntime(testDb.db, fake.url));
+    const seen: string[] = [];
+    const onReceived = (m: unknown) => {
+      const r = m as UpdateReceived;
+      if (r.botId === funnel.botId) seen.push(`received ${r.chatId}`);
+    };
+    const onSent = (m: unknown) => {
+      const c = m as BotApiCallSent;
+      if (c.botId === funnel.botId && c.method === 'sendMessage') seen.push(`sent ${String(c.chatId)}`);
+    };
+    updateReceived.subscribe(onReceived);
+    botApiCallSent.subscribe(onSent);
+    try {
+      fake.sendUserMessage(token, { from: { id: 5151, first_name: 'Gil' }, text: '/start' });
+      await fake.waitForBotMessage(token, 5151);
+      expect(seen).toEqual(['received 5151', 'sent 5151']);
+    } finally {
+      updateReceived.unsubscribe(onReceived);
+      botApiCallSent.unsubscribe(onSent);
+    }
   });
 
   it('text the person writes goes into their history', async () => {
