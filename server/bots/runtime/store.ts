@@ -156,6 +156,18 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     return items.map(() => undefined);
   });
 
+  /**
+   * The CTEs `claimed` (the batch's updates taken in handled_updates, new ones only) and `fresh`
+   * (the input rows of those, one per update: a webhook retry in the same batch is taken once),
+   * over a CTE `input` with funnel_id, update_id and ord.
+   */
+  const CLAIM_FRESH = `claimed as (
+         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
+         on conflict do nothing returning funnel_id, update_id),
+       fresh as (
+         select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
+         order by funnel_id, update_id, ord)`;
+
   // /start presses and next-step presses of the same turn (any bot, any person) are one
   // statement each: the update's claim in handled_updates, and only if it is new, the person,
   // their history row and the stage's tag. One statement, so an update is never half taken, and
@@ -181,12 +193,7 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       `with input as (
          select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
            with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, ord)),
-       claimed as (
-         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
-         on conflict do nothing returning funnel_id, update_id),
-       fresh as (
-         select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
-         order by funnel_id, update_id, ord),
+       ${CLAIM_FRESH},
        person as (
          insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at)
          select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from fresh
@@ -231,12 +238,7 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       `with input as (
          select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[]) with ordinality
            as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, ord)),
-       claimed as (
-         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
-         on conflict do nothing returning funnel_id, update_id),
-       fresh as (
-         select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
-         order by funnel_id, update_id, ord),
+       ${CLAIM_FRESH},
        moved as (
          update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
          from fresh
