@@ -21,7 +21,10 @@ async function main(): Promise<void> {
     config,
     db,
     mailer,
-    funnelRuntime: { sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve() },
+    funnelRuntime: {
+      sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
+      contentChanged: () => funnelRuntime?.contentChanged(),
+    },
   });
   funnelRuntime = new FunnelRuntime({
     db,

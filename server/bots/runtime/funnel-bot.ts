@@ -23,8 +23,12 @@ const API_TIMEOUT_S = POLL_TIMEOUT_S + 30;
 /** Backoff while Telegram cannot be reached (first, then doubled up to max). */
 export const POLL_RETRY_MIN_MS = 1_000;
 export const POLL_RETRY_MAX_MS = 60_000;
-/** funnels.update_offset is written at most this often per polling bot (and when it stops). */
-export const OFFSET_SAVE_MS = 1_000;
+/**
+ * funnels.update_offset is written at most this often per polling bot (and when it stops). It
+ * only says where to ask from after a restart: Telegram drops the updates a getUpdates has
+ * confirmed anyway, and handled_updates skips any it sends again.
+ */
+export const OFFSET_SAVE_MS = 10_000;
 
 export interface FunnelBotOptions {
   funnel: FunnelRow;

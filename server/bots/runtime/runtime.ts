@@ -130,6 +130,11 @@ export class FunnelRuntime implements FunnelRuntimePort {
     this.bots.clear();
   }
 
+  /** Stages, messages or tags were written through the API: every bot reads them again. */
+  contentChanged(): void {
+    this.store.forgetStages();
+  }
+
   /** Makes the funnel's bot match its row: running and not archived = running here, else stopped. */
   sync(funnelId: number): Promise<void> {
     const previous = this.syncing.get(funnelId) ?? Promise.resolve();

@@ -78,14 +78,19 @@ export interface RuntimeStore {
   /** The token was revoked: the funnel stops and its owner sees why. */
   stopRevoked(funnelId: number): Promise<void>;
   pruneHandledUpdates(): Promise<void>;
+  /** Drops every funnel's stages from memory: the next update of each reads them again. */
+  forgetStages(): void;
 }
 
 /**
  * A funnel's stages (and their messages) are read again, in the background, once the copy in
- * memory is older than this: updates never wait for it, and an edit reaches subscribers about a
- * second after it is saved.
+ * memory is older than this: updates never wait for it. Edits made through this process's API
+ * drop the copies at once (forgetStages); this is for edits made by other processes, which share
+ * only a PostgreSQL server: there, an edit reaches subscribers about a second after it is saved.
  */
 export const STAGE_CACHE_MS = 1_000;
+/** The embedded database has one process: every edit passes through its API. A safety net only. */
+export const EMBEDDED_STAGE_CACHE_MS = 60_000;
 
 /**
  * Calls made in one turn of the event loop are run together by `run` (one result per item, in
@@ -115,6 +120,7 @@ export function createRuntimeStore(db: Db): RuntimeStore {
   const q = db.query.bind(db);
   /** Per funnel: the stages last read, when, and a read under way. */
   const stageCache = new Map<number, { at: number; stages: RuntimeStage[]; refreshing: boolean }>();
+  const stageCacheMs = db.driver === 'pglite' ? EMBEDDED_STAGE_CACHE_MS : STAGE_CACHE_MS;
   const firstReads = new Map<number, Promise<RuntimeStage[]>>();
   // The stages of every funnel whose cache ran out in this turn: one statement for all of them.
   const readStages = microBatch<number, RuntimeStage[]>(async (funnelIds) => {
@@ -294,7 +300,7 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       const cached = stageCache.get(funnelId);
       if (cached) {
         // Stale while it is read again: an update never waits for a refresh.
-        if (!cached.refreshing && Date.now() - cached.at >= STAGE_CACHE_MS) {
+        if (!cached.refreshing && Date.now() - cached.at >= stageCacheMs) {
           cached.refreshing = true;
           readStages(funnelId).then(
             (stages) => stageCache.set(funnelId, { at: Date.now(), stages, refreshing: false }),
@@ -377,6 +383,9 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         `update funnels set state = 'stopped', stop_reason = 'token_revoked', updated_at = now() where id = $1 and state = 'running'`,
         [funnelId],
       );
+    },
+    forgetStages() {
+      stageCache.clear();
     },
     async pruneHandledUpdates() {
       await q(`delete from handled_updates where handled_at < now() - make_interval(hours => $1)`, [HANDLED_UPDATES_KEEP_HOURS]);

@@ -175,6 +175,21 @@ describe('POST /api/funnels/:id/copy/', () => {
   });
 });
 
+describe('the bot runtime hears of content changes', () => {
+  it('every successful write tells it to read stages, messages and tags again; reads and refused writes do not', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Changes');
+    const before = env.contentChanges.count;
+    const stage = await addStage(env, key, funnel.id, { title: 'One' });
+    expect(env.contentChanges.count).toBe(before + 1);
+    ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: 'Hello <b>there</b>' }));
+    expect(env.contentChanges.count).toBe(before + 2);
+    ok(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)));
+    expectJsonError(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: '<b>unclosed' }), 400);
+    expect(env.contentChanges.count).toBe(before + 2);
+  });
+});
+
 describe('GET /api/dashboard/', () => {
   it("per non-archived funnel: people per stage and today's new people, messages sent and stage moves", async () => {
     const [key, stranger] = [await user(env), await user(env)];

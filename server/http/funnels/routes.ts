@@ -65,6 +65,11 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
 
   return async function plugin(app: FastifyInstance): Promise<void> {
     app.addHook('onRequest', requireAuth(deps.sessions));
+    // Any write here may change what the bots send (stages, messages, tags, copies): the runtime
+    // reads them again at once instead of when its copy runs out.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) runtime.contentChanged();
+    });
     app.setErrorHandler(async (error: FastifyError, _request, _reply) => {
       throw toApiError(error);
     });

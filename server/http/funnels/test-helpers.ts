@@ -13,6 +13,8 @@ export interface FunnelsTestEnv {
   t: TestApp;
   fake: FakeBotApi;
   synced: number[];
+  /** How many times the API told the runtime that stages, messages or tags may have changed. */
+  contentChanges: { count: number };
   close(): Promise<void>;
 }
 
@@ -20,9 +22,13 @@ export async function funnelsTestEnv(): Promise<FunnelsTestEnv> {
   const testDb = await createTestDb();
   const fake = await startFakeBotApi();
   const synced: number[] = [];
+  const contentChanges = { count: 0 };
   const runtime: FunnelRuntimePort = {
     async sync(funnelId) {
       synced.push(funnelId);
+    },
+    contentChanged() {
+      contentChanges.count += 1;
     },
   };
   const t = await createTestApp(testDb.db, { config: { telegramApiRoot: fake.url }, deps: { funnelRuntime: runtime } });
@@ -31,6 +37,7 @@ export async function funnelsTestEnv(): Promise<FunnelsTestEnv> {
     t,
     fake,
     synced,
+    contentChanges,
     async close() {
       await t.close();
       await fake.close();
