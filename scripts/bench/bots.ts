@@ -92,7 +92,8 @@ async function benchDb(): Promise<{ db: Db; cleanup(): Promise<void> }> {
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
-  const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, { poolMax: Number(process.env.BENCH_POOL_MAX ?? 20) });
+  // The server's own pool size (createDb's default), as `npm start` runs it.
+  const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() });
   await migrate(db);
   return {
     db,
