@@ -7,6 +7,7 @@
 // the reply arriving (the runtime's share: what "not counting Telegram" leaves).
 import type { InlineKeyboardMarkup, Message, Update } from 'grammy/types';
 import { startFakeBotApi } from '../telegram/fake-bot-api';
+import { spread } from './stats';
 
 type Command =
   | { type: 'addBots'; count: number }
@@ -16,10 +17,6 @@ type Command =
 
 const send = (message: unknown) => process.send!(message);
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function main(): Promise<void> {
   const fake = await startFakeBotApi();
@@ -132,8 +129,7 @@ async function main(): Promise<void> {
       playing = false;
       const cpu = process.cpuUsage(cpuBefore);
       const unanswered = [...pending.values()].filter((at) => at >= measureFrom).length;
-      latencies.sort((a, b) => a - b);
-      runtimeLatencies.sort((a, b) => a - b);
+
       send({
         type: 'result',
         injected,
@@ -143,11 +139,8 @@ async function main(): Promise<void> {
         elapsedMs: lastReplyAt - measureFrom,
         drainMs: lastReplyAt - (measureFrom + durationS * 1000),
         cpuMs: (cpu.user + cpu.system) / 1000,
-        p50: percentile(latencies, 50),
-        p90: percentile(latencies, 90),
-        p99: percentile(latencies, 99),
-        max: latencies.at(-1) ?? NaN,
-        runtime: { p50: percentile(runtimeLatencies, 50), p90: percentile(runtimeLatencies, 90), p99: percentile(runtimeLatencies, 99), max: runtimeLatencies.at(-1) ?? NaN },
+        endToEnd: spread(latencies),
+        throughFake: spread(runtimeLatencies),
       });
     } else if (command.type === 'close') {
       await fake.close();

@@ -27,6 +27,7 @@ import { createDb, migrate, type Db } from '../../server/db';
 import { createFunnel, createOwner, silentLog, type StageSpec } from '../../server/bots/runtime/test-support';
 import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../../server/bots/diagnostics';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
+import { spread, type Spread } from './stats';
 
 const BOTS = Number(process.env.BENCH_BOTS ?? 500);
 const RATE = Number(process.env.BENCH_RATE ?? 2000);
@@ -49,11 +50,6 @@ function machineTimes(): { busy: number; total: number } {
     busy += all - times.idle;
   }
   return { busy, total };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -182,11 +178,8 @@ async function main(): Promise<void> {
     /** From the end of the load to the last reply: how far behind the runtime was. */
     drainMs: number;
     cpuMs: number;
-    p50: number;
-    p90: number;
-    p99: number;
-    max: number;
-    runtime: { p50: number; p90: number; p99: number; max: number };
+    endToEnd: Spread;
+    throughFake: Spread;
   }>(child, { type: 'load', tokens, rate: RATE, warmupS: WARMUP_S, durationS: DURATION_S }, 'result');
   clearInterval(sampler);
   const cpu = process.cpuUsage(cpuBefore);
@@ -195,8 +188,8 @@ async function main(): Promise<void> {
   loopDelay.disable();
 
   measuring = false;
-  inRuntime.sort((a, b) => a - b);
-  const own = { p50: percentile(inRuntime, 50), p90: percentile(inRuntime, 90), p99: percentile(inRuntime, 99), max: inRuntime.at(-1) ?? NaN };
+  const own = spread(inRuntime);
+  const line = (s: Spread) => `p50 ${s.p50.toFixed(1)} ms, p90 ${s.p90.toFixed(1)} ms, p99 ${s.p99.toFixed(1)} ms, max ${s.max.toFixed(1)} ms`;
   const perSecond = result.replies / (result.elapsedMs / 1000);
   // Kept up: everything answered, and the last reply within a second of the last update offered.
   const keptUp = result.unanswered === 0 && result.errors === 0 && result.drainMs < 1000;
@@ -210,9 +203,9 @@ async function main(): Promise<void> {
     `  throughput: ${perSecond.toFixed(0)} updates/s handled; ${keptUp ? 'kept up' : 'fell behind'} with the ${RATE} updates/s offered (last reply ${result.drainMs.toFixed(0)} ms after the load ended)`,
     `  CPU under load: runtime ${(((cpu.user + cpu.system) / 1000 / result.elapsedMs) * 100).toFixed(0)}% of one core (${((cpu.user + cpu.system) / result.replies).toFixed(0)} µs per update), fake Bot API ${((result.cpuMs / result.elapsedMs) * 100).toFixed(0)}%, whole machine ${(machineBusy * 100).toFixed(0)}% of ${os.cpus().length} cores`,
     `  runtime event loop delay under load: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
-    `  update → reply, in the runtime (update received → reply handed to the network): p50 ${own.p50.toFixed(1)} ms, p90 ${own.p90.toFixed(1)} ms, p99 ${own.p99.toFixed(1)} ms, max ${own.max.toFixed(1)} ms (${inRuntime.length} replies)`,
-    `  update → reply, through the fake (getUpdates answer out → reply in): p50 ${result.runtime.p50.toFixed(1)} ms, p90 ${result.runtime.p90.toFixed(1)} ms, p99 ${result.runtime.p99.toFixed(1)} ms, max ${result.runtime.max.toFixed(1)} ms`,
-    `  update → reply, end to end (injected → reply in, the fake's queues too): p50 ${result.p50.toFixed(1)} ms, p90 ${result.p90.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, max ${result.max.toFixed(1)} ms`,
+    `  update → reply, in the runtime (update received → reply handed to the network): ${line(own)} (${inRuntime.length} replies)`,
+    `  update → reply, through the fake (getUpdates answer out → reply in): ${line(result.throughFake)}`,
+    `  update → reply, end to end (injected → reply in, the fake's queues too): ${line(result.endToEnd)}`,
     `  goals: RSS < 400 MB ${peakRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'}; ≥ 2000 updates/s ${RATE >= 2000 && keptUp ? 'met' : 'MISSED'}; p99 < 50 ms in the runtime ${own.p99 < 50 ? 'met' : 'MISSED'}`,
   ];
   console.log(lines.join('\n'));
