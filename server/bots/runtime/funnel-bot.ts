@@ -129,11 +129,6 @@ export class FunnelBot {
     this.options.onRevoked(this.funnelId);
   }
 
-  /** Handles one update; the behaviours skip it if it was handled before (by any process). */
-  async handle(update: Update): Promise<void> {
-    await this.bot.handleUpdate(update);
-  }
-
   private published(updates: Update[]): void {
     const at = performance.now();
     for (const update of updates) {
@@ -143,10 +138,13 @@ export class FunnelBot {
     }
   }
 
-  /** A webhook delivery: handled now, and waited for when the bot stops. */
+  /**
+   * A webhook delivery: handled now (the behaviours skip an update handled before, by any
+   * process), and waited for when the bot stops.
+   */
   async handleDelivered(update: Update): Promise<void> {
     if (updateReceived.hasSubscribers) this.published([update]);
-    const work = this.handle(update);
+    const work = this.bot.handleUpdate(update);
     this.inFlight.add(work);
     try {
       await work;
