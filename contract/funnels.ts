@@ -6,6 +6,19 @@ export const MESSAGE_TEXT_MAX = 4096;
 export const CAPTION_MAX = 1024;
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 export const VIDEO_MAX_BYTES = 50 * 1024 * 1024;
+
+export type MediaKind = 'photo' | 'video';
+/** The uploads a stage message takes, by Content-Type, and each kind's size limit. */
+export const MEDIA_TYPES: Record<string, MediaKind> = {
+  'image/jpeg': 'photo',
+  'image/png': 'photo',
+  'image/webp': 'photo',
+  'image/gif': 'photo',
+  'video/mp4': 'video',
+  'video/quicktime': 'video',
+  'video/webm': 'video',
+};
+export const MEDIA_MAX_BYTES: Record<MediaKind, number> = { photo: PHOTO_MAX_BYTES, video: VIDEO_MAX_BYTES };
 export const BOT_DESCRIPTION_MAX = 512;
 export const BOT_SHORT_DESCRIPTION_MAX = 120;
 export const BUTTON_TEXT_MAX = 64;
@@ -51,7 +64,7 @@ export interface CopyFunnelBody { target_funnel_id: number }
 export interface BotDescription { description: string; short_description: string }
 
 export interface UrlButton { text: string; url: string }
-export interface MessageMedia { id: number; kind: 'photo' | 'video'; content_type: string; size: number; filename: string }
+export interface MessageMedia { id: number; kind: MediaKind; content_type: string; size: number; filename: string }
 /** A stage's message: Telegram HTML text, optional media, URL buttons and a next-step button. */
 export interface MessageContent {
   text: string;

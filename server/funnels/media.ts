@@ -1,26 +1,13 @@
 // Images and videos for stage messages, kept in the database (bytea) so every server process
 // sees them. The kind comes from the Content-Type; the size limits are Telegram's upload limits.
 import { eq } from 'drizzle-orm';
-import { PHOTO_MAX_BYTES, VIDEO_MAX_BYTES, type MessageMedia } from '../../contract/funnels';
+import { MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaKind, type MessageMedia } from '../../contract/funnels';
 import type { Db } from '../db';
 import { media, type MediaRow } from '../db/schema';
 import { ownedFunnel, ownedMedia } from './access';
 import { FunnelError, invalid } from './errors';
 import { toMessageMedia } from './stages';
 
-export type MediaKind = 'photo' | 'video';
-
-export const MEDIA_TYPES: Record<string, MediaKind> = {
-  'image/jpeg': 'photo',
-  'image/png': 'photo',
-  'image/webp': 'photo',
-  'image/gif': 'photo',
-  'video/mp4': 'video',
-  'video/quicktime': 'video',
-  'video/webm': 'video',
-};
-
-export const MEDIA_MAX_BYTES: Record<MediaKind, number> = { photo: PHOTO_MAX_BYTES, video: VIDEO_MAX_BYTES };
 
 export const MEDIA_MESSAGES = {
   tooBig: (kind: MediaKind) => `File too big. The file size must not exceed ${MEDIA_MAX_BYTES[kind] / (1024 * 1024)} MB.`,

@@ -4,6 +4,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   FUNNELS_API,
+  MEDIA_MAX_BYTES,
+  MEDIA_TYPES,
   type BotDescription,
   type CopyFunnelBody,
   type CreateFunnelBody,
@@ -20,7 +22,7 @@ import { ownedFunnel, parseId } from '../../funnels/access';
 import { createDashboardService, isTimeZone } from '../../funnels/dashboard';
 import { FunnelError } from '../../funnels/errors';
 import { createFunnelService } from '../../funnels/funnels';
-import { createMediaService, MEDIA_MAX_BYTES, MEDIA_MESSAGES, MEDIA_TYPES, mediaKindOf } from '../../funnels/media';
+import { createMediaService, MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
 import { createPeopleService } from '../../funnels/people';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { createStageService } from '../../funnels/stages';

@@ -6,10 +6,10 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } 
 import {
   BUTTON_TEXT_MAX,
   CAPTION_MAX,
+  MEDIA_MAX_BYTES,
+  MEDIA_TYPES,
   MESSAGE_TEXT_MAX,
-  PHOTO_MAX_BYTES,
   URL_BUTTONS_MAX,
-  VIDEO_MAX_BYTES,
   type Funnel,
   type MessageMedia,
   type Stage,
@@ -26,16 +26,6 @@ import { BackTo, Loading } from './parts';
 import { linkOpenTag, visibleLength, wrapSelection } from './telegramHtml';
 import { callApi, describeFailure, success, useResource, type TranslatedFailure } from './useApi';
 
-const ACCEPTED_TYPES: Record<string, MessageMedia['kind']> = {
-  'image/jpeg': 'photo',
-  'image/png': 'photo',
-  'image/webp': 'photo',
-  'image/gif': 'photo',
-  'video/mp4': 'video',
-  'video/quicktime': 'video',
-  'video/webm': 'video',
-};
-const MAX_BYTES: Record<MessageMedia['kind'], number> = { photo: PHOTO_MAX_BYTES, video: VIDEO_MAX_BYTES };
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
 export function MessageEditorScreen({ funnelId, stageId }: { funnelId: number; stageId: number }) {
@@ -124,10 +114,10 @@ function MessageEditor({ stage, funnel }: { stage: Stage; funnel: Funnel | undef
     event.target.value = '';
     if (!file) return;
     setFileProblem(null);
-    const kind = ACCEPTED_TYPES[file.type];
+    const kind = MEDIA_TYPES[file.type];
     if (!kind) return setFileProblem({ title: t('funnels.message.unsupportedTitle'), text: t('funnels.serverErrors.unsupportedFile') });
-    if (file.size > MAX_BYTES[kind]) {
-      return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MAX_BYTES[kind] / (1024 * 1024) }) });
+    if (file.size > MEDIA_MAX_BYTES[kind]) {
+      return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
     }
     const result = await callApi(() => uploadMedia(stage.funnel_id, file));
     if (!result.ok) {
@@ -252,7 +242,7 @@ function MessageEditor({ stage, funnel }: { stage: Stage; funnel: Funnel | undef
             </button>
           )}
         </div>
-        <input ref={fileRef} type="file" hidden accept={Object.keys(ACCEPTED_TYPES).join(',')} onChange={(event) => void pickFile(event)} data-testid="media-input" />
+        <input ref={fileRef} type="file" hidden accept={Object.keys(MEDIA_TYPES).join(',')} onChange={(event) => void pickFile(event)} data-testid="media-input" />
         {fileProblem ? (
           <div className="form-alert" role="alert">
             <p>
