@@ -10,7 +10,7 @@ import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake
 import { funnels, handledUpdates, personEvents } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { funnelWebhookPath, funnelWebhookSecret, type FunnelRuntime } from './runtime';
-import { createFunnel, createOwner, setFunnelState, testRuntime, type StageSpec } from './test-support';
+import { createFunnel, createOwner, eventually, setFunnelState, testRuntime, type StageSpec } from './test-support';
 
 let fake: FakeBotApi;
 let testDb: TestDb;
@@ -46,16 +46,6 @@ async function funnelWithBot(state: 'draft' | 'running' | 'stopped' = 'running')
 function track(runtime: FunnelRuntime): FunnelRuntime {
   cleanups.push(() => runtime.stop());
   return runtime;
-}
-
-async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 async function funnelRow(id: number) {

@@ -12,7 +12,7 @@ import { END_OF_FUNNEL_TEXT } from './behaviours/next-step';
 import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../diagnostics';
 import type { FunnelRuntime } from './runtime';
 import { STAGE_CACHE_MS } from './store';
-import { createFunnel, createOwner, recordingLog, testRuntime, TINY_PNG, type StageSpec } from './test-support';
+import { createFunnel, createOwner, eventually, recordingLog, testRuntime, TINY_PNG, type StageSpec } from './test-support';
 
 let fake: FakeBotApi;
 let testDb: TestDb;
@@ -61,16 +61,6 @@ async function personRow(funnelId: number, telegramId: number) {
     .from(people)
     .where(and(eq(people.funnelId, funnelId), eq(people.telegramId, telegramId)));
   return row;
-}
-
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('a subscriber goes through the funnel', () => {

@@ -130,3 +130,14 @@ export function testRuntime(
     ...overrides,
   });
 }
+
+/** Reads until `check` passes (every 25 ms), or fails naming `what` after `timeoutMs`. */
+export async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
