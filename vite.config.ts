@@ -71,6 +71,8 @@ export default defineConfig({
   ],
   resolve: {
     alias: [
+      // `@/x` is src/x (tsconfig.app.json's paths say the same to TypeScript and ESLint).
+      { find: /^@\//, replacement: `${path.resolve(import.meta.dirname, 'src')}/` },
       // TanStack's store asks for the shim that backs useSyncExternalStore on React < 18; React 19
       // has it built in, and the package's own non-shim build uses that.
       { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },

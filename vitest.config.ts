@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { localeNamespaces } from './vite.config.js';
 
 export default defineConfig({
   plugins: [react(), localeNamespaces()],
+  resolve: { alias: [{ find: /^@\//, replacement: `${path.resolve(import.meta.dirname, 'src')}/` }] },
   test: {
     projects: [
       {

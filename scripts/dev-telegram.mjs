@@ -21,7 +21,9 @@ async function waitForFake() {
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${apiRoot}/control/bots`)).ok) return;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the fake Bot API did not start on ${apiRoot}`);

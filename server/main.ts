@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   await migrate(db);
   const mailer = createMailer(config);
   // The API tells the runtime about run/stop/archive/…; the runtime is made once the app's log exists.
+  // eslint-disable-next-line prefer-const -- assigned after buildApp, read by its callbacks
   let funnelRuntime: FunnelRuntime | undefined;
   const app = await buildApp({
     config,

@@ -2,8 +2,10 @@
 // first paint, and only when VITE_SENTRY_DSN is set) errors are buffered here; without a DSN no
 // Sentry code is fetched and nothing leaves the page.
 
+import type { captureException } from '@sentry/browser';
+
 interface SentryModule {
-  captureException: (typeof import('@sentry/browser'))['captureException'];
+  captureException: typeof captureException;
 }
 
 const MAX_BUFFERED = 20;

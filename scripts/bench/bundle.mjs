@@ -26,7 +26,7 @@ const tgHash = '#' + new URLSearchParams({ tgWebAppData: initData, tgWebAppVersi
 async function measure(label, urlPath, { cookie, telegram } = {}) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   if (cookie) await context.addCookies([{ name: 'auth_token', value: cookie, url: server.base }]);
-  if (telegram) await context.addInitScript(() => { window.TelegramWebviewProxy = { postEvent() {} }; });
+  if (telegram) await context.addInitScript(() => { globalThis.TelegramWebviewProxy = { postEvent() {} }; });
   const page = await context.newPage();
   await page.goto(server.base + urlPath + (telegram ? tgHash : ''), { waitUntil: 'networkidle' });
   await page.waitForSelector('h1, h2');

@@ -24,7 +24,9 @@ export async function startServer({ port, env = {} }) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before answering`);
     try {
       if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (i > 300) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -1,7 +1,7 @@
 // The fake Bot API behaves like Telegram for what this product uses, seen through a real grammY
 // client, so tests of the service bot and the funnel runtime can trust it.
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, InlineKeyboard, InputFile } from 'grammy';
@@ -208,7 +208,7 @@ describe('webhooks', () => {
   let server: Server;
   let hookUrl: string;
   const received: Array<{ secret: string | undefined; update: Update }> = [];
-  let answers: Array<(res: import('node:http').ServerResponse) => void> = [];
+  let answers: Array<(res: ServerResponse) => void> = [];
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -261,7 +261,7 @@ describe('webhooks', () => {
 
   it('retries a failing webhook until it answers 2xx, and reports the last error', async () => {
     const { token, bot } = newBot();
-    const fail = (res: import('node:http').ServerResponse) => {
+    const fail = (res: ServerResponse) => {
       res.statusCode = 500;
       res.end('boom');
     };

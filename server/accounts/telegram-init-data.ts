@@ -27,7 +27,7 @@ const MAX_INIT_DATA_LENGTH = 8192;
 const FUTURE_SKEW_S = 60;
 
 /** PostgreSQL text cannot hold NUL; drop it rather than fail on an odd name. */
-const clean = (text: string) => text.replace(/\u0000/g, '');
+const clean = (text: string) => text.replaceAll('\u0000', '');
 
 function optionalString(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length <= max ? clean(value) : undefined;

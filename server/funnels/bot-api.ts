@@ -1,7 +1,7 @@
 // Bot API calls made while the user waits (connect, descriptions): one attempt with a short
 // timeout and no retries — the user retries, not the server. The bot runtime uses createBot.
 import { Api, GrammyError } from 'grammy';
-import { FUNNEL_ERRORS, FunnelError, invalid, unavailable } from './errors';
+import { FUNNEL_ERRORS, type FunnelError, invalid, unavailable } from './errors';
 
 export const INTERACTIVE_TIMEOUT_S = 10;
 

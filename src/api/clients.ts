@@ -2,8 +2,8 @@
 // start with '/', ky's prefixUrl wants them without it: `apiPath` bridges the two.
 import ky, { type KyInstance } from 'ky';
 import { AUTH_CLIENT_TIMEOUT_MS, PUBLIC_CLIENT_TIMEOUT_MS } from '../../contract/constants';
-import { initDataAtom, tokenAtom } from '../state/auth';
-import { appStore, type AppStore } from '../state/store';
+import { initDataAtom, tokenAtom } from '@/state/auth';
+import { appStore, type AppStore } from '@/state/store';
 import { authorizationHeader } from './authHeader';
 
 export function apiPath(path: string): string {

@@ -2,6 +2,7 @@
 // (src/i18n/namespaces.ts) of the screens shown so far. `common` comes at start; a route loads
 // the rest in its loader (`loadMessages`), before it renders, so no screen shows raw keys.
 import i18next, { type BackendModule, type ResourceKey } from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import type { Language } from '../../contract/constants';
 import { START_NAMESPACE, type MessageNamespace } from './namespaces';
 import { writeLanguageCookie } from './language';
@@ -45,7 +46,7 @@ function applyDocumentLanguage(language: Language): void {
 }
 
 export async function initI18n(language: Language): Promise<void> {
-  await i18n.use(localeChunks).init({
+  await i18n.use(localeChunks).use(initReactI18next).init({
     lng: language,
     // Both locale files hold the same keys (locales.test.ts): no second language to fetch.
     fallbackLng: false,
@@ -58,6 +59,8 @@ export async function initI18n(language: Language): Promise<void> {
     maxRetries: 2,
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
+    // Route loaders load a screen's namespaces before it renders (loadMessages): nothing suspends.
+    react: { useSuspense: false },
   });
   applyDocumentLanguage(language);
 }

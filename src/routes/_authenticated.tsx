@@ -1,6 +1,6 @@
 // Login required: the guard chain of spec §4 runs here, before any protected screen.
 import { createFileRoute } from '@tanstack/react-router';
-import { requireUser } from '../features/auth/guards';
+import { requireUser } from '@/features/auth/guards';
 
 export const Route = createFileRoute('/_authenticated')({
   beforeLoad: ({ context }) => requireUser(context.auth),

@@ -1,8 +1,8 @@
 // Runs an API call for the UI: preloader on while it runs (and always off afterwards), transport
 // and server failures in the top notice, the rest handed back for the form to show.
-import { i18n } from '../i18n/i18n';
-import { isTransportFailure, type ApiFailure } from '../api/failure';
-import { reportError } from '../errorReporting';
+import { i18n } from '@/i18n/i18n';
+import { isTransportFailure, type ApiFailure } from '@/api/failure';
+import { reportError } from '@/errorReporting';
 import { appStore, type AppStore } from './store';
 import { setPreloader, showTopInfo } from './ui';
 
@@ -11,7 +11,7 @@ import { setPreloader, showTopInfo } from './ui';
  * call itself has loaded; when that chunk is what could not be fetched, the connection is down.
  */
 export async function failureOf(error: unknown): Promise<ApiFailure> {
-  const mapping = await import('../api/errors').catch(() => null);
+  const mapping = await import('@/api/errors').catch(() => null);
   return mapping ? mapping.toApiFailure(error) : { kind: 'network' };
 }
 

@@ -3,7 +3,7 @@ import { atom } from 'jotai';
 import type { CurrentUser } from '../../contract/auth';
 import { appStore, type AppStore } from './store';
 import { normalizeToken, removeTokenCookie, writeTokenCookie } from './token';
-import { forgetInitData } from '../telegram/launch';
+import { forgetInitData } from '@/telegram/launch';
 
 export const tokenAtom = atom<string | null>(null);
 export const userAtom = atom<CurrentUser | null>(null);

@@ -33,8 +33,8 @@ function hasId(value: Partial<CurrentUser> | null | undefined): value is Current
 
 /** The real calls, fetched with ky on first use (see main.tsx for when they are preloaded). */
 const lazyApi: SessionApi = {
-  fetchMe: async () => (await import('../api/users')).fetchMe(),
-  logout: async () => (await import('../api/users')).logout(),
+  fetchMe: async () => (await import('@/api/users')).fetchMe(),
+  logout: async () => (await import('@/api/users')).logout(),
 };
 
 export function createAuthSession(store: AppStore = appStore, api: SessionApi = lazyApi): AuthSession {

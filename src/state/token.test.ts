@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_COOKIE, AUTH_COOKIE_DAYS } from '../../contract/constants';
-import { resetEnvironment } from '../test/support';
+import { resetEnvironment } from '@/test/support';
 import { clearToken, isActiveSession, setToken, tokenAtom } from './auth';
 import { appStore } from './store';
 import { normalizeToken, startupToken } from './token';

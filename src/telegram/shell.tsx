@@ -1,7 +1,7 @@
 // What the app needs from Telegram, behind a small interface so that the SDK itself is only
 // fetched inside Telegram (dynamic import) and the rest of the app never imports it.
 import { useSyncExternalStore, type ComponentType } from 'react';
-import { reportError } from '../errorReporting';
+import { reportError } from '@/errorReporting';
 
 export interface TelegramShell {
   setBackButtonVisible(visible: boolean): void;

@@ -4,11 +4,11 @@ import Cookies from 'js-cookie';
 import { vi } from 'vitest';
 import { AUTH_COOKIE, LANGUAGE_COOKIE } from '../../contract/constants';
 import type { CurrentUser } from '../../contract/auth';
-import { i18n, initI18n, switchLanguage } from '../i18n/i18n';
-import { initDataAtom, tokenAtom, userAtom } from '../state/auth';
-import { appStore } from '../state/store';
-import { preloaderAtom, topInfoAtom } from '../state/ui';
-import { clearTelegramLaunch } from '../telegram/launch';
+import { i18n, initI18n, switchLanguage } from '@/i18n/i18n';
+import { initDataAtom, tokenAtom, userAtom } from '@/state/auth';
+import { appStore } from '@/state/store';
+import { preloaderAtom, topInfoAtom } from '@/state/ui';
+import { clearTelegramLaunch } from '@/telegram/launch';
 
 export function resetEnvironment(path = '/'): void {
   Cookies.remove(AUTH_COOKIE, { path: '/' });

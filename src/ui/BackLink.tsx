@@ -1,7 +1,7 @@
 // The in-page back control of inner screens. Inside Telegram the native back button does this
 // job (telegram/BackButtonSync.tsx), so nothing is drawn there.
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
-import { inTelegram } from '../telegram/launch';
+import { inTelegram } from '@/telegram/launch';
 import { ChevronLeftIcon } from './icons';
 
 export function BackLink({ to, label }: { to: LinkComponentProps['to']; label: string }) {

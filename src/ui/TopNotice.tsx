@@ -1,5 +1,5 @@
 // The top notice (spec §2): success (with a check icon), error or info, with optional text.
-import type { TopInfo } from '../state/ui';
+import type { TopInfo } from '@/state/ui';
 import { AlertIcon, CheckCircleIcon, InfoIcon } from './statusIcons';
 
 export function TopNotice({ info, fallbackText }: { info: TopInfo; fallbackText: string }) {

@@ -2,7 +2,7 @@
 // behaviours, fed either by its own lean long-polling loop or by the webhook route. Every update
 // is claimed in handled_updates before it has any effect (by the behaviour that handles it, in
 // the same statement as its first write where it can), so none is handled twice.
-import { Bot, type BotError, type Context } from 'grammy';
+import { type Bot, type BotError, type Context } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
 import { createBot, describeBotApiError } from '../create-bot';

@@ -6,7 +6,7 @@ import {
   NAME_MAX_LENGTH,
   PASSWORD_MAX_LENGTH,
 } from '../../../contract/constants';
-import { INVALID_MESSAGE_KEYWORD } from '../../http/errors';
+import { INVALID_MESSAGE_KEYWORD } from "../errors";
 
 /** PostgreSQL text cannot hold NUL; DRF refuses it too ("Null characters are not allowed."). */
 const NO_NUL = '^[^\\u0000]*$';

@@ -1,14 +1,14 @@
 // /activate/{uid}/{token}/: posts the pair once and says how it went.
 import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { activate } from '../../api/users';
-import { toApiFailure } from '../../api/errors';
-import { notifyFailure } from '../../state/apiAction';
-import { usePageHead, withPreloader } from '../../state/ui';
-import { AlertIcon, CheckCircleIcon, InfoIcon } from '../../ui/statusIcons';
-import { Button } from '../../ui/form';
+import { activate } from '@/api/users';
+import { toApiFailure } from '@/api/errors';
+import { notifyFailure } from '@/state/apiAction';
+import { usePageHead, withPreloader } from '@/state/ui';
+import { AlertIcon, CheckCircleIcon, InfoIcon } from '@/ui/statusIcons';
+import { Button } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
 
 type Outcome = 'pending' | 'success' | 'stale' | 'invalid' | 'failed';

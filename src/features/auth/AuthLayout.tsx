@@ -1,7 +1,7 @@
 // The frame of the auth screens: the product mark, a heading and the form card.
 import type { ReactNode } from 'react';
-import { FunnelIcon } from '../../ui/brandIcon';
-import { Screen } from '../../ui/Screen';
+import { FunnelIcon } from '@/ui/brandIcon';
+import { Screen } from '@/ui/Screen';
 
 export function AuthLayout({
   heading,

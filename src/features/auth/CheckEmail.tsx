@@ -1,9 +1,9 @@
 // "Check entered email": after sign-up (activation letter) and after a reset request.
 import { Link } from '@tanstack/react-router';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { Button } from '../../ui/form';
-import { MailIcon } from '../../ui/icons';
+import { Button } from '@/ui/form';
+import { MailIcon } from '@/ui/icons';
 import { AuthLayout } from './AuthLayout';
 
 // Stands in for the address while translating, so the sentence can be split around it and the

@@ -1,12 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { requestPasswordReset } from '../../api/users';
-import { runApiAction } from '../../state/apiAction';
-import { showTopInfo, usePageHead } from '../../state/ui';
-import { Button, FormAlert, TextField } from '../../ui/form';
-import { LockIcon } from '../../ui/icons';
+import { requestPasswordReset } from '@/api/users';
+import { runApiAction } from '@/state/apiAction';
+import { showTopInfo, usePageHead } from '@/state/ui';
+import { Button, FormAlert, TextField } from '@/ui/form';
+import { LockIcon } from '@/ui/icons';
 import { AuthLayout } from './AuthLayout';
 import { CheckEmail } from './CheckEmail';
 import { useFormErrors } from './useFormErrors';

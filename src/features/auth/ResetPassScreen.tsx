@@ -1,12 +1,12 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { confirmPasswordReset } from '../../api/users';
-import { runApiAction } from '../../state/apiAction';
-import { showTopInfo, usePageHead } from '../../state/ui';
-import { Button, FormAlert, TextField } from '../../ui/form';
-import { LockIcon } from '../../ui/icons';
+import { confirmPasswordReset } from '@/api/users';
+import { runApiAction } from '@/state/apiAction';
+import { showTopInfo, usePageHead } from '@/state/ui';
+import { Button, FormAlert, TextField } from '@/ui/form';
+import { LockIcon } from '@/ui/icons';
 import { AuthLayout } from './AuthLayout';
 import { useFormErrors } from './useFormErrors';
 import { checkNewPassword, checkRepeat, hasProblems, problems } from './validation';

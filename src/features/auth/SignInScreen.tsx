@@ -1,10 +1,10 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '../../state/apiAction';
-import { usePageHead } from '../../state/ui';
-import { Button, FormAlert, TextField } from '../../ui/form';
+import { runApiAction } from '@/state/apiAction';
+import { usePageHead } from '@/state/ui';
+import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
 import { useAuth } from './useAuth';
 import { useFormErrors } from './useFormErrors';
@@ -27,7 +27,7 @@ export function SignInScreen() {
     if (hasProblems(found)) return showProblems(found);
     clear();
     // The API module (with ky) is not part of this screen's first paint; it is preloaded after it.
-    const result = await runApiAction(async () => (await import('../../api/users')).login({ email: email.trim(), password }));
+    const result = await runApiAction(async () => (await import('@/api/users')).login({ email: email.trim(), password }));
     if (!result.ok) return showFailure(result.failure, FIELDS);
     const user = await auth.signIn(result.value.auth_token);
     if (!user) return;

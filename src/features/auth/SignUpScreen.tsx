@@ -1,12 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { register, resendActivation } from '../../api/users';
-import { currentLanguage } from '../../i18n/i18n';
-import { runApiAction } from '../../state/apiAction';
-import { showTopInfo, usePageHead } from '../../state/ui';
-import { Button, FormAlert, TextField } from '../../ui/form';
+import { register, resendActivation } from '@/api/users';
+import { currentLanguage } from '@/i18n/i18n';
+import { runApiAction } from '@/state/apiAction';
+import { showTopInfo, usePageHead } from '@/state/ui';
+import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
 import { CheckEmail } from './CheckEmail';
 import { useFormErrors } from './useFormErrors';

@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API } from '../../../contract/auth';
 import { AUTH_COOKIE } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
-import { activeAtom, initDataAtom, setToken, tokenAtom, userAtom } from '../../state/auth';
-import { createAuthSession, type SessionApi } from '../../state/session';
-import { appStore } from '../../state/store';
-import { preloaderAtom, topInfoAtom } from '../../state/ui';
-import { alice, fakeFetch, json, resetEnvironment, useLanguage } from '../../test/support';
+import { activeAtom, initDataAtom, setToken, tokenAtom, userAtom } from '@/state/auth';
+import { createAuthSession, type SessionApi } from '@/state/session';
+import { appStore } from '@/state/store';
+import { preloaderAtom, topInfoAtom } from '@/state/ui';
+import { alice, fakeFetch, json, resetEnvironment, useLanguage } from '@/test/support';
 import { requireGuest, requireUser } from './guards';
 
 async function redirectOf(run: () => unknown): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 // The guard chain of spec §4, run by the pathless layout routes in their beforeLoad.
 import { redirect } from '@tanstack/react-router';
 import { ROUTES } from '../../../contract/routes';
-import type { AuthSession } from '../../state/session';
+import type { AuthSession } from '@/state/session';
 
 /**
  * Login required: no active session → /sign-in/. A session without a loaded user fetches it;

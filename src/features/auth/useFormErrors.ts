@@ -1,10 +1,10 @@
 // Errors of one form: client-side problems and the server's Djoser errors, per field and above
 // the form, translated.
 import { useCallback, useState } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN_LENGTH } from '../../../contract/constants';
-import type { ApiFailure } from '../../api/failure';
-import { loadMessages } from '../../i18n/i18n';
+import type { ApiFailure } from '@/api/failure';
+import { loadMessages } from '@/i18n/i18n';
 import type { FieldProblem, Problems } from './validation';
 
 export interface FormErrors {
@@ -48,7 +48,7 @@ export function useFormErrors() {
       if (failure.kind !== 'http') return setErrors(NONE); // already in the top notice
       let serverMessage = (message: string) => message;
       try {
-        const [{ knownServerMessage }] = await Promise.all([import('../../api/serverMessages'), loadMessages('serverErrors')]);
+        const [{ knownServerMessage }] = await Promise.all([import('@/api/serverMessages'), loadMessages('serverErrors')]);
         serverMessage = (message) => {
           const key = knownServerMessage(message);
           return key ? t(`serverErrors.${key}`) : message;

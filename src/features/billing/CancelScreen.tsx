@@ -1,11 +1,11 @@
 // /cancel/: cancelling the subscription's renewal.
 import { Link } from '@tanstack/react-router';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { usePageHead } from '../../state/ui';
-import { StarIcon } from '../../ui/icons';
-import { EmptyState, Section } from '../../ui/blocks';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { usePageHead } from '@/state/ui';
+import { StarIcon } from '@/ui/icons';
+import { EmptyState, Section } from '@/ui/blocks';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 
 export function CancelScreen() {
   const { t } = useTranslation();

@@ -1,14 +1,14 @@
 // /subscribe/ and /sbscrb/ (the card-payment variant): what the subscription gives, and how it is paid.
 import { Link } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { activeAtom } from '../../state/auth';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { CardIcon, CheckIcon, StarIcon } from '../../ui/icons';
-import { Section } from '../../ui/blocks';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { activeAtom } from '@/state/auth';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { CardIcon, CheckIcon, StarIcon } from '@/ui/icons';
+import { Section } from '@/ui/blocks';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 
 export function SubscribeScreen({ cardPayment }: { cardPayment: boolean }) {
   const { t } = useTranslation();

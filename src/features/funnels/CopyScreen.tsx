@@ -2,13 +2,13 @@
 // of the user's funnels (added after what that funnel already has).
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { copyFunnel, getFunnel, listFunnels } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { EmptyState } from '../../ui/blocks';
-import { Button, FormAlert } from '../../ui/form';
-import { BotIcon, CheckIcon } from '../../ui/icons';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { copyFunnel, getFunnel, listFunnels } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { EmptyState } from '@/ui/blocks';
+import { Button, FormAlert } from '@/ui/form';
+import { BotIcon, CheckIcon } from '@/ui/icons';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { BackTo, Loading } from './parts';
 import { callApi, describeFailure, success, useResource } from './useApi';

@@ -3,13 +3,13 @@
 import { Link } from '@tanstack/react-router';
 import type { DashboardFunnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { getDashboard } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { EmptyState, Stat, StatGrid } from '../../ui/blocks';
-import { BotIcon } from '../../ui/icons';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { getDashboard } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { EmptyState, Stat, StatGrid } from '@/ui/blocks';
+import { BotIcon } from '@/ui/icons';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { Loading, StateBadge } from './parts';
 import { usePolling, useResource } from './useApi';
 

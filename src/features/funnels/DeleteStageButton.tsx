@@ -3,9 +3,9 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Stage } from '../../../contract/funnels';
-import { deleteStage } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { Button } from '../../ui/form';
+import { deleteStage } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/ui/form';
 import { ConfirmDialog } from './Dialog';
 import { callApi, noticeFailure, success } from './useApi';
 

@@ -2,11 +2,11 @@
 // short description (on its profile), loaded from Telegram, edited within Telegram's limits.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { BOT_DESCRIPTION_MAX, BOT_SHORT_DESCRIPTION_MAX, type BotDescription } from '../../../contract/funnels';
-import { getDescription, setDescription } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { Button, FormAlert } from '../../ui/form';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { getDescription, setDescription } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { Button, FormAlert } from '@/ui/form';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { BackTo } from './parts';
 import { callApi, describeFailure, success, type TranslatedFailure } from './useApi';
 

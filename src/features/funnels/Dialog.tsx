@@ -2,7 +2,7 @@
 // buttons. Escape and a tap outside cancel; focus goes to the safe choice.
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { Button } from '../../ui/form';
+import { Button } from '@/ui/form';
 
 export function ConfirmDialog({
   title,

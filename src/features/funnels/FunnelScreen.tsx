@@ -5,19 +5,19 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import type { Funnel, Stage } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { archiveFunnel, getFunnel, listStages, reorderStages } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { EmptyState, RowContent, RowIcon, Section } from '../../ui/blocks';
-import { LockIcon } from '../../ui/icons';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { archiveFunnel, getFunnel, listStages, reorderStages } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
+import { LockIcon } from '@/ui/icons';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from './glyphs';
 import { Loading, RunControls, StateBadge } from './parts';
 import { StageList } from './StageList';
 import { callApi, noticeFailure, usePolling, useResource, success } from './useApi';
-import { FunnelIcon } from '../../ui/brandIcon';
+import { FunnelIcon } from '@/ui/brandIcon';
 
 export function FunnelScreen({ funnelId }: { funnelId: number }) {
   const { t } = useTranslation();

@@ -15,11 +15,11 @@ import {
   type Stage,
   type UrlButton,
 } from '../../../contract/funnels';
-import { getFunnel, getStage, saveMessage, uploadMedia } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { Button, FormAlert } from '../../ui/form';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { getFunnel, getStage, saveMessage, uploadMedia } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { Button, FormAlert } from '@/ui/form';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ImageIcon, PlusIcon, TrashIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';
 import { BackTo, Loading } from './parts';

@@ -2,8 +2,8 @@
 // or video on top, the formatted text, and the inline buttons under it.
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import type { MessageMedia, UrlButton } from '../../../contract/funnels';
-import { fetchMedia } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
+import { fetchMedia } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
 import { ExternalIcon } from './glyphs';
 import { parseTelegramHtml, type HtmlNode } from './telegramHtml';
 

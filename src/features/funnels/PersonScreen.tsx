@@ -2,12 +2,12 @@
 // hand, and the history of what they were sent and what they wrote or pressed.
 import { Link } from '@tanstack/react-router';
 import type { HistoryEntry, Tag } from '../../../contract/funnels';
-import { addPersonTag, getPerson, listStages, listTags, removePersonTag } from '../../api/funnels';
-import { currentLanguage } from '../../i18n/i18n';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { Section } from '../../ui/blocks';
-import { Screen } from '../../ui/Screen';
+import { addPersonTag, getPerson, listStages, listTags, removePersonTag } from '@/api/funnels';
+import { currentLanguage } from '@/i18n/i18n';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { Section } from '@/ui/blocks';
+import { Screen } from '@/ui/Screen';
 import { BackTo, Loading, personName } from './parts';
 import { StageBadge } from './StageIcon';
 import { callApi, noticeFailure, useResource } from './useApi';

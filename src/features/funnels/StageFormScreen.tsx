@@ -3,11 +3,11 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { PALETTE, STAGE_TITLE_MAX, type Stage, type StageIcon, type Tag } from '../../../contract/funnels';
-import { createStage, getStage, listTags, updateStage } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { Button, FormAlert, TextField } from '../../ui/form';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { createStage, getStage, listTags, updateStage } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { Button, FormAlert, TextField } from '@/ui/form';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { BackTo, ColorPicker, IconPicker, Loading } from './parts';
 import { StageBadge } from './StageIcon';

@@ -1,6 +1,6 @@
 // The glyphs of contract STAGE_ICONS, in the app's line-icon style, on the stage's colour.
 import type { StageIcon as StageIconName } from '../../../contract/funnels';
-import { Svg } from '../../ui/svg';
+import { Svg } from '@/ui/svg';
 
 const GLYPHS: Record<StageIconName, React.ReactNode> = {
   flag: <path d="M5 21V4.5M5 4.5h11l-2 4 2 4H5" />,

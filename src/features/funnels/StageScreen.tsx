@@ -1,12 +1,12 @@
 // /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
 // the people now in it with their tags, and editing or deleting the stage.
 import { Link } from '@tanstack/react-router';
-import { getFunnel, getStage, listPeople, listTags } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { EmptyState, RowContent, RowIcon, Section } from '../../ui/blocks';
-import { UsersIcon } from '../../ui/icons';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { getFunnel, getStage, listPeople, listTags } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
+import { UsersIcon } from '@/ui/icons';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { EditIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';

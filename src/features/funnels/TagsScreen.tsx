@@ -2,12 +2,12 @@
 // add and delete. Tags are set on people by hand (the person's page), by a stage, or by a button.
 import { useState, type FormEvent } from 'react';
 import { PALETTE, TAG_TITLE_MAX, type Tag } from '../../../contract/funnels';
-import { createTag, deleteTag, listTags } from '../../api/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
-import { usePageHead } from '../../state/ui';
-import { EmptyState } from '../../ui/blocks';
-import { Button, FormAlert, TextField } from '../../ui/form';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { createTag, deleteTag, listTags } from '@/api/funnels';
+import { useTranslation } from 'react-i18next';
+import { usePageHead } from '@/state/ui';
+import { EmptyState } from '@/ui/blocks';
+import { Button, FormAlert, TextField } from '@/ui/form';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { TagIcon, TrashIcon } from './glyphs';
 import { BackTo, ColorPicker, Loading } from './parts';

@@ -1,5 +1,5 @@
 // Line icons only the funnel screens use (so they stay out of the shared first-paint icons).
-import { Svg, type IconProps } from '../../ui/svg';
+import { Svg, type IconProps } from '@/ui/svg';
 
 export const PlusIcon = (p: IconProps) => (
   <Svg {...p}>

@@ -1,10 +1,10 @@
 // How the funnel screens talk to the product API: a loaded resource with its reload, calls with
 // the preloader and the top notice, and the server's messages in the interface language.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ApiFailure } from '../../api/failure';
-import { i18n } from '../../i18n/i18n';
-import { failureOf, notifyFailure, type ApiResult } from '../../state/apiAction';
-import { setPreloader, showTopInfo } from '../../state/ui';
+import type { ApiFailure } from '@/api/failure';
+import { i18n } from '@/i18n/i18n';
+import { failureOf, notifyFailure, type ApiResult } from '@/state/apiAction';
+import { setPreloader, showTopInfo } from '@/state/ui';
 import { knownFunnelMessage } from './serverMessages';
 
 export interface Resource<T> {

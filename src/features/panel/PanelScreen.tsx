@@ -3,14 +3,14 @@ import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { Funnel } from '../../../contract/funnels';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { userAtom } from '../../state/auth';
-import { usePageHead } from '../../state/ui';
-import { FunnelIcon } from '../../ui/brandIcon';
-import { ArrowUpRightIcon, BotIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '../../ui/icons';
-import { RowContent, RowIcon, Section, type Tint } from '../../ui/blocks';
-import { Screen } from '../../ui/Screen';
+import { userAtom } from '@/state/auth';
+import { usePageHead } from '@/state/ui';
+import { FunnelIcon } from '@/ui/brandIcon';
+import { ArrowUpRightIcon, BotIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '@/ui/icons';
+import { RowContent, RowIcon, Section, type Tint } from '@/ui/blocks';
+import { Screen } from '@/ui/Screen';
 
 const STATE_TINT: Record<Funnel['state'], Tint> = { draft: 'blue', running: 'green', stopped: 'orange' };
 
@@ -20,7 +20,7 @@ function PanelFunnels() {
   const [funnels, setFunnels] = useState<Funnel[] | null>(null);
   useEffect(() => {
     let active = true;
-    import('../../api/funnels')
+    import('@/api/funnels')
       .then(({ listFunnels }) => listFunnels())
       .then(
         (list) => active && setFunnels(Array.isArray(list) ? list : null),

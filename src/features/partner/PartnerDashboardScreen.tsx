@@ -1,13 +1,13 @@
 // /partner/dashboard/: the partner balance and links.
 import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useId, type ReactNode } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { ChartIcon, LinkIcon, ListIcon, WalletIcon } from '../../ui/icons';
-import { EmptyState, RowContent, RowIcon, Section, type Tint } from '../../ui/blocks';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { ChartIcon, LinkIcon, ListIcon, WalletIcon } from '@/ui/icons';
+import { EmptyState, RowContent, RowIcon, Section, type Tint } from '@/ui/blocks';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 import { formatAmount } from './format';
 
 function NavRow({ to, icon, tint, title }: { to: LinkComponentProps['to']; icon: ReactNode; tint: Tint; title: string }) {

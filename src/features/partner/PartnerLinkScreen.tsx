@@ -1,10 +1,10 @@
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { ChartIcon } from '../../ui/icons';
-import { EmptyState, Section, Stat, StatGrid } from '../../ui/blocks';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { ChartIcon } from '@/ui/icons';
+import { EmptyState, Section, Stat, StatGrid } from '@/ui/blocks';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 
 export function PartnerLinkScreen({ uid }: { uid: string }) {
   const { t } = useTranslation();

@@ -1,17 +1,17 @@
 import { useAtom } from 'jotai';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
-import { updateMe } from '../../api/users';
-import { toApiFailure } from '../../api/errors';
-import { switchLanguage } from '../../i18n/i18n';
-import { notifyFailure } from '../../state/apiAction';
-import { userAtom } from '../../state/auth';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { CheckIcon } from '../../ui/icons';
-import { Section } from '../../ui/blocks';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { updateMe } from '@/api/users';
+import { toApiFailure } from '@/api/errors';
+import { switchLanguage } from '@/i18n/i18n';
+import { notifyFailure } from '@/state/apiAction';
+import { userAtom } from '@/state/auth';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { CheckIcon } from '@/ui/icons';
+import { Section } from '@/ui/blocks';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 
 /** Each language is named in itself, whatever the interface language is. */
 const NATIVE_NAMES: Record<Language, 'language.en' | 'language.ru'> = { en: 'language.en', ru: 'language.ru' };

@@ -1,14 +1,14 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useId } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { userAtom } from '../../state/auth';
-import { usePageHead } from '../../state/ui';
-import { BackLink } from '../../ui/BackLink';
-import { GlobeIcon, LogoutIcon } from '../../ui/icons';
-import { RowContent, RowIcon, Section } from '../../ui/blocks';
-import { Screen, ScreenHeader } from '../../ui/Screen';
+import { userAtom } from '@/state/auth';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { GlobeIcon, LogoutIcon } from '@/ui/icons';
+import { RowContent, RowIcon, Section } from '@/ui/blocks';
+import { Screen, ScreenHeader } from '@/ui/Screen';
 
 function initials(first: string, last: string, fallback: string): string {
   const letters = `${first.trim().charAt(0)}${last.trim().charAt(0)}`.toUpperCase();

@@ -2,10 +2,10 @@
 // and the document title and meta tags from the stored head.
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
-import { headAtom, preloaderAtom, topInfoAtom } from '../../state/ui';
-import { Preloader } from '../../ui/Preloader';
-import { TopNotice } from '../../ui/TopNotice';
+import { useTranslation } from 'react-i18next';
+import { headAtom, preloaderAtom, topInfoAtom } from '@/state/ui';
+import { Preloader } from '@/ui/Preloader';
+import { TopNotice } from '@/ui/TopNotice';
 
 export function GlobalPreloader() {
   const on = useAtomValue(preloaderAtom);

@@ -1,13 +1,13 @@
 // Default error screen: says what happened in words, offers a retry and a way home.
 import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { reportError } from '../../errorReporting';
-import { AlertIcon } from '../../ui/statusIcons';
-import { Button } from '../../ui/form';
-import { EmptyState } from '../../ui/blocks';
-import { Screen } from '../../ui/Screen';
+import { reportError } from '@/errorReporting';
+import { AlertIcon } from '@/ui/statusIcons';
+import { Button } from '@/ui/form';
+import { EmptyState } from '@/ui/blocks';
+import { Screen } from '@/ui/Screen';
 
 export function ErrorScreen({ error, reset }: ErrorComponentProps) {
   const { t } = useTranslation();

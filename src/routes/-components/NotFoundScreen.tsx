@@ -1,10 +1,10 @@
 import { Link } from '@tanstack/react-router';
-import { useTranslation } from '../../i18n/useTranslation';
+import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { usePageHead } from '../../state/ui';
-import { FunnelIcon } from '../../ui/brandIcon';
-import { EmptyState } from '../../ui/blocks';
-import { Screen } from '../../ui/Screen';
+import { usePageHead } from '@/state/ui';
+import { FunnelIcon } from '@/ui/brandIcon';
+import { EmptyState } from '@/ui/blocks';
+import { Screen } from '@/ui/Screen';
 
 export function NotFoundScreen() {
   const { t } = useTranslation();

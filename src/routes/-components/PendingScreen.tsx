@@ -1,8 +1,8 @@
 // Shown while a screen's code or data loads for longer than a moment.
 import { useAtomValue } from 'jotai';
-import { useTranslation } from '../../i18n/useTranslation';
-import { preloaderAtom } from '../../state/ui';
-import { Spinner } from '../../ui/Preloader';
+import { useTranslation } from 'react-i18next';
+import { preloaderAtom } from '@/state/ui';
+import { Spinner } from '@/ui/Preloader';
 
 export function PendingScreen() {
   const { t } = useTranslation();

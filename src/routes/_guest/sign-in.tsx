@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { SignInScreen } from '../../features/auth/SignInScreen';
-import { loadMessages } from '../../i18n/i18n';
+import { SignInScreen } from '@/features/auth/SignInScreen';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_guest/sign-in')({
   loader: () => loadMessages('auth'),

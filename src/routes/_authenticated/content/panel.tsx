@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PanelScreen } from '../../../features/panel/PanelScreen';
-import { loadMessages } from '../../../i18n/i18n';
+import { PanelScreen } from '@/features/panel/PanelScreen';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/content/panel')({
   loader: () => loadMessages('panel'),

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { FunnelsScreen } from '../../../../features/funnels/FunnelsScreen';
-import { loadMessages } from '../../../../i18n/i18n';
+import { FunnelsScreen } from '@/features/funnels/FunnelsScreen';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/')({
   loader: () => loadMessages('funnels'),

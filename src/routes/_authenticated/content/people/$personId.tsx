@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PersonScreen } from '../../../../features/funnels/PersonScreen';
-import { idParam } from '../../../../features/funnels/parts';
-import { loadMessages } from '../../../../i18n/i18n';
+import { PersonScreen } from '@/features/funnels/PersonScreen';
+import { idParam } from '@/features/funnels/parts';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/content/people/$personId')({
   loader: () => loadMessages('funnels'),

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PartnerLinkScreen } from '../../../../features/partner/PartnerLinkScreen';
-import { loadMessages } from '../../../../i18n/i18n';
+import { PartnerLinkScreen } from '@/features/partner/PartnerLinkScreen';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/partner/dashboard/$uid')({
   loader: () => loadMessages('partner'),

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PartnerDashboardScreen } from '../../../../features/partner/PartnerDashboardScreen';
-import { loadMessages } from '../../../../i18n/i18n';
+import { PartnerDashboardScreen } from '@/features/partner/PartnerDashboardScreen';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/partner/dashboard/')({
   loader: () => loadMessages('partner'),

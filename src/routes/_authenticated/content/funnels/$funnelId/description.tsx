@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { DescriptionScreen } from '../../../../../features/funnels/DescriptionScreen';
-import { idParam } from '../../../../../features/funnels/parts';
-import { loadMessages } from '../../../../../i18n/i18n';
+import { DescriptionScreen } from '@/features/funnels/DescriptionScreen';
+import { idParam } from '@/features/funnels/parts';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/description')({
   loader: () => loadMessages('funnels'),

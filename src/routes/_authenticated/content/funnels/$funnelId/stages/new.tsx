@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { StageFormScreen } from '../../../../../../features/funnels/StageFormScreen';
-import { idParam } from '../../../../../../features/funnels/parts';
-import { loadMessages } from '../../../../../../i18n/i18n';
+import { StageFormScreen } from '@/features/funnels/StageFormScreen';
+import { idParam } from '@/features/funnels/parts';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/stages/new')({
   loader: () => loadMessages('funnels'),

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { StageScreen } from '../../../../../../../features/funnels/StageScreen';
-import { idParam } from '../../../../../../../features/funnels/parts';
-import { loadMessages } from '../../../../../../../i18n/i18n';
+import { StageScreen } from '@/features/funnels/StageScreen';
+import { idParam } from '@/features/funnels/parts';
+import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/stages/$stageId/')({
   loader: () => loadMessages('funnels'),
