@@ -1,0 +1,68 @@
+// Stable error codes of the product API (funnels, stages, messages, media, tags, people, and the
+// areas that come next). The Djoser-shaped English text stays for humans and old clients; the
+// app translates by code, never by parsing the text. Auth keeps Djoser's exact bodies (no codes).
+//
+//   {"detail": "Stages can't be reordered…", "code": "order_locked"}
+//   {"detail": "File too big…", "code": "file_too_big", "count": 10}
+//   {"title": ["A tag with this title already exists."],
+//    "codes": {"title": [{"code": "tag_title_taken"}]}}
+//
+// `codes` lists, per field, one entry for each message of that field, in the same order.
+
+export const API_ERROR_CODES = [
+  // connecting a bot
+  'malformed_token',
+  'unknown_token',
+  'already_connected',
+  'telegram_down',
+  'token_revoked',
+  // funnel state
+  'run_without_stages',
+  'run_archived',
+  'delete_not_archived',
+  'order_locked',
+  'order_mismatch',
+  'too_many_stages',
+  'too_many_tags',
+  'tag_title_taken',
+  'copy_into_itself',
+  // fields
+  'required',
+  'blank',
+  'too_long',
+  'does_not_exist',
+  'bad_button_url',
+  'bad_html',
+  'invalid',
+  // media
+  'file_too_big',
+  'unsupported_file',
+  'empty_file',
+  // anything
+  'not_found',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** One coded message: the code, and the number or technical detail its text carries. */
+export interface CodedMessage {
+  code: ApiErrorCode;
+  /** A limit or a size (too_long: characters; file_too_big: MB; too_many_*: items). */
+  count?: number;
+  /** Technical words kept as the server wrote them (bad_html: what Telegram would refuse). */
+  detail?: string;
+}
+
+/**
+ * An error body of the product API: either a detail (with its code and count) or field lists
+ * (each with its codes under `codes`). Fields are read from the body's other keys.
+ */
+export interface CodedErrorBody {
+  detail?: string;
+  code?: ApiErrorCode;
+  count?: number;
+  codes?: Record<string, CodedMessage[]>;
+  [field: string]: unknown;
+}
+
+export const isApiErrorCode = (value: unknown): value is ApiErrorCode =>
+  typeof value === 'string' && (API_ERROR_CODES as readonly string[]).includes(value);
