@@ -22,7 +22,7 @@ export async function callTelegram<T>(call: () => Promise<T>, onUnknownToken: Fu
       // Telegram answers 404 for a token it cannot even parse.
       if (error.error_code === 401 || error.error_code === 404) throw onUnknownToken;
       if (error.error_code >= 500 || error.error_code === 429) throw unavailable(FUNNEL_ERRORS.telegramDown);
-      throw invalid(`Telegram refused: ${error.description}`);
+      throw invalid(FUNNEL_ERRORS.telegramRefused(error.description));
     }
     throw unavailable(FUNNEL_ERRORS.telegramDown);
   }

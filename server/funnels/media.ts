@@ -5,15 +5,18 @@ import { MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaKind, type MessageMedia } from 
 import type { Db } from '../db';
 import { media, type MediaRow } from '../db/schema';
 import { ownedFunnel, ownedMedia } from './access';
-import { FunnelError, invalid } from './errors';
+import { invalid, tooLarge, unsupported, type FunnelMessage } from './errors';
 import { toMessageMedia } from './stages';
 
 
 export const MEDIA_MESSAGES = {
-  tooBig: (kind: MediaKind) => `File too big. The file size must not exceed ${MEDIA_MAX_BYTES[kind] / (1024 * 1024)} MB.`,
-  unsupported: 'Upload an image (JPEG, PNG, WebP, GIF) or a video (MP4, MOV, WebM).',
-  empty: 'The submitted file is empty.',
-} as const;
+  tooBig: (kind: MediaKind): FunnelMessage => {
+    const mb = MEDIA_MAX_BYTES[kind] / (1024 * 1024);
+    return { code: 'file_too_big', count: mb, text: `File too big. The file size must not exceed ${mb} MB.` };
+  },
+  unsupported: { code: 'unsupported_file', text: 'Upload an image (JPEG, PNG, WebP, GIF) or a video (MP4, MOV, WebM).' },
+  empty: { code: 'empty_file', text: 'The submitted file is empty.' },
+} as const satisfies Record<string, FunnelMessage | ((kind: MediaKind) => FunnelMessage)>;
 
 export const FILENAME_MAX = 255;
 
@@ -41,9 +44,9 @@ export function createMediaService({ db }: { db: Db }) {
   ): Promise<MessageMedia> {
     await ownedFunnel(orm, ownerId, funnelId);
     const kind = mediaKindOf(file.contentType);
-    if (!kind) throw new FunnelError('unsupported', null, MEDIA_MESSAGES.unsupported);
+    if (!kind) throw unsupported(MEDIA_MESSAGES.unsupported);
     if (file.data.length === 0) throw invalid(MEDIA_MESSAGES.empty);
-    if (file.data.length > MEDIA_MAX_BYTES[kind]) throw new FunnelError('too_large', null, MEDIA_MESSAGES.tooBig(kind));
+    if (file.data.length > MEDIA_MAX_BYTES[kind]) throw tooLarge(MEDIA_MESSAGES.tooBig(kind));
     const [row] = await orm
       .insert(media)
       .values({

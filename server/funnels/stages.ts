@@ -18,7 +18,7 @@ import {
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
 import { ownedFunnel, ownedStage } from './access';
-import { conflict, FUNNEL_ERRORS, FunnelError, invalid, invalidField } from './errors';
+import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields, type FunnelMessage } from './errors';
 import { checkTelegramHtml } from './telegram-html';
 
 export interface StageServiceDeps {
@@ -171,11 +171,11 @@ export function createStageService({ db }: StageServiceDeps) {
   }
 
   /** Checks a message against Telegram's rules; returns field errors or null. */
-  async function messageProblems(funnelId: number, body: MessageContentBody): Promise<Record<string, string[]> | null> {
-    const problems: Record<string, string[]> = {};
-    const add = (field: string, message: string) => {
+  async function messageProblems(funnelId: number, body: MessageContentBody): Promise<Record<string, FunnelMessage[]> | null> {
+    const problems: Record<string, FunnelMessage[]> = {};
+    const add = (field: string, message: FunnelMessage) => {
       const list = (problems[field] ??= []);
-      if (!list.includes(message)) list.push(message);
+      if (!list.some((m) => m.text === message.text)) list.push(message);
     };
     if (body.media_id !== null) {
       const [item] = await orm
@@ -186,7 +186,7 @@ export function createStageService({ db }: StageServiceDeps) {
       if (!item) add('media_id', FUNNEL_ERRORS.doesNotExist(body.media_id));
     }
     const html = checkTelegramHtml(body.text);
-    if (!html.ok) add('text', html.error);
+    if (!html.ok) add('text', FUNNEL_ERRORS.badHtml(html.error));
     else {
       const max = body.media_id !== null ? CAPTION_MAX : MESSAGE_TEXT_MAX;
       if (html.visibleText.length > max) add('text', FUNNEL_ERRORS.tooLong(max));
@@ -210,7 +210,7 @@ export function createStageService({ db }: StageServiceDeps) {
   async function setMessage(ownerId: number, stageId: number, body: MessageContentBody): Promise<MessageContent> {
     const stage = await ownedStage(orm, ownerId, stageId);
     const problems = await messageProblems(stage.funnelId, body);
-    if (problems) throw new FunnelError('invalid', problems, Object.values(problems)[0][0]);
+    if (problems) throw invalidFields(problems);
     const message = {
       text: body.text,
       media_id: body.media_id,

@@ -3,17 +3,42 @@
 // the only place that decides those bodies; handlers throw ApiError and let it through.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
+import type { CodedErrorBody, CodedMessage } from '../../contract/errors';
 
 /** A failure with the exact status and body the client gets. */
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly body: ApiErrorBody,
+    readonly body: ApiErrorBody | CodedErrorBody,
     readonly headers: Record<string, string> = {},
   ) {
     super(typeof body.detail === 'string' ? body.detail : JSON.stringify(body));
     this.name = 'ApiError';
   }
+}
+
+/** A coded message (contract/errors.ts) with its English text. */
+export interface TextedMessage extends CodedMessage {
+  text: string;
+}
+
+const codeOf = ({ code, count, detail }: CodedMessage): CodedMessage => ({ code, ...(count !== undefined && { count }), ...(detail !== undefined && { detail }) });
+
+/** {"detail": text, "code": …, "count"?: …} */
+export function codedDetailBody(message: TextedMessage): CodedErrorBody {
+  return { detail: message.text, code: message.code, ...(message.count !== undefined && { count: message.count }) };
+}
+
+/** {"field": [text, …], "codes": {"field": [{code, count?, detail?}, …]}} */
+export function codedFieldsBody(fields: Record<string, TextedMessage[]>): CodedErrorBody {
+  const body: CodedErrorBody = {};
+  const codes: Record<string, CodedMessage[]> = {};
+  for (const [field, messages] of Object.entries(fields)) {
+    body[field] = messages.map((m) => m.text);
+    codes[field] = messages.map(codeOf);
+  }
+  body.codes = codes;
+  return body;
 }
 
 export const fieldErrors = (errors: FieldErrors) => new ApiError(400, errors);

@@ -26,7 +26,7 @@ import { createMediaService, MEDIA_MESSAGES, mediaKindOf } from '../../funnels/m
 import { createPeopleService } from '../../funnels/people';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { createStageService } from '../../funnels/stages';
-import { ApiError, fieldError, loggableError } from '../errors';
+import { ApiError, codedDetailBody, codedFieldsBody, fieldError, loggableError } from '../errors';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import * as schemas from './schemas';
 
@@ -47,10 +47,10 @@ const STATUS: Record<FunnelError['kind'], number> = {
   unsupported: 415,
 };
 
-/** A FunnelError as the Djoser-shaped answer; anything else goes on to the central handler. */
+/** A FunnelError as the Djoser-shaped answer with its codes; anything else goes on to the central handler. */
 function toApiError(error: unknown): unknown {
   if (!(error instanceof FunnelError)) return error;
-  return new ApiError(STATUS[error.kind], error.fields ?? { detail: error.detail });
+  return new ApiError(STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
 }
 
 type IdParams = { Params: { id: string } };
@@ -215,8 +215,8 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
     }
     app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, _reply: FastifyReply) => {
       const kind = mediaKindOf(request.headers['content-type']);
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && kind) throw new ApiError(413, { detail: MEDIA_MESSAGES.tooBig(kind) });
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, { detail: MEDIA_MESSAGES.unsupported });
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && kind) throw new ApiError(413, codedDetailBody(MEDIA_MESSAGES.tooBig(kind)));
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(MEDIA_MESSAGES.unsupported));
       throw toApiError(error);
     });
     app.post<IdParams & { Querystring: { filename?: string } }>(
@@ -232,7 +232,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
       },
       async (request, reply) => {
         const body = request.body as unknown;
-        if (!Buffer.isBuffer(body)) throw new ApiError(415, { detail: MEDIA_MESSAGES.unsupported });
+        if (!Buffer.isBuffer(body)) throw new ApiError(415, codedDetailBody(MEDIA_MESSAGES.unsupported));
         const media = await mediaFiles.upload(ownerOf(request), idOf(request), {
           contentType: request.headers['content-type'] ?? '',
           data: body,
