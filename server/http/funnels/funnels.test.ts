@@ -2,7 +2,7 @@
 // restore, delete, ownership, and the token never leaving the server in full.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { FUNNELS_API, type Funnel } from '../../../contract/funnels';
+import { FUNNELS_API, FUNNELS_PATHS, type Funnel } from '../../../contract/funnels';
 import { funnels, people, personEvents, stages, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { decryptBotToken } from '../../funnels/secret-box';
@@ -148,11 +148,13 @@ describe('GET /api/funnels/ and /api/funnels/:id/', () => {
   it('bad ids are 404, never 500', async () => {
     const key = await user(env);
     for (const id of ['abc', '-1', '0', '99999999999999999999', '2147483648', '1.5', '%00']) {
-      for (const url of [`/api/funnels/${id}/`, `/api/funnels/${id}/stages/`, `/api/stages/${id}/`, `/api/tags/${id}/`, `/api/people/${id}/`, `/api/media/${id}/`]) {
+      // Raw, not fillPath: '%00' must reach the server as it is.
+      const templates = ['funnel', 'stages', 'stage', 'tag', 'person', 'mediaFile'] as const;
+      for (const url of templates.map((name) => FUNNELS_PATHS[name].replace(':id', id))) {
         const res = await call(env, key, 'GET', url);
         expect([400, 404], `${url}: ${res.body}`).toContain(res.statusCode);
       }
-      expect((await call(env, key, 'POST', `/api/funnels/${id}/run/`)).statusCode).toBe(404);
+      expect((await call(env, key, 'POST', FUNNELS_PATHS.run.replace(':id', id))).statusCode).toBe(404);
     }
   });
 });
