@@ -15,8 +15,8 @@ function codeOf(error: SchemaError, text: string): CodedMessage {
   if (error.keyword === 'required' && text === MESSAGES.required) return { code: 'required' };
   if (text === BLANK) return { code: 'blank' };
   if (error.keyword === 'maxLength' && limit !== undefined) return { code: 'too_long', count: limit };
-  // A wrong type, choice, pattern or range: the text says which; the limit goes along if any.
-  return { code: 'invalid', ...(limit !== undefined && { count: limit }) };
+  // A wrong type, choice, pattern or range: the text says which; a number it names goes along.
+  return { code: 'invalid', ...(limit !== undefined && text.includes(String(limit)) && { count: limit }) };
 }
 
 /** ajv's errors → {"field": [text, …], "codes": {"field": [{code, count?}, …]}} */
