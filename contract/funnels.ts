@@ -53,9 +53,6 @@ export const BOT_DESCRIPTION_MAX = 512;
 export const BOT_SHORT_DESCRIPTION_MAX = 120;
 export const BUTTON_TEXT_MAX = 64;
 export const URL_BUTTONS_MAX = 8;
-/** Raw HTML of a message may be longer than its visible text, but not unboundedly. */
-export const MESSAGE_HTML_MAX = 16_384;
-export const BUTTON_URL_MAX = 2048;
 
 /** Our own limits. */
 export const FUNNEL_NAME_MAX = 128;
@@ -63,6 +60,9 @@ export const STAGE_TITLE_MAX = 128;
 export const TAG_TITLE_MAX = 64;
 export const STAGES_MAX = 100;
 export const TAGS_MAX = 100;
+/** Raw HTML of a message may be longer than its visible text, but not unboundedly. */
+export const MESSAGE_HTML_MAX = 16_384;
+export const BUTTON_URL_MAX = 2048;
 /** A bot token as typed in (its form is checked by the service, with a friendlier message). */
 export const BOT_TOKEN_INPUT_MAX = 200;
 export const TIME_ZONE_MAX = 64;
