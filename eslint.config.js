@@ -98,6 +98,21 @@ export default tseslint.config(
         'error',
         { patterns: [{ regex: '^(\\.\\./)+(?!\\.\\./|contract/|locales/)', message: "Import from another folder of src/ with '@/'." }] },
       ],
+      // The API's TypeBox schemas stay on the server: the SPA takes their types, never TypeBox.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/contract/schemas/*'], allowTypeImports: true, message: 'The SPA imports only types from contract/schemas/ (TypeBox stays out of the bundle).' }] },
+      ],
+    },
+  },
+  {
+    // contract/auth.ts, funnels.ts… are bundled by the SPA: they pass on the schemas' types only.
+    files: ['contract/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['./schemas/*'], allowTypeImports: true, message: 'Re-export the types only (export type): the SPA bundles this file, not TypeBox.' }] },
+      ],
     },
   },
 );

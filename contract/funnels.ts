@@ -1,5 +1,34 @@
-// The funnel domain as the SPA, the API and the bot runtime all see it (issue 3).
-// The runtime and the builder share these shapes; neither imports the other.
+// The funnel domain as the SPA, the API and the bot runtime all see it (issue 3): its limits,
+// choices and API paths. The shapes are TypeBox schemas in ./schemas/funnels.ts; their types are
+// re-exported here (types only: the SPA never bundles TypeBox). The runtime and the builder
+// share these; neither imports the other.
+import { fillPath } from './paths';
+
+export type {
+  BotDescription,
+  CopyFunnelBody,
+  CreateFunnelBody,
+  DashboardFunnel,
+  Funnel,
+  FunnelListQuery,
+  HistoryEntry,
+  MessageContent,
+  MessageContentBody,
+  MessageContentInput,
+  MessageMedia,
+  PeoplePage,
+  PeopleQuery,
+  Person,
+  PersonDetail,
+  PersonTagBody,
+  Stage,
+  StageBody,
+  StageOrderBody,
+  Tag,
+  TagBody,
+  UpdateFunnelBody,
+  UrlButton,
+} from './schemas/funnels';
 
 /** Telegram's limits (Bot API). */
 export const MESSAGE_TEXT_MAX = 4096;
@@ -7,7 +36,8 @@ export const CAPTION_MAX = 1024;
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 export const VIDEO_MAX_BYTES = 50 * 1024 * 1024;
 
-export type MediaKind = 'photo' | 'video';
+export const MEDIA_KINDS = ['photo', 'video'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
 /** The uploads a stage message takes, by Content-Type, and each kind's size limit. */
 export const MEDIA_TYPES: Record<string, MediaKind> = {
   'image/jpeg': 'photo',
@@ -30,6 +60,13 @@ export const STAGE_TITLE_MAX = 128;
 export const TAG_TITLE_MAX = 64;
 export const STAGES_MAX = 100;
 export const TAGS_MAX = 100;
+/** Raw HTML of a message may be longer than its visible text, but not unboundedly. */
+export const MESSAGE_HTML_MAX = 16_384;
+export const BUTTON_URL_MAX = 2048;
+/** A bot token as typed in (its form is checked by the service, with a friendlier message). */
+export const BOT_TOKEN_INPUT_MAX = 200;
+export const TIME_ZONE_MAX = 64;
+export const MEDIA_FILENAME_MAX = 1000;
 
 export const STAGE_ICONS = ['flag', 'gift', 'star', 'fire', 'heart', 'bolt', 'chat', 'cart', 'money', 'book', 'video', 'check'] as const;
 export type StageIcon = (typeof STAGE_ICONS)[number];
@@ -37,130 +74,65 @@ export type StageIcon = (typeof STAGE_ICONS)[number];
 export const PALETTE = ['#2481cc', '#34c759', '#ff9500', '#ff3b30', '#af52de', '#5ac8fa', '#ffcc00', '#8e8e93'] as const;
 export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';
 
-export type FunnelState = 'draft' | 'running' | 'stopped';
+export const FUNNEL_STATES = ['draft', 'running', 'stopped'] as const;
 /** Why the runtime stopped a funnel by itself (shown to its owner). */
-export type StopReason = 'token_revoked' | null;
+export const STOP_REASONS = ['token_revoked'] as const;
+export type FunnelState = (typeof FUNNEL_STATES)[number];
+export type StopReason = (typeof STOP_REASONS)[number] | null;
 
-export interface Funnel {
-  id: number;
-  name: string;
-  bot_id: number;
-  bot_username: string;
-  /** The token is never sent back in full: "123456:AA…xyz". */
-  bot_token_hint: string;
-  state: FunnelState;
-  stop_reason: StopReason;
-  archived: boolean;
-  /** True once the bot has been run: stages can no longer be reordered. */
-  stage_order_locked: boolean;
-  people_count: number;
-  stage_count: number;
-  created_at: string;
-}
-
-export interface CreateFunnelBody { bot_token: string; name?: string }
-export interface UpdateFunnelBody { name?: string }
-export interface CopyFunnelBody { target_funnel_id: number }
-export interface BotDescription { description: string; short_description: string }
-
-export interface UrlButton { text: string; url: string }
-export interface MessageMedia { id: number; kind: MediaKind; content_type: string; size: number; filename: string }
-/** A stage's message: Telegram HTML text, optional media, URL buttons and a next-step button. */
-export interface MessageContent {
-  text: string;
-  media: MessageMedia | null;
-  buttons: UrlButton[];
-  /** Moves the person to the next stage; null = no such button. */
-  next_button: { text: string } | null;
-}
-export interface MessageContentBody {
-  text: string;
-  media_id: number | null;
-  buttons: UrlButton[];
-  next_button: { text: string } | null;
-}
-
-export interface Stage {
-  id: number;
-  funnel_id: number;
-  title: string;
-  icon: StageIcon;
-  color: string;
-  position: number;
-  /** Everyone who reaches the stage gets this tag. */
-  tag_id: number | null;
-  message: MessageContent;
-  people_count: number;
-}
-export interface StageBody { title: string; icon?: StageIcon; color?: string; tag_id?: number | null }
-export interface StageOrderBody { stage_ids: number[] }
-
-export interface Tag { id: number; funnel_id: number; title: string; color: string; people_count: number }
-export interface TagBody { title: string; color?: string }
-
-export interface Person {
-  id: number;
-  funnel_id: number;
-  telegram_id: number;
-  first_name: string;
-  last_name: string;
-  username: string | null;
-  stage_id: number | null;
-  tag_ids: number[];
-  blocked: boolean;
-  joined_at: string;
-  last_seen_at: string;
-}
-export interface HistoryEntry {
-  id: number;
-  direction: 'in' | 'out';
-  /** in: text or command the person wrote, or a button they pressed; out: a stage message sent. */
-  kind: 'text' | 'command' | 'button' | 'stage_message';
-  text: string;
-  stage_id: number | null;
-  created_at: string;
-}
-export interface PersonDetail extends Person { history: HistoryEntry[] }
-/** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */
-export interface PeoplePage { count: number; results: Person[] }
 export const PEOPLE_PAGE_DEFAULT = 50;
 export const PEOPLE_PAGE_MAX = 200;
 /** History entries on a person's page (newest first). */
 export const PERSON_HISTORY_LIMIT = 100;
 
-export interface DashboardFunnel {
-  id: number;
-  name: string;
-  bot_username: string;
-  state: FunnelState;
-  stages: Array<{ id: number; title: string; color: string; icon: StageIcon; people_count: number }>;
-  people_count: number;
-  today: { new_people: number; messages_sent: number; stage_moves: number };
-}
-
-/** Product API paths (all under the authenticated client). */
-export const FUNNELS_API = {
+/** Product API path templates: the server's routes (all under the authenticated client). */
+export const FUNNELS_PATHS = {
   funnels: '/api/funnels/',
-  funnel: (id: number) => `/api/funnels/${id}/`,
-  run: (id: number) => `/api/funnels/${id}/run/`,
-  stop: (id: number) => `/api/funnels/${id}/stop/`,
-  archive: (id: number) => `/api/funnels/${id}/archive/`,
-  restore: (id: number) => `/api/funnels/${id}/restore/`,
-  copy: (id: number) => `/api/funnels/${id}/copy/`,
-  description: (id: number) => `/api/funnels/${id}/description/`,
-  stages: (funnelId: number) => `/api/funnels/${funnelId}/stages/`,
-  stageOrder: (funnelId: number) => `/api/funnels/${funnelId}/stages/order/`,
-  stage: (id: number) => `/api/stages/${id}/`,
-  stageMessage: (id: number) => `/api/stages/${id}/message/`,
-  media: (funnelId: number) => `/api/funnels/${funnelId}/media/`,
-  mediaFile: (id: number) => `/api/media/${id}/`,
-  tags: (funnelId: number) => `/api/funnels/${funnelId}/tags/`,
-  tag: (id: number) => `/api/tags/${id}/`,
-  people: (funnelId: number) => `/api/funnels/${funnelId}/people/`,
-  person: (id: number) => `/api/people/${id}/`,
-  personTags: (id: number) => `/api/people/${id}/tags/`,
-  personTag: (id: number, tagId: number) => `/api/people/${id}/tags/${tagId}/`,
+  funnel: '/api/funnels/:id/',
+  run: '/api/funnels/:id/run/',
+  stop: '/api/funnels/:id/stop/',
+  archive: '/api/funnels/:id/archive/',
+  restore: '/api/funnels/:id/restore/',
+  copy: '/api/funnels/:id/copy/',
+  description: '/api/funnels/:id/description/',
+  stages: '/api/funnels/:id/stages/',
+  stageOrder: '/api/funnels/:id/stages/order/',
+  stage: '/api/stages/:id/',
+  stageMessage: '/api/stages/:id/message/',
+  media: '/api/funnels/:id/media/',
+  mediaFile: '/api/media/:id/',
+  tags: '/api/funnels/:id/tags/',
+  tag: '/api/tags/:id/',
+  people: '/api/funnels/:id/people/',
+  person: '/api/people/:id/',
+  personTags: '/api/people/:id/tags/',
+  personTag: '/api/people/:id/tags/:tagId/',
   dashboard: '/api/dashboard/',
+} as const;
+
+/** The same paths filled in, for the clients (the SPA and the tests). */
+export const FUNNELS_API = {
+  funnels: FUNNELS_PATHS.funnels,
+  funnel: (id: number) => fillPath(FUNNELS_PATHS.funnel, { id }),
+  run: (id: number) => fillPath(FUNNELS_PATHS.run, { id }),
+  stop: (id: number) => fillPath(FUNNELS_PATHS.stop, { id }),
+  archive: (id: number) => fillPath(FUNNELS_PATHS.archive, { id }),
+  restore: (id: number) => fillPath(FUNNELS_PATHS.restore, { id }),
+  copy: (id: number) => fillPath(FUNNELS_PATHS.copy, { id }),
+  description: (id: number) => fillPath(FUNNELS_PATHS.description, { id }),
+  stages: (id: number) => fillPath(FUNNELS_PATHS.stages, { id }),
+  stageOrder: (id: number) => fillPath(FUNNELS_PATHS.stageOrder, { id }),
+  stage: (id: number) => fillPath(FUNNELS_PATHS.stage, { id }),
+  stageMessage: (id: number) => fillPath(FUNNELS_PATHS.stageMessage, { id }),
+  media: (id: number) => fillPath(FUNNELS_PATHS.media, { id }),
+  mediaFile: (id: number) => fillPath(FUNNELS_PATHS.mediaFile, { id }),
+  tags: (id: number) => fillPath(FUNNELS_PATHS.tags, { id }),
+  tag: (id: number) => fillPath(FUNNELS_PATHS.tag, { id }),
+  people: (id: number) => fillPath(FUNNELS_PATHS.people, { id }),
+  person: (id: number) => fillPath(FUNNELS_PATHS.person, { id }),
+  personTags: (id: number) => fillPath(FUNNELS_PATHS.personTags, { id }),
+  personTag: (id: number, tagId: number) => fillPath(FUNNELS_PATHS.personTag, { id, tagId }),
+  dashboard: FUNNELS_PATHS.dashboard,
 } as const;
 
 /** Callback data of the next-step button: "next:<stage id it was sent from>". */

@@ -1,4 +1,6 @@
 // Every SPA path (spec §2; all end with a slash) and the paths e-mails link to.
+import { fillPath } from './paths';
+
 export const ROUTES = {
   root: '/',
   panel: '/content/panel/',
@@ -21,7 +23,10 @@ export const ROUTES = {
   lostPass: '/lost-pass/',
 } as const;
 
-/** Link in the activation e-mail: {PUBLIC_URL}/activate/{uid}/{token}/ */
-export const activationPath = (uid: string, token: string) => `/activate/${uid}/${token}/`;
-/** Link in the password-reset e-mail: {PUBLIC_URL}/reset-pass/{uid}/{token} (no trailing slash, as the spec shows). */
-export const resetPasswordPath = (uid: string, token: string) => `/reset-pass/${uid}/${token}`;
+/** Links in e-mails, after {PUBLIC_URL}: the activation page, and the password-reset page (no trailing slash, as the spec shows). */
+export const EMAIL_LINKS = {
+  activation: '/activate/:uid/:token/',
+  resetPassword: '/reset-pass/:uid/:token',
+} as const;
+export const activationPath = (uid: string, token: string) => fillPath(EMAIL_LINKS.activation, { uid, token });
+export const resetPasswordPath = (uid: string, token: string) => fillPath(EMAIL_LINKS.resetPassword, { uid, token });

@@ -1,6 +1,7 @@
 // The secrets a user holds: API keys (one per device, stored as sha256) and the single-use
 // activation and reset tokens sent by e-mail.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { MAX_ID } from '../../contract/schemas/common';
 
 /** A fresh API key: 40 hex characters, like Django REST framework's tokens. */
 export function generateApiKey(): string {
@@ -86,13 +87,11 @@ export function encodeUid(id: number): string {
   return Buffer.from(String(id)).toString('base64url');
 }
 
-const MAX_INT4 = 2_147_483_647;
-
 /** The user id a uid names, or null when it is not one this server could have sent. */
 export function decodeUid(uid: string): number | null {
   if (!/^[A-Za-z0-9_-]{1,16}$/.test(uid)) return null;
   const text = Buffer.from(uid, 'base64url').toString('latin1');
   if (!/^[1-9][0-9]{0,9}$/.test(text)) return null;
   const id = Number(text);
-  return id <= MAX_INT4 ? id : null;
+  return id <= MAX_ID ? id : null;
 }

@@ -1,12 +1,12 @@
 // Ownership: every lookup names the owner, so another user's funnel, stage, tag, person or
 // media is simply "not found" (never "forbidden": existence is not revealed).
 import { and, eq } from 'drizzle-orm';
+import { MAX_ID } from '../../contract/schemas/common';
 import type { Database } from '../db';
 import { funnels, media, people, stages, tags, type FunnelRow, type MediaRow, type PersonRow, type StageRow, type TagRow } from '../db/schema';
 import { notFound } from './errors';
 
-/** Largest value of a PostgreSQL integer id. */
-export const MAX_ID = 2_147_483_647;
+export { MAX_ID };
 
 /** A path id: a positive whole number that fits an integer column, else "not found". */
 export function parseId(raw: string): number {

@@ -61,11 +61,3 @@ export const FUNNEL_ERRORS = {
   badHtml: (reason: string): FunnelMessage => ({ code: 'bad_html', text: reason, detail: reason }),
   notFound: { code: 'not_found', text: 'Not found.' },
 } as const satisfies Record<string, FunnelMessage | ((...args: never[]) => FunnelMessage)>;
-
-/** Postgres unique_violation, as either driver reports it (Drizzle wraps driver errors). */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}

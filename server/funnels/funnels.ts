@@ -9,10 +9,11 @@ import {
 } from '../../contract/funnels';
 import type { Config } from '../config';
 import type { Db } from '../db';
+import { isUniqueViolation } from '../db/errors';
 import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, isUniqueViolation, notFound } from './errors';
+import { conflict, FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */

@@ -15,9 +15,10 @@ import {
   type TagBody,
 } from '../../contract/funnels';
 import type { Db } from '../db';
+import { isUniqueViolation } from '../db/errors';
 import { people, personEvents, personTags, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag } from './access';
-import { FUNNEL_ERRORS, invalid, invalidField, isUniqueViolation, notFound } from './errors';
+import { FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
 

@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
 import type { CodedErrorBody, CodedMessage } from '../../contract/errors';
+import { INVALID_MESSAGE_KEYWORD } from '../../contract/schemas/common';
 
 /** A failure with the exact status and body the client gets. */
 export class ApiError extends Error {
@@ -61,11 +62,8 @@ export const JSON_PARSE_ERROR = 'FUNNELS_JSON_PARSE_ERROR';
 // Schema (ajv) errors → DRF field messages
 // ---------------------------------------------------------------------------------------------
 
-/**
- * Schemas may carry "x-invalid": one message for any failure of that value except a missing
- * field (e.g. a query id that is not a whole number: "A valid integer is required.").
- */
-export const INVALID_MESSAGE_KEYWORD = 'x-invalid';
+/** Schemas may carry "x-invalid" (contract/schemas/common.ts): one message for any failure but a missing field. */
+export { INVALID_MESSAGE_KEYWORD };
 
 interface AjvError {
   keyword: string;

@@ -8,7 +8,7 @@ import {
   type MessageContent,
   type MessageContentBody,
   type MessageMedia,
-  type Person,
+  type PeoplePage,
   type PersonDetail,
   type Stage,
   type StageBody,
@@ -16,11 +16,6 @@ import {
   type TagBody,
 } from '../../contract/funnels';
 import { apiPath, authClient } from './clients';
-
-export interface PeopleList {
-  count: number;
-  results: Person[];
-}
 
 /** Uploads take as long as they take on a slow phone connection. */
 const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
@@ -76,7 +71,7 @@ export async function deleteTag(id: number): Promise<void> {
 }
 
 export const listPeople = (funnelId: number, query: { stage?: number; tag?: number; limit?: number; offset?: number } = {}) =>
-  get<PeopleList>(FUNNELS_API.people(funnelId), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, number>);
+  get<PeoplePage>(FUNNELS_API.people(funnelId), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, number>);
 export const getPerson = (id: number) => get<PersonDetail>(FUNNELS_API.person(id));
 export async function addPersonTag(personId: number, tagId: number): Promise<void> {
   await authClient.post(apiPath(FUNNELS_API.personTags(personId)), { json: { tag_id: tagId } });

@@ -1,20 +1,9 @@
 // The product API (issue 3): funnels, stages and their messages, media, tags, people and the
 // dashboard. Handlers only parse ids and call the services in server/funnels (shared with the
 // bot runtime); every lookup names the signed-in owner, so other users' objects are 404.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  FUNNELS_API,
-  MEDIA_MAX_BYTES,
-  MEDIA_TYPES,
-  type BotDescription,
-  type CopyFunnelBody,
-  type CreateFunnelBody,
-  type MessageContentBody,
-  type StageBody,
-  type StageOrderBody,
-  type TagBody,
-  type UpdateFunnelBody,
-} from '../../../contract/funnels';
+import { FUNNELS_PATHS, MEDIA_MAX_BYTES, MEDIA_TYPES, type MessageContentBody } from '../../../contract/funnels';
 import type { Sessions } from '../../accounts/sessions';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
@@ -26,9 +15,10 @@ import { createMediaService, MEDIA_MESSAGES, mediaKindOf } from '../../funnels/m
 import { createPeopleService } from '../../funnels/people';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { createStageService } from '../../funnels/stages';
-import { ApiError, codedDetailBody, codedFieldsBody, fieldError, loggableError } from '../errors';
+import { ApiError, codedDetailBody, codedFieldsBody, loggableError } from '../errors';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import * as schemas from './schemas';
+import { codedValidationBody } from './validation';
 
 export interface FunnelRoutesDeps {
   config: Config;
@@ -47,15 +37,21 @@ const STATUS: Record<FunnelError['kind'], number> = {
   unsupported: 415,
 };
 
-/** A FunnelError as the Djoser-shaped answer with its codes; anything else goes on to the central handler. */
+/**
+ * A FunnelError or a schema error as the Djoser-shaped answer with its codes; anything else goes
+ * on to the central handler.
+ */
 function toApiError(error: unknown): unknown {
-  if (!(error instanceof FunnelError)) return error;
-  return new ApiError(STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
+  if (error instanceof FunnelError) {
+    return new ApiError(STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
+  }
+  const { validation, validationContext } = error as Partial<FastifyError>;
+  if (validation) return new ApiError(400, codedValidationBody(validation, validationContext));
+  return error;
 }
 
-type IdParams = { Params: { id: string } };
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
-const idOf = (request: FastifyRequest<IdParams>) => parseId(request.params.id);
+const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function funnelRoutes(deps: FunnelRoutesDeps) {
   const { db, config, now, runtime } = deps;
@@ -65,7 +61,8 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
   const mediaFiles = createMediaService({ db });
   const dashboard = createDashboardService({ db, now });
 
-  return async function plugin(app: FastifyInstance): Promise<void> {
+  return async function plugin(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));
     // Any write here may change what the bots send (stages, messages, tags, copies): the runtime
     // reads them again at once instead of when its copy runs out.
@@ -86,114 +83,114 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
     }
 
     // --- funnels -------------------------------------------------------------------------------
-    app.get<{ Querystring: { archived?: 'true' | 'false' } }>(FUNNELS_API.funnels, { schema: schemas.listFunnelsSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.funnels, { schema: schemas.listFunnelsSchema }, async (request) =>
       funnels.list(ownerOf(request), { archived: request.query.archived === 'true' }),
     );
-    app.post<{ Body: CreateFunnelBody }>(FUNNELS_API.funnels, { schema: schemas.createFunnelSchema }, async (request, reply) => {
+    app.post(FUNNELS_PATHS.funnels, { schema: schemas.createFunnelSchema }, async (request, reply) => {
       const funnel = await funnels.connect(ownerOf(request), request.body);
       return reply.code(201).send(funnel);
     });
-    app.get<IdParams>('/api/funnels/:id/', { schema: schemas.funnelSchema }, async (request) => funnels.get(ownerOf(request), idOf(request)));
-    app.patch<IdParams & { Body: UpdateFunnelBody }>('/api/funnels/:id/', { schema: schemas.updateFunnelSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.funnel, { schema: schemas.funnelSchema }, async (request) => funnels.get(ownerOf(request), idOf(request)));
+    app.patch(FUNNELS_PATHS.funnel, { schema: schemas.updateFunnelSchema }, async (request) =>
       funnels.update(ownerOf(request), idOf(request), request.body),
     );
-    app.delete<IdParams>('/api/funnels/:id/', async (request, reply) => {
+    app.delete(FUNNELS_PATHS.funnel, { schema: schemas.byIdSchema }, async (request, reply) => {
       const id = idOf(request);
       await funnels.remove(ownerOf(request), id);
       await syncRuntime(request, id);
       return reply.code(204).send();
     });
     for (const action of ['run', 'stop', 'archive', 'restore'] as const) {
-      app.post<IdParams>(`/api/funnels/:id/${action}/`, { schema: schemas.funnelSchema }, async (request) => {
+      app.post(FUNNELS_PATHS[action], { schema: schemas.funnelSchema }, async (request) => {
         const id = idOf(request);
         const funnel = await funnels[action](ownerOf(request), id);
         await syncRuntime(request, id);
         return funnels.get(ownerOf(request), funnel.id);
       });
     }
-    app.post<IdParams & { Body: CopyFunnelBody }>('/api/funnels/:id/copy/', { schema: schemas.copyFunnelSchema }, async (request) =>
+    app.post(FUNNELS_PATHS.copy, { schema: schemas.copyFunnelSchema }, async (request) =>
       funnels.copy(ownerOf(request), idOf(request), request.body.target_funnel_id),
     );
-    app.get<IdParams>('/api/funnels/:id/description/', { schema: schemas.descriptionSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.description, { schema: schemas.descriptionSchema }, async (request) =>
       funnels.description(ownerOf(request), idOf(request)),
     );
-    app.put<IdParams & { Body: BotDescription }>('/api/funnels/:id/description/', { schema: schemas.setDescriptionSchema }, async (request) =>
+    app.put(FUNNELS_PATHS.description, { schema: schemas.setDescriptionSchema }, async (request) =>
       funnels.setDescription(ownerOf(request), idOf(request), request.body),
     );
 
     // --- stages --------------------------------------------------------------------------------
-    app.get<IdParams>('/api/funnels/:id/stages/', { schema: schemas.listStagesSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.stages, { schema: schemas.listStagesSchema }, async (request) =>
       stages.list(ownerOf(request), idOf(request)),
     );
-    app.post<IdParams & { Body: StageBody }>('/api/funnels/:id/stages/', { schema: schemas.createStageSchema }, async (request, reply) =>
+    app.post(FUNNELS_PATHS.stages, { schema: schemas.createStageSchema }, async (request, reply) =>
       reply.code(201).send(await stages.create(ownerOf(request), idOf(request), request.body)),
     );
-    app.post<IdParams & { Body: StageOrderBody }>('/api/funnels/:id/stages/order/', { schema: schemas.stageOrderSchema }, async (request) =>
+    app.post(FUNNELS_PATHS.stageOrder, { schema: schemas.stageOrderSchema }, async (request) =>
       stages.reorder(ownerOf(request), idOf(request), request.body.stage_ids),
     );
-    app.get<IdParams>('/api/stages/:id/', { schema: schemas.stageSchema }, async (request) => stages.get(ownerOf(request), idOf(request)));
-    app.patch<IdParams & { Body: Partial<StageBody> }>('/api/stages/:id/', { schema: schemas.updateStageSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.stage, { schema: schemas.stageSchema }, async (request) => stages.get(ownerOf(request), idOf(request)));
+    app.patch(FUNNELS_PATHS.stage, { schema: schemas.updateStageSchema }, async (request) =>
       stages.update(ownerOf(request), idOf(request), request.body),
     );
-    app.delete<IdParams>('/api/stages/:id/', async (request, reply) => {
+    app.delete(FUNNELS_PATHS.stage, { schema: schemas.byIdSchema }, async (request, reply) => {
       await stages.remove(ownerOf(request), idOf(request));
       return reply.code(204).send();
     });
-    app.put<IdParams & { Body: Partial<MessageContentBody> & { text: string } }>(
-      '/api/stages/:id/message/',
+    app.put(
+      FUNNELS_PATHS.stageMessage,
       { schema: schemas.stageMessageSchema },
       async (request) => {
         const body = request.body;
         return stages.setMessage(ownerOf(request), idOf(request), {
           text: body.text,
           media_id: body.media_id ?? null,
-          buttons: body.buttons ?? [],
-          next_button: body.next_button ?? null,
+          // The service refuses a button without its text or url (under "buttons"): see the schema.
+          buttons: (body.buttons ?? []) as MessageContentBody['buttons'],
+          next_button: (body.next_button ?? null) as MessageContentBody['next_button'],
         });
       },
     );
 
     // --- tags ----------------------------------------------------------------------------------
-    app.get<IdParams>('/api/funnels/:id/tags/', { schema: schemas.listTagsSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.tags, { schema: schemas.listTagsSchema }, async (request) =>
       people.listTags(ownerOf(request), idOf(request)),
     );
-    app.post<IdParams & { Body: TagBody }>('/api/funnels/:id/tags/', { schema: schemas.createTagSchema }, async (request, reply) =>
+    app.post(FUNNELS_PATHS.tags, { schema: schemas.createTagSchema }, async (request, reply) =>
       reply.code(201).send(await people.createTag(ownerOf(request), idOf(request), request.body)),
     );
-    app.get<IdParams>('/api/tags/:id/', { schema: schemas.tagSchema }, async (request) => people.getTag(ownerOf(request), idOf(request)));
-    app.patch<IdParams & { Body: Partial<TagBody> }>('/api/tags/:id/', { schema: schemas.updateTagSchema }, async (request) =>
+    app.get(FUNNELS_PATHS.tag, { schema: schemas.tagSchema }, async (request) => people.getTag(ownerOf(request), idOf(request)));
+    app.patch(FUNNELS_PATHS.tag, { schema: schemas.updateTagSchema }, async (request) =>
       people.updateTag(ownerOf(request), idOf(request), request.body),
     );
-    app.delete<IdParams>('/api/tags/:id/', async (request, reply) => {
+    app.delete(FUNNELS_PATHS.tag, { schema: schemas.byIdSchema }, async (request, reply) => {
       await people.removeTag(ownerOf(request), idOf(request));
       return reply.code(204).send();
     });
 
     // --- people --------------------------------------------------------------------------------
-    type PeopleQuery = { stage?: string; tag?: string; limit?: string; offset?: string };
-    app.get<IdParams & { Querystring: PeopleQuery }>('/api/funnels/:id/people/', { schema: schemas.listPeopleSchema }, async (request) => {
+    app.get(FUNNELS_PATHS.people, { schema: schemas.listPeopleSchema }, async (request) => {
       const q = request.query;
       const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
       return people.listPeople(ownerOf(request), idOf(request), { stage: num(q.stage), tag: num(q.tag), limit: num(q.limit), offset: num(q.offset) });
     });
-    app.get<IdParams>('/api/people/:id/', { schema: schemas.personSchema }, async (request) => people.getPerson(ownerOf(request), idOf(request)));
-    app.post<IdParams & { Body: { tag_id: number } }>('/api/people/:id/tags/', { schema: schemas.addPersonTagSchema }, async (request, reply) =>
+    app.get(FUNNELS_PATHS.person, { schema: schemas.personSchema }, async (request) => people.getPerson(ownerOf(request), idOf(request)));
+    app.post(FUNNELS_PATHS.personTags, { schema: schemas.addPersonTagSchema }, async (request, reply) =>
       reply.code(201).send(await people.addPersonTag(ownerOf(request), idOf(request), request.body.tag_id)),
     );
-    app.delete<{ Params: { id: string; tagId: string } }>('/api/people/:id/tags/:tagId/', async (request, reply) => {
+    app.delete(FUNNELS_PATHS.personTag, { schema: schemas.personTagSchema }, async (request, reply) => {
       await people.removePersonTag(ownerOf(request), parseId(request.params.id), parseId(request.params.tagId));
       return reply.code(204).send();
     });
 
     // --- dashboard -----------------------------------------------------------------------------
-    app.get<{ Querystring: { tz?: string } }>(FUNNELS_API.dashboard, { schema: schemas.dashboardSchema }, async (request) => {
+    app.get(FUNNELS_PATHS.dashboard, { schema: schemas.dashboardSchema }, async (request) => {
       const { tz } = request.query;
-      if (tz !== undefined && !isTimeZone(tz)) throw fieldError('tz', 'Unknown time zone.');
+      if (tz !== undefined && !isTimeZone(tz)) throw new ApiError(400, codedFieldsBody({ tz: [{ code: 'invalid', text: 'Unknown time zone.' }] }));
       return dashboard.dashboard(ownerOf(request), tz);
     });
 
     // --- media ---------------------------------------------------------------------------------
-    app.get<IdParams>('/api/media/:id/', async (request, reply) => {
+    app.get(FUNNELS_PATHS.mediaFile, { schema: schemas.byIdSchema }, async (request, reply) => {
       const file = await mediaFiles.download(ownerOf(request), idOf(request));
       return reply
         .header('content-type', file.contentType)
@@ -209,7 +206,8 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
    * POST funnels/:id/media/ takes the raw file as the body. Its own scope: only here are images
    * and videos parsed, each type with its Telegram size limit.
    */
-  async function mediaUpload(app: FastifyInstance): Promise<void> {
+  async function mediaUpload(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     for (const [type, kind] of Object.entries(MEDIA_TYPES)) {
       app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MEDIA_MAX_BYTES[kind] }, (_request, body, done) => done(null, body));
     }
@@ -219,12 +217,12 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(MEDIA_MESSAGES.unsupported));
       throw toApiError(error);
     });
-    app.post<IdParams & { Querystring: { filename?: string } }>(
-      '/api/funnels/:id/media/',
+    app.post(
+      FUNNELS_PATHS.media,
       {
-        schema: { ...schemas.mediaSchema, querystring: { type: 'object', properties: { filename: { type: 'string', maxLength: 1000 } } } },
+        schema: schemas.mediaSchema,
         // Before the body is read: someone else's funnel is 404 whatever the upload.
-        preParsing: async (request: FastifyRequest<IdParams>) => {
+        preParsing: async (request) => {
           await ownedFunnel(db.orm, ownerOf(request), idOf(request)).catch((error: unknown) => {
             throw toApiError(error);
           });

@@ -17,6 +17,7 @@ import { people, stages } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { expectJsonError } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
+import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();
 
@@ -65,18 +66,13 @@ describe('stages', () => {
     const other = await connectFunnel(env, key);
     const foreignTag = await addTag(env, key, other.id, 'x');
     const post = (body: unknown) => call(env, key, 'POST', FUNNELS_API.stages(funnel.id), body);
-    expect(expectJsonError(await post({}), 400)).toEqual({ title: ['This field is required.'] });
-    expect(expectJsonError(await post({ title: '' }), 400)).toEqual({ title: ['This field may not be blank.'] });
-    expect(expectJsonError(await post({ title: '  ' }), 400)).toEqual({ title: ['This field may not be blank.'] });
-    expect(expectJsonError(await post({ title: 't'.repeat(129) }), 400)).toEqual({ title: ['Ensure this field has no more than 128 characters.'] });
-    expect(expectJsonError(await post({ title: 'ok', icon: 'rocket', color: 'red' }), 400)).toEqual({
-      icon: ['"rocket" is not a valid choice.'],
-      color: ['Enter a valid colour: #rrggbb.'],
-    });
-    expect(expectJsonError(await post({ title: 'ok', tag_id: foreignTag.id }), 400)).toEqual({
-      tag_id: [FUNNEL_ERRORS.doesNotExist(foreignTag.id)],
-    });
-    expect(expectJsonError(await post({ title: 'ok', tag_id: 'one' }), 400)).toEqual({ tag_id: ['A valid integer is required.'] });
+    expect(expectJsonError(await post({}), 400)).toEqual(fieldsError({ title: [SCHEMA.required] }));
+    expect(expectJsonError(await post({ title: '' }), 400)).toEqual(fieldsError({ title: [SCHEMA.blank] }));
+    expect(expectJsonError(await post({ title: '  ' }), 400)).toEqual(fieldsError({ title: [SCHEMA.blank] }));
+    expect(expectJsonError(await post({ title: 't'.repeat(129) }), 400)).toEqual(fieldsError({ title: [SCHEMA.tooLong(128)] }));
+    expect(expectJsonError(await post({ title: 'ok', icon: 'rocket', color: 'red' }), 400)).toEqual(fieldsError({ icon: [SCHEMA.choice('rocket')], color: [SCHEMA.invalid('Enter a valid colour: #rrggbb.')] }));
+    expect(expectJsonError(await post({ title: 'ok', tag_id: foreignTag.id }), 400)).toEqual(fieldsError({ tag_id: [FUNNEL_ERRORS.doesNotExist(foreignTag.id)] }));
+    expect(expectJsonError(await post({ title: 'ok', tag_id: 'one' }), 400)).toEqual(fieldsError({ tag_id: [SCHEMA.notAnInteger] }));
     expect(ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)))).toEqual([]);
   });
 
@@ -84,9 +80,7 @@ describe('stages', () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     await env.t.db.orm.insert(stages).values(Array.from({ length: STAGES_MAX }, (_, i) => ({ funnelId: funnel.id, title: `S${i}`, position: i })));
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'one more' }), 400)).toEqual({
-      detail: FUNNEL_ERRORS.tooManyStages,
-    });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'one more' }), 400)).toEqual(detailError(FUNNEL_ERRORS.tooManyStages));
   });
 
   it('PATCH changes fields; null clears the tag; DELETE leaves its people without a stage', async () => {
@@ -96,9 +90,7 @@ describe('stages', () => {
     const stage = await addStage(env, key, funnel.id, { tag_id: tag.id });
     const patched = ok<Stage>(await call(env, key, 'PATCH', FUNNELS_API.stage(stage.id), { title: 'New', icon: 'star', color: '#000000', tag_id: null }));
     expect(patched).toMatchObject({ title: 'New', icon: 'star', color: '#000000', tag_id: null });
-    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.stage(stage.id), { title: '' }), 400)).toEqual({
-      title: ['This field may not be blank.'],
-    });
+    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.stage(stage.id), { title: '' }), 400)).toEqual(fieldsError({ title: [SCHEMA.blank] }));
     const person = await addPerson(env, funnel.id, { stageId: stage.id });
     expect((await call(env, key, 'DELETE', FUNNELS_API.stage(stage.id))).statusCode).toBe(204);
     expect(expectJsonError(await call(env, key, 'GET', FUNNELS_API.stage(stage.id)), 404)).toEqual(NOT_FOUND);
@@ -125,7 +117,7 @@ describe('POST stages/order/', () => {
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
     ok(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)));
     const locked = await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: [a.id, b.id, c.id, d.id] });
-    expect(expectJsonError(locked, 409)).toEqual({ detail: "Stages can't be reordered after the bot has been run." });
+    expect(expectJsonError(locked, 409)).toEqual({ detail: "Stages can't be reordered after the bot has been run.", code: 'order_locked' });
     const after = ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)));
     expect(after.map((s) => s.title)).toEqual(['C', 'A', 'B', 'D']);
   });
@@ -138,14 +130,10 @@ describe('POST stages/order/', () => {
     const foreign = await addStage(env, key, other.id);
     for (const stage_ids of [[a.id], [a.id, a.id], [a.id, b.id, foreign.id], [a.id, foreign.id], []]) {
       const res = await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids });
-      expect(expectJsonError(res, 400)).toEqual({ stage_ids: [FUNNEL_ERRORS.orderMismatch] });
+      expect(expectJsonError(res, 400)).toEqual(fieldsError({ stage_ids: [FUNNEL_ERRORS.orderMismatch] }));
     }
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), {}), 400)).toEqual({
-      stage_ids: ['This field is required.'],
-    });
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: ['x'] }), 400)).toEqual({
-      stage_ids: ['A valid integer is required.'],
-    });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), {}), 400)).toEqual(fieldsError({ stage_ids: [SCHEMA.required] }));
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: ['x'] }), 400)).toEqual(fieldsError({ stage_ids: [SCHEMA.notAnInteger] }));
   });
 });
 
@@ -189,9 +177,10 @@ describe('PUT stages/:id/message/', () => {
       ['1 < 2', 'Write "<" as &lt;'],
     ];
     for (const [text, problem] of cases) {
-      const body = expectJsonError(await put(key, stage.id, { text }), 400) as { text: string[] };
-      expect(Object.keys(body), text).toEqual(['text']);
+      const body = expectJsonError(await put(key, stage.id, { text }), 400) as { text: string[]; codes: Record<string, unknown> };
+      expect(Object.keys(body), text).toEqual(['text', 'codes']);
       expect(body.text[0], text).toContain(problem);
+      expect(body.codes, text).toEqual({ text: [{ code: 'bad_html', detail: body.text[0] }] });
     }
     expect(ok<Stage>(await call(env, key, 'GET', FUNNELS_API.stage(stage.id))).message.text).toBe('');
   });
@@ -204,20 +193,14 @@ describe('PUT stages/:id/message/', () => {
     // Tags and entities do not count: 4096 visible characters wrapped in <b> with &amp; pass.
     const full = `<b>${'a'.repeat(MESSAGE_TEXT_MAX - 1)}&amp;</b>`;
     ok(await put(key, stage.id, { text: full }));
-    expect(expectJsonError(await put(key, stage.id, { text: 'a'.repeat(MESSAGE_TEXT_MAX + 1) }), 400)).toEqual({
-      text: ['Ensure this field has no more than 4096 characters.'],
-    });
+    expect(expectJsonError(await put(key, stage.id, { text: 'a'.repeat(MESSAGE_TEXT_MAX + 1) }), 400)).toEqual(fieldsError({ text: [SCHEMA.tooLong(4096)] }));
     ok(await put(key, stage.id, { text: `<i>${'c'.repeat(CAPTION_MAX)}</i>`, media_id: photo.id }));
-    expect(expectJsonError(await put(key, stage.id, { text: 'c'.repeat(CAPTION_MAX + 1), media_id: photo.id }), 400)).toEqual({
-      text: ['Ensure this field has no more than 1024 characters.'],
-    });
+    expect(expectJsonError(await put(key, stage.id, { text: 'c'.repeat(CAPTION_MAX + 1), media_id: photo.id }), 400)).toEqual(fieldsError({ text: [SCHEMA.tooLong(1024)] }));
     // Telegram counts UTF-16 code units: an emoji is two.
-    expect(expectJsonError(await put(key, stage.id, { text: '😀'.repeat(CAPTION_MAX / 2) + 'x', media_id: photo.id }), 400)).toEqual({
-      text: ['Ensure this field has no more than 1024 characters.'],
-    });
+    expect(expectJsonError(await put(key, stage.id, { text: '😀'.repeat(CAPTION_MAX / 2) + 'x', media_id: photo.id }), 400)).toEqual(fieldsError({ text: [SCHEMA.tooLong(1024)] }));
     // A caption may be empty; a text message may not.
     ok(await put(key, stage.id, { text: '', media_id: photo.id }));
-    expect(expectJsonError(await put(key, stage.id, { text: '<b> </b>' }), 400)).toEqual({ text: ['This field may not be blank.'] });
+    expect(expectJsonError(await put(key, stage.id, { text: '<b> </b>' }), 400)).toEqual(fieldsError({ text: [SCHEMA.blank] }));
   });
 
   it('checks buttons, the next-step button and media', async () => {
@@ -227,29 +210,17 @@ describe('PUT stages/:id/message/', () => {
     const stage = await addStage(env, key, funnel.id);
     const foreignPhoto = await uploadPhoto(key, other.id);
     const button = { text: 'Go', url: 'https://example.com' };
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: Array(URL_BUTTONS_MAX + 1).fill(button) }), 400)).toEqual({
-      buttons: [`Ensure this field has no more than ${URL_BUTTONS_MAX} elements.`],
-    });
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'g'.repeat(65), url: button.url }] }), 400)).toEqual({
-      buttons: ['Ensure this field has no more than 64 characters.'],
-    });
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: Array(URL_BUTTONS_MAX + 1).fill(button) }), 400)).toEqual(fieldsError({ buttons: [SCHEMA.invalid(`Ensure this field has no more than ${URL_BUTTONS_MAX} elements.`, URL_BUTTONS_MAX)] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'g'.repeat(65), url: button.url }] }), 400)).toEqual(fieldsError({ buttons: [SCHEMA.tooLong(64)] }));
     for (const url of ['javascript:alert(1)', 'ftp://example.com', 'example.com', 'https://']) {
-      expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go', url }] }), 400), url).toEqual({
-        buttons: [FUNNEL_ERRORS.badButtonUrl],
-      });
+      expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go', url }] }), 400), url).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.badButtonUrl] }));
     }
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: ' ', url: button.url }] }), 400)).toEqual({
-      buttons: [FUNNEL_ERRORS.blank],
-    });
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: { text: 'n'.repeat(65) } }), 400)).toEqual({
-      next_button: ['Ensure this field has no more than 64 characters.'],
-    });
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: {} }), 400)).toEqual({ next_button: [FUNNEL_ERRORS.required] });
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', media_id: foreignPhoto.id }), 400)).toEqual({
-      media_id: [FUNNEL_ERRORS.doesNotExist(foreignPhoto.id)],
-    });
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go' }] }), 400)).toEqual({ buttons: [FUNNEL_ERRORS.required] });
-    expect(expectJsonError(await put(key, stage.id, {}), 400)).toEqual({ text: ['This field is required.'] });
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: ' ', url: button.url }] }), 400)).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.blank] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: { text: 'n'.repeat(65) } }), 400)).toEqual(fieldsError({ next_button: [SCHEMA.tooLong(64)] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: {} }), 400)).toEqual(fieldsError({ next_button: [FUNNEL_ERRORS.required] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', media_id: foreignPhoto.id }), 400)).toEqual(fieldsError({ media_id: [FUNNEL_ERRORS.doesNotExist(foreignPhoto.id)] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go' }] }), 400)).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.required] }));
+    expect(expectJsonError(await put(key, stage.id, {}), 400)).toEqual(fieldsError({ text: [SCHEMA.required] }));
   });
 });
 
@@ -272,6 +243,6 @@ describe('ownership', () => {
     // A stage of another user's funnel cannot be named in one's own order either.
     const mine = await connectFunnel(env, stranger);
     const res = await call(env, stranger, 'POST', FUNNELS_API.stageOrder(mine.id), { stage_ids: [stage.id] });
-    expect(expectJsonError(res, 400)).toEqual({ stage_ids: [FUNNEL_ERRORS.orderMismatch] });
+    expect(expectJsonError(res, 400)).toEqual(fieldsError({ stage_ids: [FUNNEL_ERRORS.orderMismatch] }));
   });
 });

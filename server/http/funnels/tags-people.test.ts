@@ -7,6 +7,7 @@ import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { PERSON_HISTORY_LIMIT } from '../../funnels/people';
 import { expectJsonError } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
+import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();
 
@@ -40,29 +41,22 @@ describe('tags', () => {
     await addTag(env, key, funnel.id, 'VIP');
     const lead = await addTag(env, key, funnel.id, 'Lead');
     const post = (body: unknown) => call(env, key, 'POST', FUNNELS_API.tags(funnel.id), body);
-    expect(expectJsonError(await post({ title: 'VIP' }), 400)).toEqual({ title: ['A tag with this title already exists.'] });
-    expect(expectJsonError(await post({ title: ' VIP  ' }), 400)).toEqual({ title: ['A tag with this title already exists.'] });
-    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.tag(lead.id), { title: 'VIP' }), 400)).toEqual({
-      title: ['A tag with this title already exists.'],
-    });
+    expect(expectJsonError(await post({ title: 'VIP' }), 400)).toEqual(fieldsError({ title: [{ code: 'tag_title_taken', text: 'A tag with this title already exists.' }] }));
+    expect(expectJsonError(await post({ title: ' VIP  ' }), 400)).toEqual(fieldsError({ title: [{ code: 'tag_title_taken', text: 'A tag with this title already exists.' }] }));
+    expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.tag(lead.id), { title: 'VIP' }), 400)).toEqual(fieldsError({ title: [{ code: 'tag_title_taken', text: 'A tag with this title already exists.' }] }));
     // Same title in another funnel is fine; renaming a tag to its own title too.
     ok(await call(env, key, 'POST', FUNNELS_API.tags(other.id), { title: 'VIP' }), 201);
     ok(await call(env, key, 'PATCH', FUNNELS_API.tag(lead.id), { title: 'Lead' }));
-    expect(expectJsonError(await post({}), 400)).toEqual({ title: ['This field is required.'] });
-    expect(expectJsonError(await post({ title: ' ' }), 400)).toEqual({ title: ['This field may not be blank.'] });
-    expect(expectJsonError(await post({ title: 't'.repeat(65), color: '#12345' }), 400)).toEqual({
-      title: ['Ensure this field has no more than 64 characters.'],
-      color: ['Enter a valid colour: #rrggbb.'],
-    });
+    expect(expectJsonError(await post({}), 400)).toEqual(fieldsError({ title: [SCHEMA.required] }));
+    expect(expectJsonError(await post({ title: ' ' }), 400)).toEqual(fieldsError({ title: [SCHEMA.blank] }));
+    expect(expectJsonError(await post({ title: 't'.repeat(65), color: '#12345' }), 400)).toEqual(fieldsError({ title: [SCHEMA.tooLong(64)], color: [SCHEMA.invalid('Enter a valid colour: #rrggbb.')] }));
   });
 
   it(`stops at ${TAGS_MAX} tags`, async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     await env.t.db.orm.insert(tags).values(Array.from({ length: TAGS_MAX }, (_, i) => ({ funnelId: funnel.id, title: `T${i}` })));
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.tags(funnel.id), { title: 'more' }), 400)).toEqual({
-      detail: FUNNEL_ERRORS.tooManyTags,
-    });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.tags(funnel.id), { title: 'more' }), 400)).toEqual(detailError(FUNNEL_ERRORS.tooManyTags));
   });
 });
 
@@ -91,9 +85,7 @@ describe('people', () => {
     expect(page.results.map((p) => p.first_name)).toEqual(['P2', 'P1']);
     for (const bad of ['?stage=abc', '?tag=-1', '?limit=x', '?offset=1.5']) {
       const field = bad.slice(1).split('=')[0];
-      expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.people(funnel.id)}${bad}`), 400)).toEqual({
-        [field]: ['A valid integer is required.'],
-      });
+      expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.people(funnel.id)}${bad}`), 400)).toEqual(fieldsError({ [field]: [SCHEMA.notAnInteger] }));
     }
   });
 
@@ -135,10 +127,8 @@ describe('people', () => {
     expect(ok<PersonDetail>(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), { tag_id: vip.id }), 201).tag_ids).toEqual([vip.id]);
     const [row] = await env.t.db.orm.select().from(personTags);
     expect(row.source).toBe('manual');
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), { tag_id: foreign.id }), 400)).toEqual({
-      tag_id: [FUNNEL_ERRORS.doesNotExist(foreign.id)],
-    });
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), {}), 400)).toEqual({ tag_id: ['This field is required.'] });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), { tag_id: foreign.id }), 400)).toEqual(fieldsError({ tag_id: [FUNNEL_ERRORS.doesNotExist(foreign.id)] }));
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), {}), 400)).toEqual(fieldsError({ tag_id: [SCHEMA.required] }));
     expect((await call(env, key, 'DELETE', FUNNELS_API.personTag(person.id, vip.id))).statusCode).toBe(204);
     expect(expectJsonError(await call(env, key, 'DELETE', FUNNELS_API.personTag(person.id, vip.id)), 404)).toEqual(NOT_FOUND);
     expect(ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(person.id))).tag_ids).toEqual([]);
@@ -168,9 +158,7 @@ describe('ownership', () => {
     expect(ok<Tag>(await call(env, owner, 'GET', FUNNELS_API.tag(tag.id)))).toMatchObject({ title: 'VIP', people_count: 1 });
     // Someone else's tag cannot be put on one's own person either.
     const myPerson = await addPerson(env, mine.id);
-    expect(expectJsonError(await call(env, stranger, 'POST', FUNNELS_API.personTags(myPerson.id), { tag_id: tag.id }), 400)).toEqual({
-      tag_id: [FUNNEL_ERRORS.doesNotExist(tag.id)],
-    });
+    expect(expectJsonError(await call(env, stranger, 'POST', FUNNELS_API.personTags(myPerson.id), { tag_id: tag.id }), 400)).toEqual(fieldsError({ tag_id: [FUNNEL_ERRORS.doesNotExist(tag.id)] }));
     // Filters naming another user's stage or tag find nobody.
     expect(ok<{ count: number }>(await call(env, stranger, 'GET', `${FUNNELS_API.people(mine.id)}?tag=${tag.id}`)).count).toBe(0);
   });

@@ -105,4 +105,4 @@ export async function addPerson(env: FunnelsTestEnv, funnelId: number, fields: P
   return row;
 }
 
-export const NOT_FOUND = { detail: 'Not found.' };
+export const NOT_FOUND = { detail: 'Not found.', code: 'not_found' };

@@ -1,0 +1,131 @@
+// Every shape of the Djoser-compatible auth API, written once: the server validates requests and
+// serializes answers with these schemas (nothing unlisted, such as a password hash, can leak
+// out), and both sides take their types from them. The SPA imports the types only, through
+// contract/auth.ts.
+import { Type, type Static } from 'typebox';
+import { EMAIL_MAX_LENGTH, LANGUAGES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../constants';
+import { INVALID_MESSAGE_KEYWORD, NO_NUL, Nullable, StringEnum } from './common';
+
+export const ROLES = ['user', 'admin'] as const;
+/** Most ids one by_ids call may ask for. */
+export const MAX_IDS_PER_REQUEST = 100;
+
+const Email = () => Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH, pattern: NO_NUL });
+const Password = () => Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, pattern: NO_NUL });
+const Name = () => Type.String({ maxLength: NAME_MAX_LENGTH, pattern: NO_NUL });
+const Language = () => StringEnum(LANGUAGES);
+/** uid and token come from e-mail links; anything longer is not one of ours. */
+const Uid = () => Type.String({ minLength: 1, maxLength: 64, pattern: NO_NUL });
+const LinkToken = () => Type.String({ minLength: 1, maxLength: 128, pattern: NO_NUL });
+/** A user id in a query string. */
+const USER_ID_PATTERN = '^[0-9]{1,10}$';
+const NOT_AN_INTEGER = 'A valid integer is required.';
+const UserIdParam = () => Type.String({ pattern: USER_ID_PATTERN, [INVALID_MESSAGE_KEYWORD]: NOT_AN_INTEGER });
+
+// --- users ---------------------------------------------------------------------------------------
+/** What GET /api/users/me/ returns (the user themself). */
+export const CurrentUserSchema = Type.Object({
+  id: Type.Integer(),
+  email: Nullable(Type.String()),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  language: Language(),
+  role: StringEnum(ROLES),
+  is_active: Type.Boolean(),
+  telegram_id: Nullable(Type.Integer()),
+  telegram_username: Nullable(Type.String()),
+  telegram_photo_url: Nullable(Type.String()),
+  date_joined: Type.String(),
+});
+export type CurrentUser = Static<typeof CurrentUserSchema>;
+export type Role = CurrentUser['role'];
+
+/** What by_id / by_ids return: e-mail only to the user themself or an admin. */
+export const PublicUserSchema = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  telegram_username: Nullable(Type.String()),
+  telegram_photo_url: Nullable(Type.String()),
+  email: Type.Optional(Nullable(Type.String())),
+});
+export type PublicUser = Static<typeof PublicUserSchema>;
+
+export const UpdateMeBodySchema = Type.Object({
+  first_name: Type.Optional(Name()),
+  last_name: Type.Optional(Name()),
+  language: Type.Optional(Language()),
+});
+export type UpdateMeBody = Static<typeof UpdateMeBodySchema>;
+
+export const ByIdQuerySchema = Type.Object({ id: UserIdParam() });
+export type ByIdQuery = Static<typeof ByIdQuerySchema>;
+
+/** ?id[]=1&id[]=2 (one value arrives as a string, several as a list). */
+export const ByIdsQuerySchema = Type.Object({
+  'id[]': Type.Unsafe<string | string[]>({
+    type: ['string', 'array'],
+    pattern: USER_ID_PATTERN,
+    items: UserIdParam(),
+    minItems: 1,
+    maxItems: MAX_IDS_PER_REQUEST,
+    [INVALID_MESSAGE_KEYWORD]: NOT_AN_INTEGER,
+  }),
+});
+export type ByIdsQuery = Static<typeof ByIdsQuerySchema>;
+
+// --- registration and activation -----------------------------------------------------------------
+export const RegisterBodySchema = Type.Object({
+  email: Email(),
+  password: Password(),
+  re_password: Password(),
+  first_name: Type.Optional(Name()),
+  last_name: Type.Optional(Name()),
+  /** Language of the new account and its e-mails; the server otherwise uses the language cookie, then Accept-Language. */
+  language: Type.Optional(Language()),
+});
+export type RegisterBody = Static<typeof RegisterBodySchema>;
+
+export const RegisterResponseSchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+});
+export type RegisterResponse = Static<typeof RegisterResponseSchema>;
+
+export const ActivationBodySchema = Type.Object({ uid: Uid(), token: LinkToken() });
+export type ActivationBody = Static<typeof ActivationBodySchema>;
+
+export const EmailBodySchema = Type.Object({ email: Email() });
+export type EmailBody = Static<typeof EmailBodySchema>;
+
+// --- token login ---------------------------------------------------------------------------------
+/** Djoser treats both as optional and answers a missing one as bad credentials. */
+export const LoginBodySchema = Type.Object({
+  email: Type.Optional(Type.String({ maxLength: EMAIL_MAX_LENGTH, pattern: NO_NUL })),
+  password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH, pattern: NO_NUL })),
+});
+export type LoginBody = Static<typeof LoginBodySchema>;
+
+export const LoginResponseSchema = Type.Object({ auth_token: Type.String() });
+export type LoginResponse = Static<typeof LoginResponseSchema>;
+
+/** Calls that take no fields (logout): any JSON object. */
+export const EmptyBodySchema = Type.Object({});
+
+// --- passwords -----------------------------------------------------------------------------------
+export const ResetConfirmBodySchema = Type.Object({
+  uid: Uid(),
+  token: LinkToken(),
+  new_password: Password(),
+  re_new_password: Password(),
+});
+export type ResetConfirmBody = Static<typeof ResetConfirmBodySchema>;
+
+export const SetPasswordBodySchema = Type.Object({
+  current_password: Password(),
+  new_password: Password(),
+  re_new_password: Password(),
+});
+export type SetPasswordBody = Static<typeof SetPasswordBodySchema>;

@@ -1,0 +1,213 @@
+// Every shape of the product API (funnels, stages and their messages, media, tags, people, the
+// dashboard), written once: the server validates requests and serializes answers with these
+// schemas (nothing unlisted, such as a bot token, can leak out), and both sides take their types
+// from them. The SPA imports the types only, through contract/funnels.ts.
+import { Type, type Static } from 'typebox';
+import {
+  BOT_DESCRIPTION_MAX,
+  BOT_SHORT_DESCRIPTION_MAX,
+  BOT_TOKEN_INPUT_MAX,
+  BUTTON_TEXT_MAX,
+  BUTTON_URL_MAX,
+  COLOR_PATTERN,
+  FUNNEL_NAME_MAX,
+  FUNNEL_STATES,
+  MEDIA_FILENAME_MAX,
+  MEDIA_KINDS,
+  MESSAGE_HTML_MAX,
+  STAGE_ICONS,
+  STAGE_TITLE_MAX,
+  STAGES_MAX,
+  STOP_REASONS,
+  TAG_TITLE_MAX,
+  TIME_ZONE_MAX,
+  URL_BUTTONS_MAX,
+} from '../funnels';
+import { Id, INVALID_MESSAGE_KEYWORD, NO_NUL, Nullable, QueryInt, StringEnum, Text } from './common';
+
+const Color = () => Type.String({ pattern: COLOR_PATTERN, [INVALID_MESSAGE_KEYWORD]: 'Enter a valid colour: #rrggbb.' });
+const Timestamp = () => Type.String();
+
+// --- funnels -----------------------------------------------------------------------------------
+export const FunnelSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  bot_id: Type.Integer(),
+  bot_username: Type.String(),
+  /** The token is never sent back in full: "123456:AA…xyz". */
+  bot_token_hint: Type.String(),
+  state: StringEnum(FUNNEL_STATES),
+  stop_reason: Nullable(StringEnum(STOP_REASONS)),
+  archived: Type.Boolean(),
+  /** True once the bot has been run: stages can no longer be reordered. */
+  stage_order_locked: Type.Boolean(),
+  people_count: Type.Integer(),
+  stage_count: Type.Integer(),
+  created_at: Timestamp(),
+});
+export type Funnel = Static<typeof FunnelSchema>;
+
+export const FunnelListQuerySchema = Type.Object({ archived: Type.Optional(StringEnum(['true', 'false'])) });
+export type FunnelListQuery = Static<typeof FunnelListQuerySchema>;
+
+export const CreateFunnelBodySchema = Type.Object({ bot_token: Text(BOT_TOKEN_INPUT_MAX, 1), name: Type.Optional(Text(FUNNEL_NAME_MAX)) });
+export type CreateFunnelBody = Static<typeof CreateFunnelBodySchema>;
+
+export const UpdateFunnelBodySchema = Type.Object({ name: Type.Optional(Text(FUNNEL_NAME_MAX, 1)) });
+export type UpdateFunnelBody = Static<typeof UpdateFunnelBodySchema>;
+
+export const CopyFunnelBodySchema = Type.Object({ target_funnel_id: Id() });
+export type CopyFunnelBody = Static<typeof CopyFunnelBodySchema>;
+
+export const BotDescriptionSchema = Type.Object({
+  description: Text(BOT_DESCRIPTION_MAX),
+  short_description: Text(BOT_SHORT_DESCRIPTION_MAX),
+});
+export type BotDescription = Static<typeof BotDescriptionSchema>;
+
+// --- stages and their messages -----------------------------------------------------------------
+export const UrlButtonSchema = Type.Object({ text: Text(BUTTON_TEXT_MAX, 1), url: Text(BUTTON_URL_MAX, 1) });
+export type UrlButton = Static<typeof UrlButtonSchema>;
+export const NextButtonSchema = Type.Object({ text: Text(BUTTON_TEXT_MAX, 1) });
+
+export const MessageMediaSchema = Type.Object({
+  id: Type.Integer(),
+  kind: StringEnum(MEDIA_KINDS),
+  content_type: Type.String(),
+  size: Type.Integer(),
+  filename: Type.String(),
+});
+export type MessageMedia = Static<typeof MessageMediaSchema>;
+
+/** A stage's message: Telegram HTML text, optional media, URL buttons and a next-step button. */
+export const MessageContentSchema = Type.Object({
+  text: Type.String(),
+  media: Nullable(MessageMediaSchema),
+  buttons: Type.Array(UrlButtonSchema),
+  /** Moves the person to the next stage; null = no such button. */
+  next_button: Nullable(NextButtonSchema),
+});
+export type MessageContent = Static<typeof MessageContentSchema>;
+
+/** A whole message as the SPA sends it and the stage service takes it. */
+export const MessageContentBodySchema = Type.Object({
+  text: Type.String({ maxLength: MESSAGE_HTML_MAX, pattern: NO_NUL }),
+  media_id: Nullable(Id()),
+  buttons: Type.Array(UrlButtonSchema, { maxItems: URL_BUTTONS_MAX }),
+  next_button: Nullable(NextButtonSchema),
+});
+export type MessageContentBody = Static<typeof MessageContentBodySchema>;
+
+/**
+ * What PUT stages/:id/message/ accepts: only the text is required (the rest has defaults). A
+ * button's missing text or url is not refused here but by the service, under the outer field's
+ * name ("buttons"): the schema error would name the inner field alone.
+ */
+export const MessageContentInputSchema = Type.Object({
+  text: MessageContentBodySchema.properties.text,
+  media_id: Type.Optional(MessageContentBodySchema.properties.media_id),
+  buttons: Type.Optional(Type.Array(Type.Partial(UrlButtonSchema), { maxItems: URL_BUTTONS_MAX })),
+  next_button: Type.Optional(Nullable(Type.Partial(NextButtonSchema))),
+});
+export type MessageContentInput = Static<typeof MessageContentInputSchema>;
+
+export const StageSchema = Type.Object({
+  id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  title: Type.String(),
+  icon: StringEnum(STAGE_ICONS),
+  color: Type.String(),
+  position: Type.Integer(),
+  /** Everyone who reaches the stage gets this tag. */
+  tag_id: Nullable(Type.Integer()),
+  message: MessageContentSchema,
+  people_count: Type.Integer(),
+});
+export type Stage = Static<typeof StageSchema>;
+
+export const StageBodySchema = Type.Object({
+  title: Text(STAGE_TITLE_MAX, 1),
+  icon: Type.Optional(StringEnum(STAGE_ICONS)),
+  color: Type.Optional(Color()),
+  tag_id: Type.Optional(Nullable(Id())),
+});
+export type StageBody = Static<typeof StageBodySchema>;
+export const StagePatchSchema = Type.Partial(StageBodySchema);
+
+export const StageOrderBodySchema = Type.Object({ stage_ids: Type.Array(Id(), { maxItems: STAGES_MAX }) });
+export type StageOrderBody = Static<typeof StageOrderBodySchema>;
+
+export const MediaUploadQuerySchema = Type.Object({ filename: Type.Optional(Type.String({ maxLength: MEDIA_FILENAME_MAX })) });
+
+// --- tags and people -----------------------------------------------------------------------------
+export const TagSchema = Type.Object({
+  id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  title: Type.String(),
+  color: Type.String(),
+  people_count: Type.Integer(),
+});
+export type Tag = Static<typeof TagSchema>;
+
+export const TagBodySchema = Type.Object({ title: Text(TAG_TITLE_MAX, 1), color: Type.Optional(Color()) });
+export type TagBody = Static<typeof TagBodySchema>;
+export const TagPatchSchema = Type.Partial(TagBodySchema);
+
+const personProperties = {
+  id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  telegram_id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  username: Nullable(Type.String()),
+  stage_id: Nullable(Type.Integer()),
+  tag_ids: Type.Array(Type.Integer()),
+  blocked: Type.Boolean(),
+  joined_at: Timestamp(),
+  last_seen_at: Timestamp(),
+};
+export const PersonSchema = Type.Object(personProperties);
+export type Person = Static<typeof PersonSchema>;
+
+export const HistoryEntrySchema = Type.Object({
+  id: Type.Integer(),
+  direction: StringEnum(['in', 'out']),
+  /** in: text or command the person wrote, or a button they pressed; out: a stage message sent. */
+  kind: StringEnum(['text', 'command', 'button', 'stage_message']),
+  text: Type.String(),
+  stage_id: Nullable(Type.Integer()),
+  created_at: Timestamp(),
+});
+export type HistoryEntry = Static<typeof HistoryEntrySchema>;
+
+export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema) });
+export type PersonDetail = Static<typeof PersonDetailSchema>;
+
+/** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */
+export const PeopleQuerySchema = Type.Object({
+  stage: Type.Optional(QueryInt(9)),
+  tag: Type.Optional(QueryInt(9)),
+  limit: Type.Optional(QueryInt(9)),
+  offset: Type.Optional(QueryInt(9)),
+});
+export type PeopleQuery = Static<typeof PeopleQuerySchema>;
+export const PeoplePageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(PersonSchema) });
+export type PeoplePage = Static<typeof PeoplePageSchema>;
+
+export const PersonTagBodySchema = Type.Object({ tag_id: Id() });
+export type PersonTagBody = Static<typeof PersonTagBodySchema>;
+
+// --- dashboard -----------------------------------------------------------------------------------
+export const DashboardQuerySchema = Type.Object({ tz: Type.Optional(Text(TIME_ZONE_MAX)) });
+export const DashboardFunnelSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  bot_username: Type.String(),
+  state: StringEnum(FUNNEL_STATES),
+  stages: Type.Array(
+    Type.Object({ id: Type.Integer(), title: Type.String(), color: Type.String(), icon: StringEnum(STAGE_ICONS), people_count: Type.Integer() }),
+  ),
+  people_count: Type.Integer(),
+  today: Type.Object({ new_people: Type.Integer(), messages_sent: Type.Integer(), stage_moves: Type.Integer() }),
+});
+export type DashboardFunnel = Static<typeof DashboardFunnelSchema>;
