@@ -10,12 +10,12 @@ import { LANGUAGE_COOKIE } from '../contract/constants';
 import { ROUTES } from '../contract/routes';
 import { createAppRouter } from './router';
 import { initDataAtom, setToken, userAtom } from './state/auth';
-import { createAuthSession } from './state/session';
+import { createAppSession } from './api/session';
 import { appStore } from './state/store';
 import { alice, fakeFetch, json, resetEnvironment, useLanguage } from './test/support';
 
 function renderAt(path: string) {
-  const router = createAppRouter({ auth: createAuthSession(appStore) }, createMemoryHistory({ initialEntries: [path] }));
+  const router = createAppRouter({ auth: createAppSession(appStore) }, createMemoryHistory({ initialEntries: [path] }));
   render(
     <Provider store={appStore}>
       <RouterProvider router={router} />

@@ -2,7 +2,7 @@
 // (network, abort, timeout) go to the top notice; Djoser's field errors go next to the fields, and
 // non_field_errors / detail above the form.
 // It is only needed once a call has failed, so it comes in the API module's chunk (loaded with
-// the first call) rather than on the first paint; state/apiAction.ts `failureOf` fetches it.
+// the first call) rather than on the first paint; api/action.ts `failureOf` fetches it.
 // ky's error classes are recognised by name and shape, not imported, so the mapping does not
 // depend on ky being loaded.
 import type { ApiFailure } from './failure';

@@ -1,9 +1,8 @@
 // The signed-in session as the router and the screens see it (the router context's `auth`):
 // reading the active flag, loading the current user for the guards, signing in and out.
 import type { CurrentUser } from '../../contract/auth';
-import { failureOf, notifyFailure } from './apiAction';
 import { activeAtom, clearToken, dropInitData, initDataAtom, setToken, tokenAtom, userAtom } from './auth';
-import { appStore, type AppStore } from './store';
+import type { AppStore } from './store';
 import { withPreloader } from './ui';
 
 export interface AuthSession {
@@ -22,22 +21,19 @@ export interface AuthSession {
   logout(): Promise<void>;
 }
 
+/** The calls a session makes, given to it by api/session.ts (state/ never imports api/). */
 export interface SessionApi {
   fetchMe: () => Promise<Partial<CurrentUser> | null>;
   logout: () => Promise<void>;
+  /** Tells the visitor a call failed (the top notice); a session has no form to show it on. */
+  reportFailure: (error: unknown) => Promise<void>;
 }
 
 function hasId(value: Partial<CurrentUser> | null | undefined): value is CurrentUser {
   return Boolean(value) && typeof value === 'object' && value !== null && value.id !== undefined && value.id !== null;
 }
 
-/** The real calls, fetched with ky on first use (see main.tsx for when they are preloaded). */
-const lazyApi: SessionApi = {
-  fetchMe: async () => (await import('@/api/users')).fetchMe(),
-  logout: async () => (await import('@/api/users')).logout(),
-};
-
-export function createAuthSession(store: AppStore = appStore, api: SessionApi = lazyApi): AuthSession {
+export function createAuthSession(store: AppStore, api: SessionApi): AuthSession {
   const endSession = () => {
     clearToken(store);
     store.set(userAtom, null);
@@ -52,7 +48,7 @@ export function createAuthSession(store: AppStore = appStore, api: SessionApi = 
         return me;
       }
     } catch (error) {
-      notifyFailure(await failureOf(error), store);
+      await api.reportFailure(error);
     }
     endSession();
     if (usedInitData) dropInitData(store);
@@ -90,4 +86,3 @@ export function createAuthSession(store: AppStore = appStore, api: SessionApi = 
   };
 }
 
-export const authSession: AuthSession = createAuthSession();

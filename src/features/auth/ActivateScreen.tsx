@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { activate } from '@/api/users';
 import { toApiFailure } from '@/api/errors';
-import { notifyFailure } from '@/state/apiAction';
+import { notifyFailure } from '@/api/action';
 import { usePageHead, withPreloader } from '@/state/ui';
 import { AlertIcon, CheckCircleIcon, InfoIcon } from '@/ui/statusIcons';
 import { Button } from '@/ui/form';

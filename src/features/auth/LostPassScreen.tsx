@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { requestPasswordReset } from '@/api/users';
-import { runApiAction } from '@/state/apiAction';
+import { runApiAction } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { LockIcon } from '@/ui/icons';

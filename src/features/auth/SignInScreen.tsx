@@ -2,7 +2,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/state/apiAction';
+import { runApiAction } from '@/api/action';
 import { usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { register, resendActivation } from '@/api/users';
 import { currentLanguage } from '@/i18n/i18n';
-import { runApiAction } from '@/state/apiAction';
+import { runApiAction } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';

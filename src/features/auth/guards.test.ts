@@ -5,6 +5,8 @@ import { API } from '../../../contract/auth';
 import { AUTH_COOKIE } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
 import { activeAtom, initDataAtom, setToken, tokenAtom, userAtom } from '@/state/auth';
+import { failureOf, notifyFailure } from '@/api/action';
+import { createAppSession } from '@/api/session';
 import { createAuthSession, type SessionApi } from '@/state/session';
 import { appStore } from '@/state/store';
 import { preloaderAtom, topInfoAtom } from '@/state/ui';
@@ -22,7 +24,8 @@ async function redirectOf(run: () => unknown): Promise<string | undefined> {
 }
 
 function fakeApi(fetchMe: SessionApi['fetchMe']): SessionApi & { fetchMe: ReturnType<typeof vi.fn> } {
-  return { fetchMe: vi.fn(fetchMe), logout: vi.fn(async () => {}) };
+  // Failures reach the top notice the way the app's own session reports them.
+  return { fetchMe: vi.fn(fetchMe), logout: vi.fn(async () => {}), reportFailure: async (error) => notifyFailure(await failureOf(error), appStore) };
 }
 
 describe('the guard chain of login-required routes (spec §4)', () => {
@@ -92,7 +95,7 @@ describe('the guard chain of login-required routes (spec §4)', () => {
   it('clears the token and goes to /sign-in/ when the server refuses it (401), through the real client', async () => {
     setToken('f'.repeat(40), appStore);
     const requests = fakeFetch(() => json({ detail: 'Invalid token.' }, 401));
-    const auth = createAuthSession(appStore);
+    const auth = createAppSession(appStore);
     expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: 'GET', path: API.me, authorization: `Token ${'f'.repeat(40)}` });
@@ -105,7 +108,7 @@ describe('the guard chain of login-required routes (spec §4)', () => {
     appStore.set(initDataAtom, initData);
     expect(appStore.get(activeAtom)).toBe(true);
     const requests = fakeFetch(() => json({ ...alice, email: null, telegram_id: 1 }));
-    const auth = createAuthSession(appStore);
+    const auth = createAppSession(appStore);
     expect(await redirectOf(() => requireUser(auth))).toBeUndefined();
     expect(requests[0]).toMatchObject({ method: 'GET', path: API.me, authorization: `TG ${initData}` });
     expect(appStore.get(userAtom)?.id).toBe(alice.id);
@@ -114,7 +117,7 @@ describe('the guard chain of login-required routes (spec §4)', () => {
   it('stops using init data the server refused, so the visitor can sign in another way', async () => {
     appStore.set(initDataAtom, 'query_id=AA&hash=tampered');
     fakeFetch(() => json({ detail: 'Invalid init data.' }, 401));
-    const auth = createAuthSession(appStore);
+    const auth = createAppSession(appStore);
     expect(await redirectOf(() => requireUser(auth))).toBe(ROUTES.signIn);
     expect(appStore.get(initDataAtom)).toBeNull();
     expect(appStore.get(activeAtom)).toBe(false);
@@ -162,7 +165,7 @@ describe('logout (spec §4)', () => {
   it('clears the token even when the server call fails', async () => {
     setToken('tok', appStore);
     const api: SessionApi = {
-      fetchMe: async () => alice,
+      ...fakeApi(async () => alice),
       logout: async () => {
         throw new TypeError('Failed to fetch');
       },

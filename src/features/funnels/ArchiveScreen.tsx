@@ -14,7 +14,8 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, RestoreIcon, TrashIcon } from './glyphs';
 import { Loading } from './parts';
-import { callApi, noticeFailure, success, useResource } from './useApi';
+import { runApiAction } from '@/api/action';
+import { noticeFailure, success, useResource } from './useApi';
 
 export function ArchiveScreen() {
   const { t } = useTranslation();
@@ -25,7 +26,7 @@ export function ArchiveScreen() {
   const without = (id: number) => (funnels.data ?? []).filter((f) => f.id !== id);
 
   async function restore(funnel: Funnel) {
-    const result = await callApi(() => restoreFunnel(funnel.id));
+    const result = await runApiAction(() => restoreFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
     funnels.set(without(funnel.id));
     success(t('funnels.archive.restored', { name: funnel.name }));
@@ -33,7 +34,7 @@ export function ArchiveScreen() {
 
   async function remove(funnel: Funnel) {
     setDeleting(null);
-    const result = await callApi(() => deleteFunnel(funnel.id));
+    const result = await runApiAction(() => deleteFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
     funnels.set(without(funnel.id));
     success(t('funnels.archive.deleted'));

@@ -11,7 +11,8 @@ import { BotIcon, CheckIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { BackTo, Loading } from './parts';
-import { callApi, describeFailure, success, useResource } from './useApi';
+import { runApiAction } from '@/api/action';
+import { describeFailure, success, useResource } from './useApi';
 
 export function CopyScreen({ funnelId }: { funnelId: number }) {
   const { t } = useTranslation();
@@ -28,7 +29,7 @@ export function CopyScreen({ funnelId }: { funnelId: number }) {
   async function copy() {
     setAsking(false);
     if (!chosen) return;
-    const result = await callApi(() => copyFunnel(funnelId, chosen.id));
+    const result = await runApiAction(() => copyFunnel(funnelId, chosen.id));
     if (!result.ok) {
       const problem = describeFailure(result.failure);
       return setMessages([...problem.messages, ...Object.values(problem.fields).flat()]);

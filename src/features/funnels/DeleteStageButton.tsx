@@ -7,7 +7,8 @@ import { deleteStage } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from './Dialog';
-import { callApi, noticeFailure, success } from './useApi';
+import { runApiAction } from '@/api/action';
+import { noticeFailure, success } from './useApi';
 
 export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel_id' | 'title' | 'people_count'> }) {
   const { t } = useTranslation();
@@ -16,7 +17,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
 
   async function remove() {
     setDeleting(false);
-    const result = await callApi(() => deleteStage(stage.id));
+    const result = await runApiAction(() => deleteStage(stage.id));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.stageForm.deleted'));
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: String(stage.funnel_id) }, replace: true });

@@ -8,7 +8,8 @@ import { usePageHead } from '@/state/ui';
 import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { BackTo } from './parts';
-import { callApi, describeFailure, success, type TranslatedFailure } from './useApi';
+import { runApiAction } from '@/api/action';
+import { describeFailure, success, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -37,7 +38,7 @@ export function DescriptionScreen({ funnelId }: { funnelId: number }) {
 
   async function load() {
     setErrors(NO_ERRORS);
-    const result = await callApi(() => getDescription(funnelId));
+    const result = await runApiAction(() => getDescription(funnelId));
     if (result.ok) {
       setValue(result.value);
       return true;
@@ -54,7 +55,7 @@ export function DescriptionScreen({ funnelId }: { funnelId: number }) {
   async function update(event: FormEvent) {
     event.preventDefault();
     if (!value) return;
-    const result = await callApi(() => setDescription(funnelId, value));
+    const result = await runApiAction(() => setDescription(funnelId, value));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['description', 'short_description']));
     setErrors(NO_ERRORS);
     setValue(result.value);

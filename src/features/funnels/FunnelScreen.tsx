@@ -16,7 +16,8 @@ import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from './glyphs';
 import { Loading, RunControls, StateBadge } from './parts';
 import { StageList } from './StageList';
-import { callApi, noticeFailure, usePolling, useResource, success } from './useApi';
+import { runApiAction } from '@/api/action';
+import { noticeFailure, usePolling, useResource, success } from './useApi';
 import { FunnelIcon } from '@/ui/brandIcon';
 
 export function FunnelScreen({ funnelId }: { funnelId: number }) {
@@ -41,7 +42,7 @@ export function FunnelScreen({ funnelId }: { funnelId: number }) {
 
   const saveOrder = useCallback(
     async (stageIds: number[]): Promise<boolean> => {
-      const result = await callApi(() => reorderStages(funnelId, stageIds));
+      const result = await runApiAction(() => reorderStages(funnelId, stageIds));
       if (result.ok) {
         setStages(result.value);
         return true;
@@ -55,7 +56,7 @@ export function FunnelScreen({ funnelId }: { funnelId: number }) {
 
   async function archive() {
     setArchiving(false);
-    const result = await callApi(() => archiveFunnel(funnelId));
+    const result = await runApiAction(() => archiveFunnel(funnelId));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.archive.archived'));
     await navigate({ to: ROUTES.funnels });

@@ -24,7 +24,8 @@ import { ImageIcon, PlusIcon, TrashIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';
 import { BackTo, Loading } from './parts';
 import { linkOpenTag, visibleLength, wrapSelection } from './telegramHtml';
-import { callApi, describeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { runApiAction } from '@/api/action';
+import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -119,7 +120,7 @@ function MessageEditor({ stage, funnel }: { stage: Stage; funnel: Funnel | undef
     if (file.size > MEDIA_MAX_BYTES[kind]) {
       return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
     }
-    const result = await callApi(() => uploadMedia(stage.funnel_id, file));
+    const result = await runApiAction(() => uploadMedia(stage.funnel_id, file));
     if (!result.ok) {
       const { messages, fields } = describeFailure(result.failure);
       const text = [...messages, ...Object.values(fields).flat()].join(' ');
@@ -139,7 +140,7 @@ function MessageEditor({ stage, funnel }: { stage: Stage; funnel: Funnel | undef
       next_button: nextOn ? { text: nextText.trim() } : null,
     };
     setErrors(NO_ERRORS);
-    const result = await callApi(() => saveMessage(stage.id, body));
+    const result = await runApiAction(() => saveMessage(stage.id, body));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['text', 'media_id', 'buttons', 'next_button']));
     success(t('funnels.message.saved'));
     await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: String(stage.funnel_id), stageId: String(stage.id) } });

@@ -10,7 +10,8 @@ import { Section } from '@/ui/blocks';
 import { Screen } from '@/ui/Screen';
 import { BackTo, Loading, personName } from './parts';
 import { StageBadge } from './StageIcon';
-import { callApi, noticeFailure, useResource } from './useApi';
+import { runApiAction } from '@/api/action';
+import { noticeFailure, useResource } from './useApi';
 
 export function PersonScreen({ personId }: { personId: number }) {
   const { t } = useTranslation();
@@ -21,7 +22,7 @@ export function PersonScreen({ personId }: { personId: number }) {
   usePageHead(person.data ? personName(person.data) : t('funnels.person.title'));
 
   async function toggle(tag: Tag, on: boolean) {
-    const result = await callApi(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
+    const result = await runApiAction(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
     if (!result.ok) return noticeFailure(result.failure);
     await person.reload(true);
   }

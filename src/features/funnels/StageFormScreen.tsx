@@ -11,7 +11,8 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { BackTo, ColorPicker, IconPicker, Loading } from './parts';
 import { StageBadge } from './StageIcon';
-import { callApi, describeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { runApiAction } from '@/api/action';
+import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -59,7 +60,7 @@ function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage |
     event.preventDefault();
     if (!title.trim()) return setErrors({ fields: { title: [t('funnels.stageForm.titleRequired')] }, messages: [] });
     const body = { title: title.trim(), icon, color, tag_id: tagId };
-    const result = await callApi(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, body)));
+    const result = await runApiAction(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'icon', 'color', 'tag_id']));
     success(stage ? t('funnels.stageForm.saved') : t('funnels.stageForm.added'));
     if (stage) await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: funnelParam, stageId: String(stage.id) }, replace: true });

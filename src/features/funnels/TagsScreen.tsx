@@ -11,7 +11,8 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { TagIcon, TrashIcon } from './glyphs';
 import { BackTo, ColorPicker, Loading } from './parts';
-import { callApi, describeFailure, noticeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { runApiAction } from '@/api/action';
+import { describeFailure, noticeFailure, success, useResource, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -27,7 +28,7 @@ export function TagsScreen({ funnelId }: { funnelId: number }) {
   async function add(event: FormEvent) {
     event.preventDefault();
     if (!title.trim()) return setErrors({ fields: { title: [t('funnels.tags.titleRequired')] }, messages: [] });
-    const result = await callApi(() => createTag(funnelId, { title: title.trim(), color }));
+    const result = await runApiAction(() => createTag(funnelId, { title: title.trim(), color }));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'color']));
     setErrors(NO_ERRORS);
     setTitle('');
@@ -37,7 +38,7 @@ export function TagsScreen({ funnelId }: { funnelId: number }) {
 
   async function remove(tag: Tag) {
     setDeleting(null);
-    const result = await callApi(() => deleteTag(tag.id));
+    const result = await runApiAction(() => deleteTag(tag.id));
     if (!result.ok) return noticeFailure(result.failure);
     tags.set((tags.data ?? []).filter((item) => item.id !== tag.id));
     success(t('funnels.tags.deleted'));

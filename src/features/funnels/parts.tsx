@@ -14,7 +14,8 @@ import { ChevronLeftIcon } from '@/ui/icons';
 import { inTelegram } from '@/telegram/launch';
 import { ConfirmDialog } from './Dialog';
 import { StageGlyph } from './StageIcon';
-import { callApi, noticeFailure, success } from './useApi';
+import { runApiAction } from '@/api/action';
+import { noticeFailure, success } from './useApi';
 import './funnels.css';
 
 export function useStateLabel() {
@@ -45,14 +46,14 @@ export function RunControls({ funnel, onChanged, compact = false }: { funnel: Fu
 
   async function run() {
     setAsking(false);
-    const result = await callApi(() => runFunnel(funnel.id));
+    const result = await runApiAction(() => runFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.run.started', { username: result.value.bot_username }));
     onChanged(result.value);
   }
 
   async function stop() {
-    const result = await callApi(() => stopFunnel(funnel.id));
+    const result = await runApiAction(() => stopFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.run.stopped'));
     onChanged(result.value);

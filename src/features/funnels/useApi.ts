@@ -3,8 +3,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiFailure } from '@/api/failure';
 import { i18n } from '@/i18n/i18n';
-import { failureOf, notifyFailure, type ApiResult } from '@/state/apiAction';
-import { setPreloader, showTopInfo } from '@/state/ui';
+import { failureOf, notifyFailure } from '@/api/action';
+import { showTopInfo } from '@/state/ui';
 import { knownFunnelMessage } from './serverMessages';
 
 export interface Resource<T> {
@@ -64,24 +64,6 @@ export function usePolling(reload: (quiet: boolean) => Promise<void>, ms: number
       document.removeEventListener('visibilitychange', tick);
     };
   }, [reload, ms, enabled]);
-}
-
-/**
- * Runs a call with the preloader on. Transport problems and server faults go to the top notice,
- * except Telegram not answering (503 with its reason), which the screen shows where it matters.
- */
-export async function callApi<T>(work: () => Promise<T>): Promise<ApiResult<T>> {
-  setPreloader(true);
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    const failure = await failureOf(error);
-    const explained = failure.kind === 'http' && failure.status === 503 && failure.messages.length > 0;
-    if (!explained) notifyFailure(failure);
-    return { ok: false, failure };
-  } finally {
-    setPreloader(false);
-  }
 }
 
 /** One server message in the interface language (as sent when it is not one we know). */

@@ -5,7 +5,7 @@ import { ROUTES } from '../../../contract/routes';
 import { updateMe } from '@/api/users';
 import { toApiFailure } from '@/api/errors';
 import { switchLanguage } from '@/i18n/i18n';
-import { notifyFailure } from '@/state/apiAction';
+import { notifyFailure } from '@/api/action';
 import { userAtom } from '@/state/auth';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';

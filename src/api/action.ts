@@ -1,26 +1,31 @@
-// Runs an API call for the UI: preloader on while it runs (and always off afterwards), transport
-// and server failures in the top notice, the rest handed back for the form to show.
-import { i18n } from '@/i18n/i18n';
-import { isTransportFailure, type ApiFailure } from '@/api/failure';
+// Runs an API call for the UI — the one way every screen does it: preloader on while it runs
+// (and always off afterwards), transport and server failures in the top notice, the rest handed
+// back for the form to show.
 import { reportError } from '@/errorReporting';
-import { appStore, type AppStore } from './store';
-import { setPreloader, showTopInfo } from './ui';
+import { i18n } from '@/i18n/i18n';
+import { appStore, type AppStore } from '@/state/store';
+import { setPreloader, showTopInfo } from '@/state/ui';
+import { isTransportFailure, type ApiFailure } from './failure';
 
 /**
  * What a failed call means (api/errors.ts). The mapping comes in the API module's chunk, which the
  * call itself has loaded; when that chunk is what could not be fetched, the connection is down.
  */
 export async function failureOf(error: unknown): Promise<ApiFailure> {
-  const mapping = await import('@/api/errors').catch(() => null);
+  const mapping = await import('./errors').catch(() => null);
   return mapping ? mapping.toApiFailure(error) : { kind: 'network' };
 }
 
 export type ApiResult<T> = { ok: true; value: T } | { ok: false; failure: ApiFailure };
 
-/** The top-notice text for failures that are not about the form's input, else null. */
+/**
+ * The top-notice text for failures that are not about the form's input, else null. A 503 that
+ * says why (Telegram not answering) is the screen's to show where it matters, not the notice's.
+ */
 export function noticeFor(failure: ApiFailure): string | null {
   if (isTransportFailure(failure)) return i18n.t(`errors.${failure.kind}`);
   if (failure.kind === 'unknown') return i18n.t('errors.unknown');
+  if (failure.status === 503 && failure.messages.length > 0) return null;
   if (failure.status >= 500) return i18n.t('errors.server');
   return null;
 }
