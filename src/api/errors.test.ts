@@ -26,6 +26,25 @@ describe('error mapping', () => {
     expect(parseErrorBody({ detail: 'Stale token for given user.' })).toEqual({ fields: {}, messages: ['Stale token for given user.'] });
   });
 
+  it("keeps the product API's codes beside its texts, and never takes `codes` for a field", () => {
+    expect(
+      parseErrorBody({
+        title: ['A tag with this title already exists.'],
+        text: ['Ensure this field has no more than 4096 characters.', 'Odd.'],
+        codes: { title: [{ code: 'tag_title_taken' }], text: [{ code: 'too_long', count: 4096 }, { code: 'made_up' }] },
+      }),
+    ).toEqual({
+      fields: { title: ['A tag with this title already exists.'], text: ['Ensure this field has no more than 4096 characters.', 'Odd.'] },
+      messages: [],
+      codes: { fields: { title: [{ code: 'tag_title_taken' }], text: [{ code: 'too_long', count: 4096 }, null] }, messages: [] },
+    });
+    expect(parseErrorBody({ detail: 'File too big. The file size must not exceed 10 MB.', code: 'file_too_big', count: 10 })).toEqual({
+      fields: {},
+      messages: ['File too big. The file size must not exceed 10 MB.'],
+      codes: { fields: {}, messages: [{ code: 'file_too_big', count: 10 }] },
+    });
+  });
+
   it('copes with an empty or non-JSON error body', async () => {
     const failure = await toApiFailure(new HTTPError(new Response('<html>502</html>', { status: 502 }), request, {} as never));
     expect(failure).toEqual({ kind: 'http', status: 502, fields: {}, messages: [] });

@@ -5,7 +5,8 @@
 // the first call) rather than on the first paint; api/action.ts `failureOf` fetches it.
 // ky's error classes are recognised by name and shape, not imported, so the mapping does not
 // depend on ky being loaded.
-import type { ApiFailure } from './failure';
+import { isApiErrorCode, type CodedMessage } from '../../contract/errors';
+import type { ApiFailure, FailureCodes } from './failure';
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
@@ -17,18 +18,43 @@ function asMessages(value: unknown): string[] {
   return [];
 }
 
-export function parseErrorBody(body: unknown): { fields: Record<string, string[]>; messages: string[] } {
+/** One entry of a body's `codes` (or its detail's `code` + `count`), if it is one. */
+function asCoded(value: unknown): CodedMessage | null {
+  if (!value || typeof value !== 'object') return null;
+  const { code, count, detail } = value as Record<string, unknown>;
+  if (!isApiErrorCode(code)) return null;
+  return { code, ...(typeof count === 'number' && { count }), ...(typeof detail === 'string' && { detail }) };
+}
+
+/** Keys of the product API's error bodies that carry codes, not messages. */
+const CODE_KEYS = new Set(['codes', 'code', 'count']);
+
+export function parseErrorBody(body: unknown): { fields: Record<string, string[]>; messages: string[]; codes?: FailureCodes } {
   const fields: Record<string, string[]> = {};
   const messages: string[] = [];
+  const codes: FailureCodes = { fields: {}, messages: [] };
+  let coded = false;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
-    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    const record = body as Record<string, unknown>;
+    const fieldCodes = record.codes && typeof record.codes === 'object' ? (record.codes as Record<string, unknown>) : {};
+    for (const [key, value] of Object.entries(record)) {
+      if (CODE_KEYS.has(key)) continue;
       const list = asMessages(value);
       if (list.length === 0) continue;
-      if (key === 'detail' || key === 'non_field_errors') messages.push(...list);
-      else fields[key] = list;
+      if (key === 'detail' || key === 'non_field_errors') {
+        messages.push(...list);
+        const code = key === 'detail' ? asCoded(record) : null;
+        coded ||= code !== null;
+        codes.messages.push(...list.map((_, index) => (index === 0 ? code : null)));
+      } else {
+        fields[key] = list;
+        const listCodes = Array.isArray(fieldCodes[key]) ? (fieldCodes[key] as unknown[]) : [];
+        codes.fields[key] = list.map((_, index) => asCoded(listCodes[index]));
+        coded ||= codes.fields[key].some((code) => code !== null);
+      }
     }
   }
-  return { fields, messages };
+  return coded ? { fields, messages, codes } : { fields, messages };
 }
 
 function isHttpError(error: unknown): error is Error & { response: Response } {

@@ -5,7 +5,8 @@ import type { ApiFailure } from '@/api/failure';
 import { i18n } from '@/i18n/i18n';
 import { failureOf, notifyFailure } from '@/api/action';
 import { showTopInfo } from '@/state/ui';
-import { knownFunnelMessage } from './serverMessages';
+import type { CodedMessage } from '../../../contract/errors';
+import { translationOf } from './errorCodes';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -67,10 +68,10 @@ export function usePolling(reload: (quiet: boolean) => Promise<void>, ms: number
 }
 
 /** One server message in the interface language (as sent when it is not one we know). */
-export function translateServerMessage(message: string): string {
-  const known = knownFunnelMessage(message);
-  if (!known) return message;
-  return i18n.t(`funnels.serverErrors.${known.key}`, { count: known.count ?? 0, detail: known.detail ?? '' });
+/** One server message in the interface language, by its code (as sent when it has none we know). */
+export function translateServerMessage(message: string, coded?: CodedMessage | null): string {
+  const translation = translationOf(coded);
+  return translation ? i18n.t(translation.key, translation.options) : message;
 }
 
 export interface TranslatedFailure {
@@ -82,9 +83,9 @@ export interface TranslatedFailure {
 export function describeFailure(failure: ApiFailure, formFields: readonly string[] = []): TranslatedFailure {
   if (failure.kind !== 'http') return { fields: {}, messages: [] };
   const fields: Record<string, string[]> = {};
-  const messages = failure.messages.map(translateServerMessage);
+  const messages = failure.messages.map((message, index) => translateServerMessage(message, failure.codes?.messages[index]));
   for (const [field, list] of Object.entries(failure.fields)) {
-    const translated = list.map(translateServerMessage);
+    const translated = list.map((message, index) => translateServerMessage(message, failure.codes?.fields[field]?.[index]));
     if (formFields.includes(field)) fields[field] = translated;
     else messages.push(...translated);
   }

@@ -1,0 +1,46 @@
+// The product API's error codes (contract/errors.ts) → the screens' words for them, under
+// `funnels.serverErrors.*` in the locale files. A code with no words of its own (`invalid`), or a
+// text with no code, is shown as the server wrote it.
+import type { ApiErrorCode, CodedMessage } from '../../../contract/errors';
+import type en from '../../../locales/en.json';
+
+type ServerErrorKey = keyof (typeof en)['funnels']['serverErrors'];
+
+const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
+  malformed_token: 'malformedToken',
+  unknown_token: 'unknownToken',
+  already_connected: 'alreadyConnected',
+  telegram_down: 'telegramDown',
+  token_revoked: 'tokenRevoked',
+  run_without_stages: 'runWithoutStages',
+  run_archived: 'runArchived',
+  delete_not_archived: 'deleteNotArchived',
+  order_locked: 'orderLocked',
+  order_mismatch: 'orderMismatch',
+  too_many_stages: 'tooManyStages',
+  too_many_tags: 'tooManyTags',
+  tag_title_taken: 'tagTitleTaken',
+  copy_into_itself: 'copyIntoItself',
+  required: 'required',
+  blank: 'blank',
+  too_long: 'tooLong',
+  does_not_exist: 'doesNotExist',
+  bad_button_url: 'badButtonUrl',
+  bad_html: 'badHtml',
+  file_too_big: 'fileTooBig',
+  unsupported_file: 'unsupportedFile',
+  empty_file: 'emptyFile',
+  not_found: 'notFound',
+};
+
+export interface CodeTranslation {
+  key: `funnels.serverErrors.${ServerErrorKey}`;
+  options: { count: number; detail: string };
+}
+
+/** The locale key and its values for a coded message, or null to show the server's text. */
+export function translationOf(coded: CodedMessage | null | undefined): CodeTranslation | null {
+  const key = coded ? KEYS[coded.code] : undefined;
+  if (!coded || !key) return null;
+  return { key: `funnels.serverErrors.${key}` as const, options: { count: coded.count ?? 0, detail: coded.detail ?? '' } };
+}
