@@ -43,7 +43,7 @@ export function parseErrorBody(body: unknown): { fields: Record<string, string[]
       if (list.length === 0) continue;
       if (key === 'detail' || key === 'non_field_errors') {
         messages.push(...list);
-        const code = key === 'detail' ? asCoded(record) : null;
+        const code = key === 'detail' ? asCoded({ code: record.code, count: record.count }) : null;
         coded ||= code !== null;
         codes.messages.push(...list.map((_, index) => (index === 0 ? code : null)));
       } else {
