@@ -4,10 +4,11 @@ import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { inTelegram } from '@/telegram/launch';
 import { ChevronLeftIcon } from './icons';
 
-export function BackLink({ to, label }: { to: LinkComponentProps['to']; label: string }) {
+/** `params` fills the target's path parameters (`$funnelId`), as on any Link. */
+export function BackLink({ to, params, label }: { to: LinkComponentProps['to']; params?: Record<string, string>; label: string }) {
   if (inTelegram()) return null;
   return (
-    <Link to={to} className="back-link">
+    <Link to={to} params={params as never} className="back-link">
       <ChevronLeftIcon />
       <span>{label}</span>
     </Link>

@@ -10,7 +10,8 @@ import { Button, FormAlert } from '@/ui/form';
 import { BotIcon, CheckIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { BackTo, Loading } from './parts';
+import { Loading } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
 import { describeFailure, success, useResource } from './useApi';
 
@@ -43,7 +44,7 @@ export function CopyScreen({ funnelId }: { funnelId: number }) {
       <ScreenHeader
         title={t('funnels.copy.title')}
         subtitle={source.data ? t('funnels.copy.subtitle', { name: source.data.name }) : undefined}
-        back={<BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
+        back={<BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
       />
       <FormAlert messages={messages} />
       {!funnels.data ? (

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { BackTo } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
 import { describeFailure, success, type TranslatedFailure } from './useApi';
 
@@ -67,7 +67,7 @@ export function DescriptionScreen({ funnelId }: { funnelId: number }) {
       <ScreenHeader
         title={t('funnels.description.title')}
         subtitle={t('funnels.description.subtitle')}
-        back={<BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
+        back={<BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
       />
       <form className="form" onSubmit={(event) => void update(event)} noValidate>
         <FormAlert messages={errors.messages} />

@@ -22,7 +22,8 @@ import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ImageIcon, PlusIcon, TrashIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';
-import { BackTo, Loading } from './parts';
+import { Loading } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { linkOpenTag, visibleLength, wrapSelection } from './telegramHtml';
 import { runApiAction } from '@/api/action';
 import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
@@ -39,7 +40,7 @@ export function MessageEditorScreen({ funnelId, stageId }: { funnelId: number; s
       <ScreenHeader
         title={t('funnels.message.title')}
         subtitle={stage.data?.title}
-        back={<BackTo to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />}
+        back={<BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />}
       />
       {stage.data ? (
         <MessageEditor key={stage.data.id} stage={stage.data} funnel={funnel.data} />

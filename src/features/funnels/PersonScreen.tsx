@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { Section } from '@/ui/blocks';
 import { Screen } from '@/ui/Screen';
-import { BackTo, Loading, personName } from './parts';
+import { Loading, personName } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
 import { noticeFailure, useResource } from './useApi';
@@ -45,7 +46,7 @@ export function PersonScreen({ personId }: { personId: number }) {
   return (
     <Screen>
       <header className="screen-header">
-        <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(data.funnel_id) }} label={t('common.back')} />
+        <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(data.funnel_id) }} label={t('common.back')} />
         <div className="person-hero">
           <span className="avatar" aria-hidden="true">
             {personName(data).charAt(0).toUpperCase()}

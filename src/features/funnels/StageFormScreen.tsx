@@ -9,7 +9,8 @@ import { usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
-import { BackTo, ColorPicker, IconPicker, Loading } from './parts';
+import { ColorPicker, IconPicker, Loading } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
 import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
@@ -24,9 +25,9 @@ export function StageFormScreen({ funnelId, stageId }: { funnelId: number; stage
   const stage = useResource(`stage-${stageId ?? 'new'}`, () => (stageId ? getStage(stageId) : Promise.resolve(null)));
   const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
   const back = editing ? (
-    <BackTo to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />
+    <BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />
   ) : (
-    <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />
+    <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />
   );
 
   return (

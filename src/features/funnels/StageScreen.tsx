@@ -10,7 +10,8 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { EditIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';
-import { BackTo, Loading, personName, TagChip } from './parts';
+import { Loading, personName, TagChip } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { usePolling, useResource } from './useApi';
 
@@ -24,7 +25,7 @@ export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: 
   usePolling(people.reload, 5_000, funnel.data?.state === 'running');
 
   const params = { funnelId: String(funnelId), stageId: String(stageId) };
-  const back = <BackTo to="/content/funnels/$funnelId/" params={{ funnelId: params.funnelId }} label={funnel.data?.name ?? t('common.back')} />;
+  const back = <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: params.funnelId }} label={funnel.data?.name ?? t('common.back')} />;
 
   if (!stage.data) {
     return (

@@ -10,7 +10,8 @@ import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { TagIcon, TrashIcon } from './glyphs';
-import { BackTo, ColorPicker, Loading } from './parts';
+import { ColorPicker, Loading } from './parts';
+import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
 import { describeFailure, noticeFailure, success, useResource, type TranslatedFailure } from './useApi';
 
@@ -49,7 +50,7 @@ export function TagsScreen({ funnelId }: { funnelId: number }) {
       <ScreenHeader
         title={t('funnels.tags.title')}
         subtitle={t('funnels.tags.subtitle')}
-        back={<BackTo to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
+        back={<BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
       />
       {!tags.data ? (
         <Loading failure={tags.failure} onRetry={() => void tags.reload()} />

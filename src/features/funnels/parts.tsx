@@ -1,6 +1,5 @@
 // Pieces the funnel screens share: the state badge, run/stop with its confirmation, tag chips,
 // the colour and icon pickers, and the loading/failed states of a screen's data.
-import { Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { PALETTE, STAGE_ICONS, type Funnel, type StageIcon, type Tag } from '../../../contract/funnels';
 import type { ApiFailure } from '@/api/failure';
@@ -10,8 +9,6 @@ import { EmptyState } from '@/ui/blocks';
 import { Button } from '@/ui/form';
 import { Spinner } from '@/ui/Preloader';
 import { AlertIcon } from '@/ui/statusIcons';
-import { ChevronLeftIcon } from '@/ui/icons';
-import { inTelegram } from '@/telegram/launch';
 import { ConfirmDialog } from './Dialog';
 import { StageGlyph } from './StageIcon';
 import { runApiAction } from '@/api/action';
@@ -164,12 +161,3 @@ export function personName(person: { first_name: string; last_name: string; user
 }
 
 /** The in-page back control (hidden inside Telegram, whose own back button does this), with route params. */
-export function BackTo({ to, params, label }: { to: LinkComponentProps['to']; params?: Record<string, string>; label: string }) {
-  if (inTelegram()) return null;
-  return (
-    <Link to={to} params={params as never} className="back-link">
-      <ChevronLeftIcon />
-      <span>{label}</span>
-    </Link>
-  );
-}
