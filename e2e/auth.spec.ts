@@ -106,3 +106,22 @@ test('a forgotten password is reset from the e-mail link and the new one signs i
   await expect(page).toHaveURL(/\/reset-pass\//);
   await expect(page.getByRole('link', { name: /new link|Forgot password/i })).toBeVisible();
 });
+
+test('sign-in returns the visitor to the page they were sent from, and never to another site', async ({ page, request }) => {
+  const user = await createActiveUser(request, newUser('redirect'));
+  await page.goto('/content/funnels/?from=mail');
+  await expect(page).toHaveURL(/\/sign-in\/\?redirect=%2Fcontent%2Ffunnels%2F%3Ffrom%3Dmail$/);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/content\/funnels\/\?from=mail$/);
+  await expect(page.getByRole('heading', { name: 'My funnels' })).toBeVisible();
+
+  // A crafted link cannot send someone elsewhere after they sign in.
+  await page.context().clearCookies();
+  await page.goto('/sign-in/?redirect=https://evil.example/');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/content\/panel\/$/);
+});

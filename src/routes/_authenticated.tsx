@@ -3,5 +3,5 @@ import { createFileRoute } from '@tanstack/react-router';
 import { requireUser } from '@/features/auth/guards';
 
 export const Route = createFileRoute('/_authenticated')({
-  beforeLoad: ({ context }) => requireUser(context.auth),
+  beforeLoad: ({ context, location }) => requireUser(context.auth, location.href),
 });

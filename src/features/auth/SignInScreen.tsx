@@ -12,7 +12,8 @@ import { checkEmail, checkRequired, hasProblems, problems } from './validation';
 
 const FIELDS = ['email', 'password'] as const;
 
-export function SignInScreen() {
+/** `redirectTo`: the page the guard sent the visitor from (already checked to be on this site). */
+export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
   const { t } = useTranslation();
   usePageHead(t('signIn.title'), t('signIn.description'));
   const auth = useAuth();
@@ -32,7 +33,8 @@ export function SignInScreen() {
     const user = await auth.signIn(result.value.auth_token);
     if (!user) return;
     await router.invalidate();
-    await router.navigate({ to: ROUTES.panel });
+    // A built href of this site is navigated to inside the app (the router's types want `to`).
+    await router.navigate(redirectTo ? ({ href: redirectTo } as never) : { to: ROUTES.panel });
   }
 
   return (

@@ -12,6 +12,7 @@ import { appStore } from '@/state/store';
 import { preloaderAtom, topInfoAtom } from '@/state/ui';
 import { alice, fakeFetch, json, resetEnvironment, useLanguage } from '@/test/support';
 import { requireGuest, requireUser } from './guards';
+import { safeRedirect, validateSignInSearch } from './redirect';
 
 async function redirectOf(run: () => unknown): Promise<string | undefined> {
   try {
@@ -174,5 +175,44 @@ describe('logout (spec §4)', () => {
     expect(appStore.get(tokenAtom)).toBeNull();
     expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
     expect(appStore.get(preloaderAtom)).toBe(false);
+  });
+});
+
+describe('where sign-in returns the visitor', () => {
+  beforeEach(() => resetEnvironment());
+
+  it('tells sign-in the page the guard sent the visitor from', async () => {
+    try {
+      await requireUser(createAppSession(appStore), '/content/funnels/7/?tab=people');
+      expect.unreachable('a guest is redirected');
+    } catch (thrown) {
+      if (!isRedirect(thrown)) throw thrown;
+      expect(thrown.options.to).toBe(ROUTES.signIn);
+      expect(thrown.options.search).toEqual({ redirect: '/content/funnels/7/?tab=people' });
+    }
+  });
+
+  it('takes only paths of this site', () => {
+    expect(safeRedirect('/content/funnels/?x=1#top')).toBe('/content/funnels/?x=1#top');
+    for (const unsafe of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'content/', '', 42, null]) {
+      expect(safeRedirect(unsafe), String(unsafe)).toBeUndefined();
+    }
+    // Back to a guest page would only bounce.
+    expect(safeRedirect('/sign-in/')).toBeUndefined();
+    expect(validateSignInSearch({ redirect: '//evil.example', other: 'x' })).toEqual({});
+    expect(validateSignInSearch({ redirect: '/settings/' })).toEqual({ redirect: '/settings/' });
+  });
+
+  it('sends a signed-in visitor on to the redirect instead of sign-in', async () => {
+    setToken('tok', appStore);
+    const auth = createAppSession(appStore);
+    try {
+      requireGuest(auth, { redirect: '/settings/' });
+      expect.unreachable('a signed-in visitor is redirected');
+    } catch (thrown) {
+      if (!isRedirect(thrown)) throw thrown;
+      expect(thrown.options.href).toBe('/settings/');
+    }
+    expect(await redirectOf(() => requireGuest(auth, { redirect: 'https://evil.example/' }))).toBe(ROUTES.root);
   });
 });

@@ -1,0 +1,34 @@
+// Where sign-in returns a visitor: the page the guard sent them from, carried in the sign-in
+// address as ?redirect=/content/funnels/ (TanStack Router's authenticated-routes example). Only a
+// path on this site is taken: anything else (another origin, `//host`, `/\host`, a scheme) is
+// dropped, so a crafted link cannot send someone elsewhere after they sign in.
+import { ROUTES } from '../../../contract/routes';
+
+export const REDIRECT_PARAM = 'redirect';
+
+const PLACEHOLDER_ORIGIN = 'http://this.site';
+
+/** The redirect target if it is a path of this site (and not a guest page), else undefined. */
+export function safeRedirect(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, PLACEHOLDER_ORIGIN);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== PLACEHOLDER_ORIGIN) return undefined;
+  // Back to a guest page would only bounce: those are where a signed-in visitor may not be.
+  if ([ROUTES.signIn, ROUTES.signUp, ROUTES.lostPass].some((guestPage) => url.pathname.startsWith(guestPage.replace(/\/$/, '')))) return undefined;
+  return url.pathname + url.search + url.hash;
+}
+
+export interface SignInSearch {
+  redirect?: string;
+}
+
+/** The sign-in route's validateSearch: keeps a safe redirect, drops everything else. */
+export function validateSignInSearch(search: Record<string, unknown>): SignInSearch {
+  const redirect = safeRedirect(search[REDIRECT_PARAM]);
+  return redirect ? { redirect } : {};
+}
