@@ -76,6 +76,8 @@ export default defineConfig({
       // TanStack's store asks for the shim that backs useSyncExternalStore on React < 18; React 19
       // has it built in, and the package's own non-shim build uses that.
       { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+      // react-i18next asks for the plain shim: React 19's own hook is all it needs.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: path.resolve(import.meta.dirname, 'src/syncExternalStoreShim.ts') },
     ],
   },
   build: {

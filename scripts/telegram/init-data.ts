@@ -19,13 +19,22 @@ export interface SignOptions {
   queryId?: string;
   /** Any further fields to include and sign. */
   extra?: Record<string, string>;
+  /**
+   * Telegram's Ed25519 signature for third parties (base64url), which current clients always
+   * send and the Mini Apps SDK requires; this server checks `hash`, so a stand-in of the right
+   * shape is signed in with the rest.
+   */
+  signature?: string;
 }
 
+const STAND_IN_SIGNATURE = Buffer.alloc(64, 7).toString('base64url');
+
 /** Returns the raw init data string (URL-encoded key=value pairs with a valid hash). */
-export function signInitData({ botToken, user, authDate, queryId, extra }: SignOptions): string {
+export function signInitData({ botToken, user, authDate, queryId, extra, signature }: SignOptions): string {
   const fields: Record<string, string> = {
     auth_date: String(authDate ?? Math.floor(Date.now() / 1000)),
     query_id: queryId ?? 'AAHdF6IQAAAAAN0XohDhrOrc',
+    signature: signature ?? STAND_IN_SIGNATURE,
     user: JSON.stringify(user),
     ...extra,
   };

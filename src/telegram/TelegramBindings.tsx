@@ -5,7 +5,7 @@
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { ROUTES } from '../../contract/routes';
-import type { TelegramShell } from './shell';
+import type { TelegramShell } from './types';
 
 const ROOT_SCREENS: ReadonlySet<string> = new Set([ROUTES.root, ROUTES.panel, ROUTES.signIn, ROUTES.signUp, ROUTES.lostPass]);
 

@@ -4,8 +4,6 @@
 
 const INIT_DATA_KEY = 'funnels/tgWebAppData';
 const LAUNCH_PARAMS_KEY = 'funnels/launchParams';
-/** Where @telegram-apps/sdk keeps the launch parameters it has seen in this tab. */
-const SDK_LAUNCH_PARAMS_KEY = 'tapps/launchParams';
 
 export interface TelegramLaunch {
   /** True when the page runs as a Telegram Mini App. */
@@ -51,7 +49,6 @@ export function readTelegramLaunch(): TelegramLaunch {
     params.has('tgWebAppData') ||
     params.has('tgWebAppPlatform') ||
     Boolean(launchQueryInMemory) ||
-    Boolean(store?.getItem(SDK_LAUNCH_PARAMS_KEY)) ||
     Boolean(store?.getItem(INIT_DATA_KEY)) ||
     'TelegramWebviewProxy' in window;
   inTelegramAtBoot = inTelegram;

@@ -1,8 +1,9 @@
-// Telegram Mini App set-up with @telegram-apps/sdk-react v3. Only ever imported dynamically, from
-// shell.ts, when the page runs inside Telegram.
-import { backButton, init, isTMA, miniApp, mockTelegramEnv, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
-import { launchQuery } from './launch';
-import type { TelegramShell } from './shell';
+// Telegram Mini App set-up with @telegram-apps/sdk-react v3, as the official template does it:
+// `init()` reads the launch parameters itself (retrieveLaunchParams), every call is guarded with
+// `.ifAvailable()`. Only ever imported dynamically, from shell.tsx, when the page runs inside
+// Telegram. The mock environment for development lives in mockEnv.ts, never loaded in production.
+import { backButton, init, miniApp, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
+import type { TelegramShell } from './types';
 
 /** How long to wait for the client's viewport and safe-area answers before giving up on them. */
 const VIEWPORT_MOUNT_TIMEOUT_MS = 5_000;
@@ -12,22 +13,7 @@ function applyColorScheme(dark: boolean): void {
   document.documentElement.dataset.colorScheme = dark ? 'dark' : 'light';
 }
 
-/**
- * The SDK reads the launch parameters from the address and refuses all of them when the init data
- * lacks a field it expects (older clients and test doubles send no `signature`); every SDK call
- * would then be "unavailable". It needs only the platform, the version and the theme, so in that
- * case it is given those through its own mockTelegramEnv (the init data is the server's
- * business: it goes raw in the TG header).
- */
-function ensureLaunchParams(): void {
-  if (isTMA()) return;
-  const params = new URLSearchParams(launchQuery() ?? '');
-  params.delete('tgWebAppData');
-  mockTelegramEnv({ launchParams: params });
-}
-
 export function initTelegramSdk(): TelegramShell {
-  ensureLaunchParams();
   init();
 
   // Theme: --tg-theme-* variables (the app's colours are built on them) and --tg-bg-color & co.

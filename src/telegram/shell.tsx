@@ -2,16 +2,8 @@
 // fetched inside Telegram (dynamic import) and the rest of the app never imports it.
 import { useSyncExternalStore, type ComponentType } from 'react';
 import { reportError } from '@/errorReporting';
+import type { TelegramShell } from './types';
 
-export interface TelegramShell {
-  setBackButtonVisible(visible: boolean): void;
-  /** Subscribes to the native back button; returns the unsubscribe function. */
-  onBackButton(listener: () => void): () => void;
-  /** Tells Telegram the app is ready to be shown (after the first render). */
-  ready(): void;
-  /** Opens a t.me link in Telegram itself; false when this client can't (use a normal link). */
-  openTelegramLink(url: string): boolean;
-}
 
 interface Loaded {
   shell: TelegramShell;
@@ -27,6 +19,9 @@ const listeners = new Set<() => void>();
  */
 export async function startTelegramShell(): Promise<TelegramShell | null> {
   try {
+    // Development only (a plain browser playing Telegram): the SDK's mock environment. The
+    // condition is false in a production build, which therefore carries no mock code.
+    if (import.meta.env.DEV) await import('./mockEnv').then(({ mockTelegramForDevelopment }) => mockTelegramForDevelopment());
     const [{ initTelegramSdk }, { TelegramBindings }] = await Promise.all([import('./sdk'), import('./TelegramBindings')]);
     loaded = { shell: initTelegramSdk(), Bindings: TelegramBindings };
     for (const listener of listeners) listener();
