@@ -69,7 +69,7 @@ test('a new user registers, activates from the e-mail, signs in, switches to Rus
   const after = await page.request.get(API.me, { headers: { Authorization: `Token ${token}` } });
   expect(after.status()).toBe(401);
   await page.goto('/content/panel/');
-  await expect(page).toHaveURL(/\/sign-in\/$/);
+  await expect(page).toHaveURL(/\/sign-in\/\?redirect=%2Fcontent%2Fpanel%2F$/);
 });
 
 test('a forgotten password is reset from the e-mail link and the new one signs in', async ({ page, request }) => {

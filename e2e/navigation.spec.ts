@@ -30,7 +30,8 @@ test('deep links load directly, and protected ones ask a guest to sign in', asyn
 
   for (const path of ['/settings/language/', '/partner/dashboard/', '/content/dashboard/']) {
     await page.goto(path);
-    await expect(page).toHaveURL(/\/sign-in\/$/);
+    // Sign-in is told where the guest was going.
+    await expect(page).toHaveURL(`${BASE_URL}/sign-in/?redirect=${encodeURIComponent(path)}`);
   }
   // Public screens need no sign-in.
   for (const path of ['/subscribe/', '/sbscrb/', '/cancel/']) {
@@ -51,7 +52,7 @@ test('deep links load directly, and protected ones ask a guest to sign in', asyn
   await context.clearCookies();
   await context.addCookies([{ name: AUTH_COOKIE, value: 'f'.repeat(40), url: BASE_URL }]);
   await page.goto('/settings/');
-  await expect(page).toHaveURL(/\/sign-in\/$/);
+  await expect(page).toHaveURL(`${BASE_URL}/sign-in/?redirect=${encodeURIComponent('/settings/')}`);
   expect((await context.cookies()).find((c) => c.name === AUTH_COOKIE)).toBeUndefined();
 });
 
@@ -63,4 +64,12 @@ test('a server that cannot be reached shows an error instead of spinning', async
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: /network|connect/i }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+});
+
+test('an address typed without its trailing slash lands on the slash form, query kept', async ({ page, context, request }) => {
+  const user = await createActiveUser(request, newUser('slash'));
+  await context.addCookies([{ name: AUTH_COOKIE, value: await loginToken(request, user), url: BASE_URL }]);
+  await page.goto('/content/dashboard?x=1');
+  await expect(page).toHaveURL(/\/content\/dashboard\/\?x=1$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });

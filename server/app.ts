@@ -10,7 +10,17 @@ import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
 import { funnelRoutes } from './http/funnels/routes';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
-import { INVALID_MESSAGE_KEYWORD, installErrorHandling, JSON_PARSE_ERROR, loggableError } from './http/errors';
+import {
+  ApiError,
+  clientErrorReply,
+  fieldsWithBrokenText,
+  frameworkErrorReply,
+  INVALID_MESSAGE_KEYWORD,
+  installErrorHandling,
+  JSON_PARSE_ERROR,
+  loggableError,
+  MESSAGES,
+} from './http/errors';
 import { createSpa } from './http/spa';
 import type { Mailer } from './mail/mailer';
 
@@ -84,6 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(config, deps.logger),
     bodyLimit: MAX_BODY_BYTES,
+    // The router's and Node's own refusals in the Djoser shape, without the request in them.
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
     trustProxy:
       typeof config.trustProxy === 'number'
         ? ((hops: number) => (_address: string, hop: number) => hop < hops)(config.trustProxy)
@@ -102,14 +115,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, {});
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value)));
+      parsed = JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value));
     } catch (error) {
       const parseError = new Error(`JSON parse error - ${(error as Error).message}`) as Error & { code: string; statusCode: number };
       parseError.code = JSON_PARSE_ERROR;
       parseError.statusCode = 400;
-      done(parseError, undefined);
+      return done(parseError, undefined);
     }
+    // One rule for every text field of every route: a broken character is named, never stored.
+    const broken = fieldsWithBrokenText(parsed);
+    if (broken.length > 0) return done(new ApiError(400, Object.fromEntries(broken.map((field) => [field, [MESSAGES.brokenText]]))), undefined);
+    return done(null, parsed);
   });
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};

@@ -49,6 +49,11 @@ export const notFound = () => new ApiError(404, { detail: 'Not found.' });
 
 export const MESSAGES = {
   required: 'This field is required.',
+  badUrl: 'The address is not valid: it holds a malformed percent-encoded character.',
+  badRequest: 'Bad request.',
+  requestTimeout: 'The request took too long to arrive.',
+  headersTooLarge: 'The request headers are too large.',
+  brokenText: 'Enter valid text: this field holds a broken character (an unpaired UTF-16 surrogate).',
   notFound: 'Not found.',
   serverError: 'A server error occurred.',
   notAuthenticated: 'Authentication credentials were not provided.',
@@ -238,6 +243,16 @@ function routeMatcher(app: FastifyInstance) {
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   const allowedMethods = routeMatcher(app);
 
+  // A path segment longer than any of ours names nothing, whatever the method (before this, a GET
+  // reached the static files, which answered 403, and a DELETE the router, which answered 414).
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?')[0];
+    if (path.length > PATH_SEGMENT_MAX && path.split('/').some((segment) => segment.length > PATH_SEGMENT_MAX)) {
+      return reply.code(404).send({ detail: MESSAGES.notFound });
+    }
+    return undefined;
+  });
+
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0];
     const isApi = path === '/api' || path.startsWith('/api/');
@@ -247,7 +262,9 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     }
     if (isApi) {
       const allowed = allowedMethods(path);
-      if (allowed.length > 0) {
+      // A path whose route takes this method but did not match it (a parameter too long for the
+      // router) names nothing: 404 like any unknown id, not 405.
+      if (allowed.length > 0 && !allowed.includes(request.method)) {
         return reply.code(405).header('Allow', allowed.join(', ')).send(methodNotAllowed(request.method));
       }
     }
@@ -280,4 +297,65 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     request.log.error({ error: loggableError(error) }, 'request failed');
     return reply.code(500).send({ detail: MESSAGES.serverError });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults found before any route runs: Fastify's router, Node's HTTP parser, the JSON body
+// ---------------------------------------------------------------------------------------------
+
+/** No path segment of ours is longer; a longer one names nothing here (and no file either). */
+export const PATH_SEGMENT_MAX = 255;
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals in the Djoser shape, with no request
+ * data in them (Fastify's default body echoes the path back). A parameter longer than the router
+ * takes names nothing: 404, as a GET that falls through to the static files gets.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.code(404).send({ detail: MESSAGES.notFound });
+    return;
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void reply.code(400).send({ detail: MESSAGES.badUrl });
+    return;
+  }
+  void reply.code(400).send({ detail: MESSAGES.badRequest });
+}
+
+/** Fastify's `clientErrorHandler`: what Node's HTTP parser refuses, answered in the Djoser shape. */
+export function clientErrorReply(error: NodeJS.ErrnoException, socket: { destroyed: boolean; writable: boolean; end(data: string): void }): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+  const [status, detail] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, MESSAGES.requestTimeout]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, MESSAGES.headersTooLarge]
+        : [400, MESSAGES.badRequest];
+  const body = JSON.stringify({ detail });
+  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status];
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The top-level fields of a JSON body that hold a string which is not well-formed UTF-16 (an
+ * unpaired surrogate, which "\\ud800" in JSON can make): PostgreSQL cannot store such text. Refused
+ * rather than repaired, so that what is saved is exactly what the user sent.
+ */
+/** With the u flag a well-formed pair is one code point: only an unpaired surrogate is \\p{Cs}. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+const wellFormed = (text: string) => !UNPAIRED_SURROGATE.test(text);
+
+export function fieldsWithBrokenText(body: unknown): string[] {
+  const broken = (value: unknown): boolean => {
+    if (typeof value === 'string') return !wellFormed(value);
+    if (Array.isArray(value)) return value.some(broken);
+    if (value && typeof value === 'object') return Object.entries(value).some(([key, item]) => !wellFormed(key) || broken(item));
+    return false;
+  };
+  if (!body || typeof body !== 'object') return broken(body) ? ['non_field_errors'] : [];
+  if (Array.isArray(body)) return broken(body) ? ['non_field_errors'] : [];
+  return Object.entries(body).flatMap(([key, value]) => (!wellFormed(key) ? ['non_field_errors'] : broken(value) ? [key] : []));
 }

@@ -1,6 +1,7 @@
 // What any client sees whatever it sends: Djoser/DRF-shaped JSON errors and never a 500;
 // the health check; headers; and logs that keep secrets out.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,7 +260,7 @@ describe('the built SPA', () => {
     rmSync(distDir, { recursive: true, force: true });
   });
 
-  it.each(['/', '/settings/language/', '/reset-pass/MQ/abc-123', '/activate/MQ/x/', '/content/panel/?token=abc', '/sign-in/', '/partner/dashboard/Zx9/'])(
+  it.each(['/', '/settings/language/', '/reset-pass/MQ/abc-123/', '/activate/MQ/x/', '/content/panel/?token=abc', '/sign-in/', '/partner/dashboard/Zx9/'])(
     'deep link %s loads index.html, never cached',
     async (url) => {
       const res = await app.inject({ method: 'GET', url });
@@ -313,6 +314,70 @@ describe('the built SPA', () => {
     expect(expectJsonError(await app.inject({ method: 'GET', url: API.me }), 401)).toEqual({
       detail: 'Authentication credentials were not provided.',
     });
+  });
+
+  it('an app path typed without its trailing slash is sent to the slash form, keeping the query', async () => {
+    for (const [typed, canonical] of [
+      ['/content/dashboard', '/content/dashboard/'],
+      ['/sign-in?x=1&y=%20z', '/sign-in/?x=1&y=%20z'],
+      // The reset link in the e-mail has no slash (spec): it still opens the app.
+      ['/reset-pass/MQ/abc-123', '/reset-pass/MQ/abc-123/'],
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await app.inject({ method, url: typed });
+        expect(res.statusCode, `${method} ${typed}`).toBe(301);
+        expect(res.headers.location).toBe(canonical);
+      }
+      expect((await app.inject({ method: 'GET', url: canonical })).body).toBe(INDEX);
+    }
+    // Files and the API are left as they are.
+    expect((await app.inject({ method: 'GET', url: '/robots.txt' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/users/me' })).statusCode).toBe(404);
+  });
+
+  it("the router's own refusals are Djoser-shaped, carry nothing of the request, and do not depend on the method", async () => {
+    const long = (n: number) => '7'.repeat(n);
+    const cases: Array<[url: string, status: number]> = [
+      ['/api/funnels/%ZZ/', 400],
+      ['/content/%ZZ/', 400],
+      ['/api/funnels/%E0%A4%A/', 400],
+      [`/api/funnels/${long(101)}/`, 404],
+      [`/api/funnels/${long(5000)}/`, 404],
+      [`/api/stages/${long(300)}/message/`, 404],
+      [`/content/funnels/${long(5000)}/`, 404],
+    ];
+    for (const [url, status] of cases) {
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        const res = await app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url.slice(0, 40)}`).toBe(status);
+        if (method === 'HEAD') continue;
+        const body = expectJsonError(res, status);
+        expect(Object.keys(body)).toEqual(['detail']);
+        expect(res.body).not.toContain('%ZZ');
+        expect(res.body).not.toContain('7777');
+        expect(res.body).not.toContain('FST_');
+      }
+    }
+  });
+
+  it('what the HTTP parser refuses is answered in the Djoser shape too', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const badLength = await raw('POST /api/token/login/ HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n{}');
+    expect(badLength).toMatch(/^HTTP\/1\.1 400 /);
+    expect(badLength.split('\r\n\r\n')[1]).toBe(JSON.stringify({ detail: 'Bad request.' }));
+    const badHeader = await raw('GET / HTTP/1.1\r\nHost: x\r\nBad Header Name: y\r\n\r\n');
+    expect(badHeader).toMatch(/^HTTP\/1\.1 400 /);
+    expect(badHeader).toContain('{"detail":"Bad request."}');
   });
 
   it('only GET (and HEAD) load the page', async () => {

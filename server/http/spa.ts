@@ -6,6 +6,12 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
+/** The path and the query (with its '?', or '') of a request URL. */
+function splitUrl(url: string): [string, string] {
+  const at = url.indexOf('?');
+  return at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at)];
+}
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 const SHORT = 'public, max-age=3600';
@@ -52,10 +58,13 @@ export function createSpa(distDir: string): Spa | null {
       app.get('/', (_request, reply) => sendIndex(reply));
     },
     fallback(request, reply) {
-      const pathname = request.url.split('?')[0];
+      const [pathname, query] = splitUrl(request.url);
       const last = pathname.split('/').pop() ?? '';
       // A missing /assets/app-123.js must be a 404, not HTML served as JavaScript.
       if (pathname.startsWith('/assets/') || last.includes('.')) return null;
+      // Every app path ends with a slash (spec §2): a typed /content/dashboard becomes
+      // /content/dashboard/ with its query, permanently (only GET and HEAD come here).
+      if (!pathname.endsWith('/')) return reply.redirect(`${pathname}/${query}`, 301);
       return sendIndex(reply);
     },
   };
