@@ -4,8 +4,6 @@
 // and the next-step button of an older message still moves them on from where it was sent.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  CAPTION_MAX,
-  MESSAGE_TEXT_MAX,
   PALETTE,
   STAGES_MAX,
   type MessageContent,
@@ -18,8 +16,8 @@ import {
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
 import { ownedFunnel, ownedStage } from './access';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields, type FunnelMessage } from './errors';
-import { checkTelegramHtml } from './telegram-html';
+import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields } from './errors';
+import { messageProblems } from '../messages/validate';
 
 export interface StageServiceDeps {
   db: Db;
@@ -28,9 +26,6 @@ export interface StageServiceDeps {
 export function toMessageMedia(row: Pick<MediaRow, 'id' | 'kind' | 'contentType' | 'size' | 'filename'>): MessageMedia {
   return { id: row.id, kind: row.kind, content_type: row.contentType, size: row.size, filename: row.filename };
 }
-
-/** Schemes a URL button may open. */
-const BUTTON_URL = /^(https?:\/\/[^\s/$.?#][^\s]*|tg:\/\/[^\s]+)$/i;
 
 export function createStageService({ db }: StageServiceDeps) {
   const orm = db.orm;
@@ -170,46 +165,16 @@ export function createStageService({ db }: StageServiceDeps) {
     return list(ownerId, funnelId);
   }
 
-  /** Checks a message against Telegram's rules; returns field errors or null. */
-  async function messageProblems(funnelId: number, body: MessageContentBody): Promise<Record<string, FunnelMessage[]> | null> {
-    const problems: Record<string, FunnelMessage[]> = {};
-    const add = (field: string, message: FunnelMessage) => {
-      const list = (problems[field] ??= []);
-      if (!list.some((m) => m.text === message.text)) list.push(message);
-    };
-    if (body.media_id !== null) {
+  async function setMessage(ownerId: number, stageId: number, body: MessageContentBody): Promise<MessageContent> {
+    const stage = await ownedStage(orm, ownerId, stageId);
+    const problems = await messageProblems(body, async (mediaId) => {
       const [item] = await orm
         .select({ id: media.id })
         .from(media)
-        .where(and(eq(media.id, body.media_id), eq(media.funnelId, funnelId)))
+        .where(and(eq(media.id, mediaId), eq(media.funnelId, stage.funnelId)))
         .limit(1);
-      if (!item) add('media_id', FUNNEL_ERRORS.doesNotExist(body.media_id));
-    }
-    const html = checkTelegramHtml(body.text);
-    if (!html.ok) add('text', FUNNEL_ERRORS.badHtml(html.error));
-    else {
-      const max = body.media_id !== null ? CAPTION_MAX : MESSAGE_TEXT_MAX;
-      if (html.visibleText.length > max) add('text', FUNNEL_ERRORS.tooLong(max));
-      // Telegram refuses an empty message; media alone may go without a caption.
-      if (body.media_id === null && html.visibleText.trim() === '') add('text', FUNNEL_ERRORS.blank);
-    }
-    for (const button of body.buttons) {
-      if (button.text === undefined || button.url === undefined) add('buttons', FUNNEL_ERRORS.required);
-      else {
-        if (!button.text.trim()) add('buttons', FUNNEL_ERRORS.blank);
-        if (!BUTTON_URL.test(button.url)) add('buttons', FUNNEL_ERRORS.badButtonUrl);
-      }
-    }
-    if (body.next_button) {
-      if (body.next_button.text === undefined) add('next_button', FUNNEL_ERRORS.required);
-      else if (!body.next_button.text.trim()) add('next_button', FUNNEL_ERRORS.blank);
-    }
-    return Object.keys(problems).length > 0 ? problems : null;
-  }
-
-  async function setMessage(ownerId: number, stageId: number, body: MessageContentBody): Promise<MessageContent> {
-    const stage = await ownedStage(orm, ownerId, stageId);
-    const problems = await messageProblems(stage.funnelId, body);
+      return Boolean(item);
+    });
     if (problems) throw invalidFields(problems);
     const message = {
       text: body.text,

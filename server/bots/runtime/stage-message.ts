@@ -1,33 +1,11 @@
 // Sends a stage's message to a person: Telegram HTML text (or a photo/video with it as caption),
 // URL buttons one per row, and the next-step button. Media is uploaded from the database the
 // first time and Telegram's file_id is kept and reused after that.
-import { type Api, InlineKeyboard, InputFile } from 'grammy';
+import { type Api, InputFile } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
-import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
+import { messageKeyboard, nextStepData, TEXT_OPTIONS } from '../../messages/render';
 import { callForPerson, type FunnelContext } from './funnel-context';
 import type { RuntimeStage } from './store';
-
-export function nextStepData(stageId: number): string {
-  return `${NEXT_STEP_CALLBACK_PREFIX}${stageId}`;
-}
-
-export function stageKeyboard(stage: RuntimeStage): InlineKeyboardMarkup | undefined {
-  const { buttons, next_button } = stage.message;
-  if (buttons.length === 0 && !next_button) return undefined;
-  const keyboard = new InlineKeyboard();
-  for (const button of buttons) keyboard.url(button.text, button.url).row();
-  if (next_button) keyboard.text(next_button.text, nextStepData(stage.id));
-  return keyboard;
-}
-
-/** The keyboard of a message without its next-step button (so it cannot be pressed twice). */
-export function withoutNextButton(markup: InlineKeyboardMarkup | undefined): InlineKeyboardMarkup | undefined {
-  if (!markup) return undefined;
-  const rows = markup.inline_keyboard
-    .map((row) => row.filter((button) => !('callback_data' in button && button.callback_data?.startsWith(NEXT_STEP_CALLBACK_PREFIX))))
-    .filter((row) => row.length > 0);
-  return rows.length ? { inline_keyboard: rows } : undefined;
-}
 
 function fileIdOf(message: Message, kind: 'photo' | 'video'): string | undefined {
   if (kind === 'photo') return message.photo?.at(-1)?.file_id;
@@ -46,15 +24,13 @@ function isStaleFileId(error: unknown): boolean {
  */
 export async function sendStageMessage(fc: FunnelContext, api: Api, personId: number, chatId: number, stage: RuntimeStage): Promise<void> {
   const { text, media_id } = stage.message;
-  const reply_markup = stageKeyboard(stage);
+  const reply_markup = messageKeyboard(stage.message, nextStepData(stage.id));
   let sent: Message;
   if (media_id !== null) {
     sent = await sendMedia(fc, api, chatId, media_id, text, reply_markup);
   } else {
     if (text.trim() === '') return;
-    sent = await callForPerson(fc, chatId, () =>
-      api.sendMessage(chatId, text, { parse_mode: 'HTML', link_preview_options: { is_disabled: false }, ...(reply_markup ? { reply_markup } : {}) }),
-    );
+    sent = await callForPerson(fc, chatId, () => api.sendMessage(chatId, text, { ...TEXT_OPTIONS, ...(reply_markup ? { reply_markup } : {}) }));
   }
   await fc.store.recordStageMessage(fc.funnelId, personId, stage.id, text, sent.message_id);
 }
@@ -67,7 +43,7 @@ async function sendMedia(
   caption: string,
   reply_markup: InlineKeyboardMarkup | undefined,
 ): Promise<Message> {
-  const extra = { ...(caption ? { caption, parse_mode: 'HTML' as const } : {}), ...(reply_markup ? { reply_markup } : {}) };
+  const extra = { ...(caption ? { caption, parse_mode: TEXT_OPTIONS.parse_mode } : {}), ...(reply_markup ? { reply_markup } : {}) };
   let known = fc.fileIds.get(mediaId);
   if (!known) {
     const row = await fc.store.media(fc.funnelId, mediaId, false);

@@ -2,15 +2,16 @@
 // possible: a /start or a next-step press is one statement (person, history, stage tag together),
 // and the same statements of one turn of the event loop, from any bot, are sent as one.
 import { and, eq, isNull } from 'drizzle-orm';
+import type { MessageContentBody } from '../../../contract/funnels';
 import type { Db } from '../../db';
 import { funnels, type FunnelRow } from '../../db/schema';
 
-/** A stage as the runtime needs it (contract MessageContentBody in `message`). */
+/** A stage as the runtime needs it: its message is the contract's MessageContentBody. */
 export interface RuntimeStage {
   id: number;
   position: number;
   tagId: number | null;
-  message: { text: string; media_id: number | null; buttons: Array<{ text: string; url: string }>; next_button: { text: string } | null };
+  message: MessageContentBody;
 }
 
 export interface TelegramProfile {

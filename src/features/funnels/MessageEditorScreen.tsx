@@ -24,7 +24,8 @@ import { ImageIcon, PlusIcon, TrashIcon } from './glyphs';
 import { MessagePreview } from './MessagePreview';
 import { Loading } from './parts';
 import { BackLink } from '@/ui/BackLink';
-import { linkOpenTag, visibleLength, wrapSelection } from './telegramHtml';
+import { visibleLength } from '../../../contract/telegram-html';
+import { linkOpenTag, wrapSelection } from '@/ui/message-editor/textEdit';
 import { runApiAction } from '@/api/action';
 import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
 

@@ -5,7 +5,7 @@ import type { MessageMedia, UrlButton } from '../../../contract/funnels';
 import { fetchMedia } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { ExternalIcon } from './glyphs';
-import { parseTelegramHtml, type HtmlNode } from './telegramHtml';
+import { parseTelegramHtml, type HtmlNode } from '../../../contract/telegram-html';
 
 function renderNodes(nodes: HtmlNode[]): ReactNode {
   return nodes.map((node, index) => {

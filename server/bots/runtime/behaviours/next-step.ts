@@ -5,7 +5,8 @@ import { Composer, type Context, GrammyError } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
 import { isUnauthorized, type FunnelContext } from '../funnel-context';
-import { sendStageMessage, withoutNextButton } from '../stage-message';
+import { withoutNextButton } from '../../../messages/render';
+import { sendStageMessage } from '../stage-message';
 import { ALREADY_HANDLED } from '../store';
 
 /** The toast on the last stage's next-step button, in the person's language. */

@@ -1,5 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { checkTelegramHtml } from './telegram-html';
+import { checkTelegramHtml, parseTelegramHtml, visibleLength, visibleText } from './telegram-html';
+
+
+describe('visibleLength', () => {
+  it('counts the text without tags', () => {
+    expect(visibleLength('<b>Hello</b>, <i>world</i>')).toBe(12);
+    expect(visibleLength('<a href="https://example.com/very/long">link</a>')).toBe(4);
+  });
+
+  it('decodes entities before counting', () => {
+    expect(visibleText('a &lt; b &amp;&amp; c &gt; d &quot;q&quot; &#33; &#x41;')).toBe('a < b && c > d "q" ! A');
+    expect(visibleLength('&amp;')).toBe(1);
+  });
+
+  it('counts in UTF-16 code units, as Telegram does', () => {
+    expect(visibleLength('😀')).toBe(2);
+    expect(visibleLength('<b>Привет</b>')).toBe(6);
+  });
+
+  it('counts a stray "<" and unknown tags as text', () => {
+    expect(visibleLength('1 < 2')).toBe(5);
+    expect(visibleLength('<div>x</div>')).toBe('<div>x</div>'.length);
+  });
+
+  it('keeps unknown entities as written', () => {
+    expect(visibleText('&nbsp;')).toBe('&nbsp;');
+  });
+});
+
+describe('parseTelegramHtml', () => {
+  it('builds a tree of known tags', () => {
+    expect(parseTelegramHtml('Hi <b>bold <i>both</i></b>!')).toEqual([
+      'Hi ',
+      { tag: 'b', children: ['bold ', { tag: 'i', children: ['both'] }] },
+      '!',
+    ]);
+  });
+
+  it('reads a link address, entities decoded', () => {
+    expect(parseTelegramHtml('<a href="https://x.io/?a=1&amp;b=2">go</a>')).toEqual([{ tag: 'a', href: 'https://x.io/?a=1&b=2', children: ['go'] }]);
+  });
+
+  it('closes tags left open and shows closing tags that close nothing as text', () => {
+    expect(parseTelegramHtml('<b>open')).toEqual([{ tag: 'b', children: ['open'] }]);
+    expect(parseTelegramHtml('x</b>')).toEqual(['x</b>']);
+  });
+});
 
 const visible = (html: string) => {
   const result = checkTelegramHtml(html);
