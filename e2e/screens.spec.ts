@@ -6,7 +6,7 @@ import { BASE_URL } from './support/env';
 import { createActiveUser, loginToken, newUser } from './support/api';
 import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
 
-const guestScreens = ['/sign-in/', '/sign-up/', '/lost-pass/', '/reset-pass/MQ/abc-123', '/activate/MQ/abc-123/', '/subscribe/', '/sbscrb/', '/cancel/'];
+const guestScreens = ['/sign-in/', '/sign-up/', '/lost-pass/', '/reset-pass/MQ/abc-123/', '/activate/MQ/abc-123/', '/subscribe/', '/sbscrb/', '/cancel/'];
 const userScreens = [
   '/content/panel/',
   '/content/dashboard/',

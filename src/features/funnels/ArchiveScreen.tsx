@@ -12,7 +12,7 @@ import { Button } from '@/ui/form';
 import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { ArchiveIcon, RestoreIcon, TrashIcon } from './glyphs';
+import { ArchiveIcon, RestoreIcon, TrashIcon } from '@/ui/glyphs';
 import { Loading } from './parts';
 import { runApiAction } from '@/api/action';
 import { noticeFailure, success, useResource } from './useApi';

@@ -10,7 +10,7 @@ import { BackLink } from '@/ui/BackLink';
 import { Section } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { ExternalIcon } from './glyphs';
+import { ExternalIcon } from '@/ui/glyphs';
 import './funnels.css';
 import { BOTFATHER_URL, openInTelegram } from './telegramLink';
 import { runApiAction } from '@/api/action';

@@ -13,7 +13,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { LockIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from './glyphs';
+import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from '@/ui/glyphs';
 import { Loading, RunControls, StateBadge } from './parts';
 import { StageList } from './StageList';
 import { runApiAction } from '@/api/action';

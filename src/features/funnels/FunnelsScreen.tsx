@@ -13,7 +13,7 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
 import { Loading, RunControls, StateBadge } from './parts';
 import { usePolling, useResource } from './useApi';
-import { ArchiveIcon, PlusIcon } from './glyphs';
+import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 
 export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel: Funnel) => void }) {
   const { t } = useTranslation();

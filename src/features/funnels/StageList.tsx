@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useReducer, useRef, type PointerEvent as ReactPointerEvent } from 'react';
 import type { Stage } from '../../../contract/funnels';
 import { useTranslation } from 'react-i18next';
-import { ArrowDownIcon, ArrowUpIcon, GripIcon } from './glyphs';
+import { ArrowDownIcon, ArrowUpIcon, GripIcon } from '@/ui/glyphs';
 import { initialReorder, reorderReducer } from './reorder';
 import { StageBadge } from './StageIcon';
 

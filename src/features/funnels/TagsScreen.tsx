@@ -9,7 +9,7 @@ import { EmptyState } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { TagIcon, TrashIcon } from './glyphs';
+import { TagIcon, TrashIcon } from '@/ui/glyphs';
 import { ColorPicker, Loading } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';

@@ -1,4 +1,4 @@
-// Line icons only the funnel screens use (so they stay out of the shared first-paint icons).
+// Line icons of the builder's screens and the message editor (kept out of the shared first-paint icons).
 import { Svg, type IconProps } from '@/ui/svg';
 
 export const PlusIcon = (p: IconProps) => (

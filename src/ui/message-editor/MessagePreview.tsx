@@ -4,8 +4,9 @@ import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import type { MessageMedia, UrlButton } from '../../../contract/funnels';
 import { fetchMedia } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
-import { ExternalIcon } from './glyphs';
+import { ExternalIcon } from '@/ui/glyphs';
 import { parseTelegramHtml, type HtmlNode } from '../../../contract/telegram-html';
+import './message-editor.css';
 
 function renderNodes(nodes: HtmlNode[]): ReactNode {
   return nodes.map((node, index) => {

@@ -1,0 +1,286 @@
+// The message editor every kind of message uses (stages today; mailings, letters and templates
+// next): Telegram HTML text with a small formatting toolbar and a live count of what Telegram will
+// count, a picture or a video, URL buttons and the next-step button, and a preview as the
+// subscriber will see it. Controlled: the value and its changes belong to the screen, which also
+// saves and uploads (`onPickFile`); only the editing aids (the link box, the caret) live here.
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BUTTON_TEXT_MAX, CAPTION_MAX, MEDIA_TYPES, MESSAGE_TEXT_MAX, URL_BUTTONS_MAX, type MessageMedia, type UrlButton } from '../../../contract/funnels';
+import { visibleLength } from '../../../contract/telegram-html';
+import { Button } from '@/ui/form';
+import { ImageIcon, PlusIcon, TrashIcon } from '@/ui/glyphs';
+import { MessagePreview } from './MessagePreview';
+import { linkOpenTag, wrapSelection } from './textEdit';
+import './message-editor.css';
+
+export interface MessageDraft {
+  text: string;
+  media: MessageMedia | null;
+  /** Object URL of a file just picked, for the preview; null for stored media. */
+  mediaSrc: string | null;
+  buttons: UrlButton[];
+  nextOn: boolean;
+  nextText: string;
+}
+
+export interface MessageEditorErrors {
+  text?: string[];
+  buttons?: string[];
+  next_button?: string[];
+}
+
+/** The text limit of a draft (a caption is shorter) and whether the text is over it. */
+export function draftLimit(draft: Pick<MessageDraft, 'text' | 'media'>): { limit: number; length: number; over: boolean } {
+  const limit = draft.media ? CAPTION_MAX : MESSAGE_TEXT_MAX;
+  const length = visibleLength(draft.text);
+  return { limit, length, over: length > limit };
+}
+
+export function MessageEditor({
+  value,
+  onChange,
+  errors,
+  onPickFile,
+  fileProblem,
+  botName,
+}: {
+  value: MessageDraft;
+  onChange: (next: MessageDraft) => void;
+  errors: MessageEditorErrors;
+  onPickFile: (file: File) => Promise<void>;
+  fileProblem: { title: string; text: string } | null;
+  botName: string;
+}) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [linkUrl, setLinkUrl] = useState<string | null>(null);
+  const [selection, setSelection] = useState<[number, number]>([0, 0]);
+  const { text, media, buttons, nextOn, nextText } = value;
+  const { limit, length, over } = draftLimit(value);
+  const change = (patch: Partial<MessageDraft>) => onChange({ ...value, ...patch });
+
+  function applyEdit(open: string, close: string, range: [number, number]) {
+    const edit = wrapSelection(text, range[0], range[1], open, close);
+    change({ text: edit.value });
+    requestAnimationFrame(() => {
+      const area = textRef.current;
+      if (!area) return;
+      area.focus();
+      area.setSelectionRange(edit.selectionStart, edit.selectionEnd);
+    });
+  }
+
+  function format(tag: 'b' | 'i' | 'u') {
+    const area = textRef.current;
+    applyEdit(`<${tag}>`, `</${tag}>`, area ? [area.selectionStart, area.selectionEnd] : [text.length, text.length]);
+  }
+
+  function startLink() {
+    const area = textRef.current;
+    setSelection(area ? [area.selectionStart, area.selectionEnd] : [text.length, text.length]);
+    setLinkUrl('https://');
+  }
+
+  function insertLink(event: FormEvent) {
+    event.preventDefault();
+    const url = (linkUrl ?? '').trim();
+    if (!/^(https?:\/\/|tg:\/\/)\S+$/i.test(url) || url === 'https://') return;
+    setLinkUrl(null);
+    applyEdit(linkOpenTag(url), '</a>', selection);
+  }
+
+  const setButton = (index: number, patch: Partial<UrlButton>) => change({ buttons: buttons.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
+
+  return (
+    <>
+      <div className={`field${errors.text || over ? ' field--invalid' : ''}`}>
+        <label className="field-label" htmlFor={`${ids}-text`}>
+          {t('funnels.message.text')}
+        </label>
+        <div className="editor">
+          <div className="editor-toolbar" role="toolbar" aria-label={t('funnels.message.formatting')}>
+            <button type="button" className="editor-tool" onClick={() => format('b')} aria-label={t('funnels.message.bold')}>
+              <b>B</b>
+            </button>
+            <button type="button" className="editor-tool" onClick={() => format('i')} aria-label={t('funnels.message.italic')}>
+              <i>I</i>
+            </button>
+            <button type="button" className="editor-tool" onClick={() => format('u')} aria-label={t('funnels.message.underline')}>
+              <u>U</u>
+            </button>
+            <button type="button" className="editor-tool editor-tool--wide" onClick={startLink} aria-label={t('funnels.message.link')}>
+              {t('funnels.message.linkShort')}
+            </button>
+            <span className={`editor-count${over ? ' editor-count--over' : ''}`} data-testid="text-count" aria-live="polite">
+              {length} / {limit}
+            </span>
+          </div>
+          <textarea
+            id={`${ids}-text`}
+            ref={textRef}
+            className="editor-text"
+            value={text}
+            rows={7}
+            placeholder={t('funnels.message.textPlaceholder')}
+            onChange={(event) => change({ text: event.target.value })}
+            aria-invalid={Boolean(errors.text || over) || undefined}
+            aria-describedby={`${ids}-text-hint`}
+          />
+        </div>
+        {linkUrl !== null ? (
+          <div className="link-bar">
+            <input
+              className="field-input"
+              type="url"
+              inputMode="url"
+              value={linkUrl}
+              aria-label={t('funnels.message.linkUrl')}
+              onChange={(event) => setLinkUrl(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter') insertLink(event);
+              }}
+              autoFocus
+            />
+            <Button className="button--small" onClick={insertLink}>
+              {t('funnels.message.linkInsert')}
+            </Button>
+            <Button variant="plain" className="button--small" onClick={() => setLinkUrl(null)}>
+              {t('funnels.common.cancel')}
+            </Button>
+          </div>
+        ) : null}
+        <p className={errors.text || over ? 'field-error' : 'field-hint'} id={`${ids}-text-hint`}>
+          {errors.text?.join(' ') ?? (over ? t('funnels.serverErrors.tooLong', { count: limit }) : media ? t('funnels.message.captionHint') : t('funnels.message.textHint'))}
+        </p>
+      </div>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.message.media')}</h2>
+        <div className="section media-box">
+          {media ? (
+            <div className="media-row">
+              <span className="row-icon row-icon--teal" aria-hidden="true">
+                <ImageIcon />
+              </span>
+              <span className="row-body">
+                <span className="row-title media-name">{media.filename}</span>
+                <span className="row-description">
+                  {media.kind === 'video' ? t('funnels.message.video') : t('funnels.message.photo')} · {formatSize(media.size)}
+                </span>
+              </span>
+              <button type="button" className="icon-button icon-button--danger" aria-label={t('funnels.message.removeMedia')} onClick={() => change({ media: null })}>
+                <TrashIcon />
+              </button>
+            </div>
+          ) : (
+            <button type="button" className="row" onClick={() => fileRef.current?.click()}>
+              <span className="row-icon row-icon--teal" aria-hidden="true">
+                <ImageIcon />
+              </span>
+              <span className="row-body">
+                <span className="row-title link">{t('funnels.message.addMedia')}</span>
+                <span className="row-description">{t('funnels.message.mediaLimits')}</span>
+              </span>
+            </button>
+          )}
+        </div>
+        <input ref={fileRef} type="file" hidden accept={Object.keys(MEDIA_TYPES).join(',')} onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void onPickFile(file);
+          }} data-testid="media-input" />
+        {fileProblem ? (
+          <div className="form-alert" role="alert">
+            <p>
+              <strong>{fileProblem.title}</strong>
+            </p>
+            <p>{fileProblem.text}</p>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.message.buttons')}</h2>
+        {buttons.map((button, index) => (
+          <div className="url-button" key={index}>
+            <input
+              className="field-input"
+              value={button.text}
+              maxLength={BUTTON_TEXT_MAX}
+              placeholder={t('funnels.message.buttonText')}
+              aria-label={t('funnels.message.buttonTextN', { n: index + 1 })}
+              onChange={(event) => setButton(index, { text: event.target.value })}
+            />
+            <input
+              className="field-input"
+              type="url"
+              inputMode="url"
+              value={button.url}
+              placeholder="https://"
+              aria-label={t('funnels.message.buttonUrlN', { n: index + 1 })}
+              onChange={(event) => setButton(index, { url: event.target.value })}
+            />
+            <button
+              type="button"
+              className="icon-button icon-button--danger"
+              aria-label={t('funnels.message.removeButton', { n: index + 1 })}
+              onClick={() => change({ buttons: buttons.filter((_, i) => i !== index) })}
+            >
+              <TrashIcon />
+            </button>
+          </div>
+        ))}
+        {errors.buttons ? <p className="field-error">{errors.buttons.join(' ')}</p> : null}
+        {buttons.length < URL_BUTTONS_MAX ? (
+          <Button variant="secondary" className="button--small" onClick={() => change({ buttons: [...buttons, { text: '', url: 'https://' }] })}>
+            <PlusIcon />
+            {t('funnels.message.addButton')}
+          </Button>
+        ) : null}
+      </section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.message.next')}</h2>
+        <div className="section">
+          <label className="row switch-row">
+            <span className="row-body">
+              <span className="row-title">{t('funnels.message.nextToggle')}</span>
+              <span className="row-description">{t('funnels.message.nextHint')}</span>
+            </span>
+            <input type="checkbox" className="switch" role="switch" checked={nextOn} onChange={(event) => change({ nextOn: event.target.checked })} />
+          </label>
+          {nextOn ? (
+            <div className="section-field">
+              <input
+                className="field-input"
+                value={nextText}
+                maxLength={BUTTON_TEXT_MAX}
+                aria-label={t('funnels.message.nextText')}
+                onChange={(event) => change({ nextText: event.target.value })}
+              />
+            </div>
+          ) : null}
+        </div>
+        {errors.next_button ? <p className="field-error">{errors.next_button.join(' ')}</p> : null}
+      </section>
+
+      <section className="section-block">
+        <h2 className="section-title">{t('funnels.message.preview')}</h2>
+        <MessagePreview
+          text={text}
+          media={media ? { kind: media.kind, id: media.id, src: value.mediaSrc } : null}
+          buttons={buttons}
+          nextButton={nextOn ? { text: nextText } : null}
+          botName={botName}
+        />
+      </section>
+    </>
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
