@@ -64,7 +64,15 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 export default defineConfig({
   plugins: [
     // Must come before react(): it generates src/routeTree.gen.ts and splits each route's code.
-    tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      // Loaders are split from the route tree too: each screen's data code (and the API calls it
+      // names) comes with that screen, not in every first paint.
+      codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
+      routesDirectory: 'src/routes',
+      generatedRouteTree: 'src/routeTree.gen.ts',
+    }),
     react(),
     localeNamespaces(),
     precompress(),
@@ -106,6 +114,8 @@ export default defineConfig({
             // own file (one gzip stream compresses better than several). Screens, their strings,
             // the Telegram SDK, Sentry and ky are dynamic imports: they load only when needed.
             { name: 'shell', tags: ['$initial'] },
+            // The module runtime every chunk uses belongs with them, not in a file of its own.
+            { name: 'shell', test: /rolldown[\\/]runtime/ },
             // The building blocks the screens share (page scaffolding; the account screens' layout,
             // form controls and form errors), in one file instead of many small ones; with them
             // the sign-in screen itself, the first screen of every guest (still a lazy route, but

@@ -14,7 +14,6 @@ import { authSession } from './api/session';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
-import { startTelegramShell } from './telegram/shell';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
 
@@ -72,9 +71,11 @@ async function boot(): Promise<void> {
   );
 
   afterFirstPaint(() => {
-    if (launch.inTelegram) void startTelegramShell();
+    if (launch.inTelegram) void import('./telegram/shell').then(({ startTelegramShell }) => startTelegramShell());
     void loadErrorReporting();
     void api();
+    // The top notice is there before anything can go wrong (even with the connection gone).
+    void import('./ui/TopNotice');
     void loadMessages('serverErrors')?.catch(() => {
       // Only a head start: a form loads them when it shows the server's errors.
     });

@@ -19,6 +19,9 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory)
     trailingSlash: 'always',
     scrollRestoration: true,
     defaultPreload: 'intent',
+    // A preload warms the code and the data, but a screen opened shows what is there now (a
+    // change made meanwhile, e.g. a saved stage, is never hidden behind a 30 s old preload).
+    defaultPreloadStaleTime: 0,
     defaultPendingComponent: PendingScreen,
     defaultErrorComponent: ErrorScreen,
     defaultNotFoundComponent: NotFoundScreen,

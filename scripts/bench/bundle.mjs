@@ -41,6 +41,8 @@ async function measure(label, urlPath, { cookie, telegram } = {}) {
   const first = ownJs.filter((s) => s.start < fcp);
   const line = `${label.padEnd(40)} first paint ${(sizeOf(first) / 1024).toFixed(1).padStart(6)} KB gz (${first.length} files)   all loaded ${(sizeOf(ownJs) / 1024).toFixed(1).padStart(6)} KB gz   FCP ${fcp.toFixed(0)} ms   ended at ${new URL(page.url()).pathname}`;
   console.log(line);
+  // BENCH_FILES=1 lists what the first paint fetched, to see what to trim.
+  if (process.env.BENCH_FILES) for (const s of first) console.log(`    ${(gzSize(new URL(s.url).pathname) / 1024).toFixed(1).padStart(6)} KB  ${new URL(s.url).pathname}`);
   await context.close();
 }
 

@@ -1,7 +1,11 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import type { RouterContext } from '@/routerContext';
-import { TelegramRoot } from '@/telegram/shell';
+import { inTelegram } from '@/telegram/launch';
 import { DocumentHead, GlobalPreloader, GlobalTopNotice } from './-components/AppChrome';
+
+// Inside Telegram only (the back button, `ready`): a plain browser never fetches any of it.
+const TelegramRoot = lazy(() => import('@/telegram/shell').then(({ TelegramRoot }) => ({ default: TelegramRoot })));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -11,7 +15,11 @@ function RootLayout() {
   return (
     <>
       <DocumentHead />
-      <TelegramRoot />
+      {inTelegram() ? (
+        <Suspense fallback={null}>
+          <TelegramRoot />
+        </Suspense>
+      ) : null}
       <Outlet />
       <GlobalTopNotice />
       <GlobalPreloader />

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { Funnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { deleteFunnel, listFunnels, restoreFunnel } from '@/api/funnels';
+import { deleteFunnel, restoreFunnel } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -13,22 +13,20 @@ import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, RestoreIcon, TrashIcon } from '@/ui/glyphs';
-import { Loading } from './parts';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, success, useResource } from './useApi';
+import { noticeFailure, success, useRefresh } from './useApi';
 
-export function ArchiveScreen() {
+/** `funnels`: the archived ones, loaded by the route. */
+export function ArchiveScreen({ funnels }: { funnels: Funnel[] }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.archive.title'));
-  const funnels = useResource('archive', () => listFunnels(true));
+  const refresh = useRefresh();
   const [deleting, setDeleting] = useState<Funnel | null>(null);
-
-  const without = (id: number) => (funnels.data ?? []).filter((f) => f.id !== id);
 
   async function restore(funnel: Funnel) {
     const result = await runApiAction(() => restoreFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
-    funnels.set(without(funnel.id));
+    await refresh();
     success(t('funnels.archive.restored', { name: funnel.name }));
   }
 
@@ -36,22 +34,20 @@ export function ArchiveScreen() {
     setDeleting(null);
     const result = await runApiAction(() => deleteFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
-    funnels.set(without(funnel.id));
+    await refresh();
     success(t('funnels.archive.deleted'));
   }
 
   return (
     <Screen>
       <ScreenHeader title={t('funnels.archive.title')} subtitle={t('funnels.archive.subtitle')} back={<BackLink to={ROUTES.funnels} label={t('funnels.list.title')} />} />
-      {!funnels.data ? (
-        <Loading failure={funnels.failure} onRetry={() => void funnels.reload()} />
-      ) : funnels.data.length === 0 ? (
+      {funnels.length === 0 ? (
         <EmptyState icon={<ArchiveIcon />} title={t('funnels.archive.emptyTitle')}>
           <p>{t('funnels.archive.emptyText')}</p>
         </EmptyState>
       ) : (
         <div className="funnel-cards">
-          {funnels.data.map((funnel) => (
+          {funnels.map((funnel) => (
             <article key={funnel.id} className="funnel-card" data-testid="archived-funnel" aria-label={funnel.name}>
               <div className="funnel-card-main">
                 <span className="funnel-avatar funnel-avatar--archived" aria-hidden="true">

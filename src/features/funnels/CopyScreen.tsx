@@ -2,7 +2,8 @@
 // of the user's funnels (added after what that funnel already has).
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
-import { copyFunnel, getFunnel, listFunnels } from '@/api/funnels';
+import type { Funnel } from '../../../contract/funnels';
+import { copyFunnel } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { EmptyState } from '@/ui/blocks';
@@ -10,21 +11,20 @@ import { Button, FormAlert } from '@/ui/form';
 import { BotIcon, CheckIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { Loading } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
-import { describeFailure, success, useResource } from './useApi';
+import { describeFailure, success } from './useApi';
 
-export function CopyScreen({ funnelId }: { funnelId: number }) {
+/** `source`: the funnel to copy; `funnels`: all of the user's, loaded by the route together. */
+export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funnel[] }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.copy.title'));
   const navigate = useNavigate();
-  const source = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
-  const funnels = useResource('funnels', () => listFunnels());
+  const funnelId = source.id;
   const [target, setTarget] = useState<number | null>(null);
   const [asking, setAsking] = useState(false);
   const [messages, setMessages] = useState<string[]>([]);
-  const targets = (funnels.data ?? []).filter((f) => f.id !== funnelId);
+  const targets = funnels.filter((f) => f.id !== funnelId);
   const chosen = targets.find((f) => f.id === target);
 
   async function copy() {
@@ -43,13 +43,11 @@ export function CopyScreen({ funnelId }: { funnelId: number }) {
     <Screen>
       <ScreenHeader
         title={t('funnels.copy.title')}
-        subtitle={source.data ? t('funnels.copy.subtitle', { name: source.data.name }) : undefined}
+        subtitle={t('funnels.copy.subtitle', { name: source.name })}
         back={<BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
       />
       <FormAlert messages={messages} />
-      {!funnels.data ? (
-        <Loading failure={funnels.failure} onRetry={() => void funnels.reload()} />
-      ) : targets.length === 0 ? (
+      {targets.length === 0 ? (
         <EmptyState icon={<BotIcon />} title={t('funnels.copy.noTargetsTitle')}>
           <p>{t('funnels.copy.noTargetsText')}</p>
         </EmptyState>
@@ -80,7 +78,7 @@ export function CopyScreen({ funnelId }: { funnelId: number }) {
       ) : null}
       {asking && chosen ? (
         <ConfirmDialog title={t('funnels.copy.confirmTitle')} confirmLabel={t('funnels.copy.copy')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void copy()} onCancel={() => setAsking(false)}>
-          <p>{t('funnels.copy.confirmText', { from: source.data?.name ?? '', to: chosen.name })}</p>
+          <p>{t('funnels.copy.confirmText', { from: source.name, to: chosen.name })}</p>
         </ConfirmDialog>
       ) : null}
     </Screen>

@@ -3,15 +3,14 @@
 import { Link } from '@tanstack/react-router';
 import type { DashboardFunnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { getDashboard } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, Stat, StatGrid } from '@/ui/blocks';
 import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { Loading, StateBadge } from './parts';
-import { usePolling, useResource } from './useApi';
+import { StateBadge } from './parts';
+import { useRefreshWhile } from './useApi';
 
 function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
   const { t } = useTranslation();
@@ -56,37 +55,30 @@ function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
   );
 }
 
-export function DashboardScreen() {
+/** `funnels`: the dashboard's figures, loaded by the route (and again every 10 s while a bot runs). */
+export function DashboardScreen({ funnels }: { funnels: DashboardFunnel[] }) {
   const { t } = useTranslation();
   usePageHead(t('dashboard.title'));
-  const dashboard = useResource('dashboard', getDashboard);
-  usePolling(dashboard.reload, 10_000, dashboard.data?.some((f) => f.state === 'running') ?? false);
-  const funnels = dashboard.data;
-  const sum = (pick: (f: DashboardFunnel) => number) => (funnels ?? []).reduce((total, f) => total + pick(f), 0);
+  useRefreshWhile(funnels.some((f) => f.state === 'running'), 10_000);
+  const sum = (pick: (f: DashboardFunnel) => number) => funnels.reduce((total, f) => total + pick(f), 0);
 
   return (
     <Screen>
       <ScreenHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
-      {!funnels ? (
-        <Loading failure={dashboard.failure} onRetry={() => void dashboard.reload()} />
+      <StatGrid>
+        <Stat label={t('dashboard.funnels')} value={funnels.length} testId="dashboard-funnels" />
+        <Stat label={t('dashboard.people')} value={sum((f) => f.people_count)} testId="dashboard-people" />
+        <Stat label={t('dashboard.sent')} value={sum((f) => f.today.messages_sent)} />
+      </StatGrid>
+      {funnels.length === 0 ? (
+        <EmptyState icon={<BotIcon />} title={t('dashboard.emptyTitle')}>
+          <p>{t('dashboard.emptyText')}</p>
+          <Link to={ROUTES.connectBot} className="button button--primary button--small">
+            {t('funnels.list.add')}
+          </Link>
+        </EmptyState>
       ) : (
-        <>
-          <StatGrid>
-            <Stat label={t('dashboard.funnels')} value={funnels.length} testId="dashboard-funnels" />
-            <Stat label={t('dashboard.people')} value={sum((f) => f.people_count)} testId="dashboard-people" />
-            <Stat label={t('dashboard.sent')} value={sum((f) => f.today.messages_sent)} />
-          </StatGrid>
-          {funnels.length === 0 ? (
-            <EmptyState icon={<BotIcon />} title={t('dashboard.emptyTitle')}>
-              <p>{t('dashboard.emptyText')}</p>
-              <Link to={ROUTES.connectBot} className="button button--primary button--small">
-                {t('funnels.list.add')}
-              </Link>
-            </EmptyState>
-          ) : (
-            funnels.map((funnel) => <FunnelStats key={funnel.id} funnel={funnel} />)
-          )}
-        </>
+        funnels.map((funnel) => <FunnelStats key={funnel.id} funnel={funnel} />)
       )}
     </Screen>
   );

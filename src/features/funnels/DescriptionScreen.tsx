@@ -1,6 +1,6 @@
 // /content/funnels/$funnelId/description/: the bot's description (shown in an empty chat) and
 // short description (on its profile), loaded from Telegram, edited within Telegram's limits.
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { BOT_DESCRIPTION_MAX, BOT_SHORT_DESCRIPTION_MAX, type BotDescription } from '../../../contract/funnels';
 import { getDescription, setDescription } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
+import type { ApiFailure } from '@/api/failure';
 import { describeFailure, success, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
@@ -30,11 +31,18 @@ function CountedArea({ label, value, max, rows, onChange, errors }: { label: str
   );
 }
 
-export function DescriptionScreen({ funnelId }: { funnelId: number }) {
+/** What the route loaded from Telegram: the description, or why it could not (Telegram not answering). */
+export interface LoadedDescription {
+  value: BotDescription | null;
+  failure: ApiFailure | null;
+}
+
+export function DescriptionScreen({ funnelId, loaded }: { funnelId: number; loaded: LoadedDescription }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.description.title'));
-  const [value, setValue] = useState<BotDescription | null>(null);
-  const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
+  // Telegram not answering still leaves the form to write in, with the reason above it.
+  const [value, setValue] = useState<BotDescription | null>(loaded.value ?? (loaded.failure ? { description: '', short_description: '' } : null));
+  const [errors, setErrors] = useState<TranslatedFailure>(() => (loaded.failure ? describeFailure(loaded.failure) : NO_ERRORS));
 
   async function load() {
     setErrors(NO_ERRORS);
@@ -47,10 +55,6 @@ export function DescriptionScreen({ funnelId }: { funnelId: number }) {
     setValue((current) => current ?? { description: '', short_description: '' });
     return false;
   }
-
-  useEffect(() => {
-    void load();
-  }, [funnelId]); // eslint-disable-line react-hooks/exhaustive-deps
 
   async function update(event: FormEvent) {
     event.preventDefault();

@@ -5,7 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import type { Funnel, Stage } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { archiveFunnel, getFunnel, listStages, reorderStages } from '@/api/funnels';
+import { archiveFunnel, reorderStages } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -14,44 +14,32 @@ import { LockIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from '@/ui/glyphs';
-import { Loading, RunControls, StateBadge } from './parts';
+import { RunControls, StateBadge } from './parts';
 import { StageList } from './StageList';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, usePolling, useResource, success } from './useApi';
+import { noticeFailure, success, useRefresh, useRefreshWhile } from './useApi';
 import { FunnelIcon } from '@/ui/brandIcon';
 
-export function FunnelScreen({ funnelId }: { funnelId: number }) {
+/** Its route loads the funnel and its stages together (routes/…/$funnelId/index.tsx). */
+export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funnel; stages: Stage[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const funnel = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
-  const stages = useResource(`stages-${funnelId}`, () => listStages(funnelId));
+  const refresh = useRefresh();
+  const funnelId = data.id;
   const [archiving, setArchiving] = useState(false);
-  usePageHead(funnel.data?.name ?? t('funnels.funnel.title'));
+  usePageHead(data.name);
 
-  const running = funnel.data?.state === 'running';
-  const { reload: reloadFunnel } = funnel;
-  const { reload: reloadStages, set: setStages } = stages;
-  const reloadAll = useCallback(
-    async (quiet = false) => {
-      await Promise.all([reloadFunnel(quiet), reloadStages(quiet)]);
-    },
-    [reloadFunnel, reloadStages],
-  );
   // People move through a running funnel on their own: keep the counts fresh.
-  usePolling(reloadAll, 3_000, running);
+  useRefreshWhile(data.state === 'running', 3_000);
 
   const saveOrder = useCallback(
     async (stageIds: number[]): Promise<boolean> => {
       const result = await runApiAction(() => reorderStages(funnelId, stageIds));
-      if (result.ok) {
-        setStages(result.value);
-        return true;
-      }
-      noticeFailure(result.failure);
-      void reloadAll(true);
-      return false;
+      if (!result.ok) noticeFailure(result.failure);
+      void refresh();
+      return result.ok;
     },
-    [funnelId, setStages, reloadAll],
+    [funnelId, refresh],
   );
 
   async function archive() {
@@ -63,21 +51,7 @@ export function FunnelScreen({ funnelId }: { funnelId: number }) {
   }
 
   const back = <BackLink to={ROUTES.funnels} label={t('funnels.list.title')} />;
-  if (!funnel.data) {
-    return (
-      <Screen>
-        <ScreenHeader title={t('funnels.funnel.title')} back={back} />
-        <Loading failure={funnel.failure} onRetry={() => void funnel.reload()}>
-          <Link to={ROUTES.funnels} className="button button--secondary button--small">
-            {t('funnels.list.title')}
-          </Link>
-        </Loading>
-      </Screen>
-    );
-  }
-  const data: Funnel = funnel.data;
   const revoked = data.state === 'stopped' && data.stop_reason === 'token_revoked';
-  const stageList: Stage[] | undefined = stages.data;
   const id = String(funnelId);
 
   return (
@@ -97,15 +71,13 @@ export function FunnelScreen({ funnelId }: { funnelId: number }) {
             {t('funnels.funnel.reconnect')}
           </Link>
         ) : data.archived ? null : (
-          <RunControls funnel={data} onChanged={(next) => funnel.set(next)} />
+          <RunControls funnel={data} onChanged={() => void refresh()} />
         )}
       </section>
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.stages.title')}</h2>
-        {!stageList ? (
-          <Loading failure={stages.failure} onRetry={() => void stages.reload()} />
-        ) : stageList.length === 0 ? (
+        {stageList.length === 0 ? (
           <div className="section">
             <EmptyState icon={<FunnelIcon />} title={t('funnels.stages.emptyTitle')}>
               <p>{t('funnels.stages.emptyText')}</p>
@@ -116,7 +88,7 @@ export function FunnelScreen({ funnelId }: { funnelId: number }) {
             <StageList funnelId={funnelId} stages={stageList} locked={data.stage_order_locked} onReorder={saveOrder} />
           </div>
         )}
-        {stageList && stageList.length > 1 ? (
+        {stageList.length > 1 ? (
           data.stage_order_locked ? (
             <p className="section-footer section-footer--with-icon" data-testid="order-locked">
               <LockIcon aria-hidden="true" />

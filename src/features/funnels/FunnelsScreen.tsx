@@ -3,7 +3,6 @@
 import { Link } from '@tanstack/react-router';
 import type { Funnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { listFunnels } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -11,8 +10,8 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
-import { Loading, RunControls, StateBadge } from './parts';
-import { usePolling, useResource } from './useApi';
+import { RunControls, StateBadge } from './parts';
+import { useRefresh, useRefreshWhile } from './useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 
 export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel: Funnel) => void }) {
@@ -41,27 +40,24 @@ export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (
   );
 }
 
-export function FunnelsScreen() {
+/** `funnels`: the user's funnels, loaded by the route (and again every 10 s while a bot runs). */
+export function FunnelsScreen({ funnels }: { funnels: Funnel[] }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.list.title'), t('funnels.list.description'));
-  const funnels = useResource('funnels', () => listFunnels());
-  usePolling(funnels.reload, 10_000, funnels.data?.some((f) => f.state === 'running') ?? false);
-
-  const replace = (next: Funnel) => funnels.set((funnels.data ?? []).map((f) => (f.id === next.id ? next : f)));
+  const refresh = useRefresh();
+  useRefreshWhile(funnels.some((f) => f.state === 'running'), 10_000);
 
   return (
     <Screen>
       <ScreenHeader title={t('funnels.list.title')} subtitle={t('funnels.list.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
-      {!funnels.data ? (
-        <Loading failure={funnels.failure} onRetry={() => void funnels.reload()} />
-      ) : funnels.data.length === 0 ? (
+      {funnels.length === 0 ? (
         <EmptyState icon={<FunnelIcon />} title={t('funnels.list.emptyTitle')}>
           <p>{t('funnels.list.emptyText')}</p>
         </EmptyState>
       ) : (
         <div className="funnel-cards">
-          {funnels.data.map((funnel) => (
-            <FunnelCard key={funnel.id} funnel={funnel} onChanged={replace} />
+          {funnels.map((funnel) => (
+            <FunnelCard key={funnel.id} funnel={funnel} onChanged={() => void refresh()} />
           ))}
         </div>
       )}

@@ -5,39 +5,33 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel, type Stage } from '../../../contract/funnels';
 import { runApiAction } from '@/api/action';
-import { getFunnel, getStage, saveMessage, uploadMedia } from '@/api/funnels';
+import { saveMessage, uploadMedia } from '@/api/funnels';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
 import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { Loading } from './parts';
-import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { describeFailure, success, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
-export function MessageEditorScreen({ funnelId, stageId }: { funnelId: number; stageId: number }) {
+/** The route loads the stage and its funnel (for the bot's name in the preview) together. */
+export function MessageEditorScreen({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.message.title'));
-  const stage = useResource(`stage-${stageId}`, () => getStage(stageId));
-  const funnel = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
   return (
     <Screen>
       <ScreenHeader
         title={t('funnels.message.title')}
-        subtitle={stage.data?.title}
-        back={<BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />}
+        subtitle={stage.title}
+        back={<BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnel.id), stageId: String(stage.id) }} label={t('common.back')} />}
       />
-      {stage.data ? (
-        <StageMessageForm key={stage.data.id} stage={stage.data} funnel={funnel.data} />
-      ) : (
-        <Loading failure={stage.failure} onRetry={() => void stage.reload()} />
-      )}
+      <StageMessageForm key={stage.id} stage={stage} funnel={funnel} />
     </Screen>
   );
 }
 
-function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel | undefined }) {
+function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [draft, setDraft] = useState<MessageDraft>(() => ({
@@ -102,7 +96,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel | un
         errors={errors.fields}
         onPickFile={pickFile}
         fileProblem={fileProblem}
-        botName={funnel?.name ?? ''}
+        botName={funnel.name}
       />
 
       <Button type="submit" disabled={over}>

@@ -1,46 +1,34 @@
 // /content/people/$personId/: one subscriber — profile, current stage, tags set and removed by
 // hand, and the history of what they were sent and what they wrote or pressed.
 import { Link } from '@tanstack/react-router';
-import type { HistoryEntry, Tag } from '../../../contract/funnels';
-import { addPersonTag, getPerson, listStages, listTags, removePersonTag } from '@/api/funnels';
+import type { HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
+import { addPersonTag, removePersonTag } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { Section } from '@/ui/blocks';
 import { Screen } from '@/ui/Screen';
-import { Loading, personName } from './parts';
+import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, useResource } from './useApi';
+import { noticeFailure, useRefresh } from './useApi';
 
-export function PersonScreen({ personId }: { personId: number }) {
+/** The route loads the person, then their funnel's tags and stages together. */
+export function PersonScreen({ person: data, tags, stages }: { person: PersonDetail; tags: Tag[]; stages: Stage[] }) {
   const { t } = useTranslation();
-  const person = useResource(`person-${personId}`, () => getPerson(personId));
-  const funnelId = person.data?.funnel_id ?? 0;
-  const tags = useResource(`tags-${funnelId}`, () => (funnelId ? listTags(funnelId) : Promise.resolve([] as Tag[])));
-  const stages = useResource(`stages-${funnelId}`, () => (funnelId ? listStages(funnelId) : Promise.resolve([])));
-  usePageHead(person.data ? personName(person.data) : t('funnels.person.title'));
+  const refresh = useRefresh();
+  const personId = data.id;
+  usePageHead(personName(data));
 
   async function toggle(tag: Tag, on: boolean) {
     const result = await runApiAction(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
     if (!result.ok) return noticeFailure(result.failure);
-    await person.reload(true);
+    await refresh();
   }
 
-  if (!person.data) {
-    return (
-      <Screen>
-        <header className="screen-header">
-          <h1 className="screen-title">{t('funnels.person.title')}</h1>
-        </header>
-        <Loading failure={person.failure} onRetry={() => void person.reload()} />
-      </Screen>
-    );
-  }
-  const data = person.data;
-  const stage = stages.data?.find((s) => s.id === data.stage_id);
-  const stageTitle = (id: number | null) => stages.data?.find((s) => s.id === id)?.title;
+  const stage = stages.find((s) => s.id === data.stage_id);
+  const stageTitle = (id: number | null) => stages.find((s) => s.id === id)?.title;
   const dateTime = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
@@ -88,9 +76,9 @@ export function PersonScreen({ personId }: { personId: number }) {
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.tags.title')}</h2>
-        {tags.data && tags.data.length > 0 ? (
+        {tags.length > 0 ? (
           <div className="tag-toggles" role="group" aria-label={t('funnels.tags.title')}>
-            {tags.data.map((tag) => {
+            {tags.map((tag) => {
               const on = data.tag_ids.includes(tag.id);
               return (
                 <button

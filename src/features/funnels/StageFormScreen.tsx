@@ -3,27 +3,27 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { PALETTE, STAGE_TITLE_MAX, type Stage, type StageIcon, type Tag } from '../../../contract/funnels';
-import { createStage, getStage, listTags, updateStage } from '@/api/funnels';
+import { createStage, updateStage } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
-import { ColorPicker, IconPicker, Loading } from './parts';
+import { ColorPicker, IconPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { describeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { describeFailure, success, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
-export function StageFormScreen({ funnelId, stageId }: { funnelId: number; stageId?: number }) {
+/** `stage`: the one being edited (null for a new one); the route loads it with the funnel's tags. */
+export function StageFormScreen({ funnelId, stage, tags }: { funnelId: number; stage: Stage | null; tags: Tag[] }) {
   const { t } = useTranslation();
-  const editing = stageId !== undefined;
+  const editing = stage !== null;
+  const stageId = stage?.id;
   const title = editing ? t('funnels.stageForm.editTitle') : t('funnels.stageForm.addTitle');
   usePageHead(title);
-  const stage = useResource(`stage-${stageId ?? 'new'}`, () => (stageId ? getStage(stageId) : Promise.resolve(null)));
-  const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
   const back = editing ? (
     <BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnelId), stageId: String(stageId) }} label={t('common.back')} />
   ) : (
@@ -33,11 +33,7 @@ export function StageFormScreen({ funnelId, stageId }: { funnelId: number; stage
   return (
     <Screen>
       <ScreenHeader title={title} back={back} />
-      {stage.data === undefined ? (
-        <Loading failure={stage.failure} onRetry={() => void stage.reload()} />
-      ) : (
-        <StageForm key={stage.data?.id ?? 'new'} funnelId={funnelId} stage={stage.data} tags={tags.data ?? []} />
-      )}
+      <StageForm key={stage?.id ?? 'new'} funnelId={funnelId} stage={stage} tags={tags} />
     </Screen>
   );
 }

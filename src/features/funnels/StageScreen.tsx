@@ -1,42 +1,30 @@
 // /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
 // the people now in it with their tags, and editing or deleting the stage.
 import { Link } from '@tanstack/react-router';
-import { getFunnel, getStage, listPeople, listTags } from '@/api/funnels';
+import type { Funnel, PeoplePage, Stage, Tag } from '../../../contract/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { UsersIcon } from '@/ui/icons';
-import { Screen, ScreenHeader } from '@/ui/Screen';
+import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { EditIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
-import { Loading, personName, TagChip } from './parts';
+import { personName, TagChip } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
-import { usePolling, useResource } from './useApi';
+import { useRefreshWhile } from './useApi';
 
-export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: number }) {
+/** The route loads the stage, its funnel, its people and the funnel's tags at once. */
+export function StageScreen({ stage: data, funnel, people, tags }: { stage: Stage; funnel: Funnel; people: PeoplePage; tags: Tag[] }) {
   const { t } = useTranslation();
-  const stage = useResource(`stage-${stageId}`, () => getStage(stageId));
-  const funnel = useResource(`funnel-${funnelId}`, () => getFunnel(funnelId));
-  const people = useResource(`people-${stageId}`, () => listPeople(funnelId, { stage: stageId, limit: 100 }));
-  const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
-  usePageHead(stage.data?.title ?? t('funnels.stage.title'));
-  usePolling(people.reload, 5_000, funnel.data?.state === 'running');
+  usePageHead(data.title);
+  // People arrive and move on while the bot runs.
+  useRefreshWhile(funnel.state === 'running', 5_000);
 
-  const params = { funnelId: String(funnelId), stageId: String(stageId) };
-  const back = <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: params.funnelId }} label={funnel.data?.name ?? t('common.back')} />;
-
-  if (!stage.data) {
-    return (
-      <Screen>
-        <ScreenHeader title={t('funnels.stage.title')} back={back} />
-        <Loading failure={stage.failure} onRetry={() => void stage.reload()} />
-      </Screen>
-    );
-  }
-  const data = stage.data;
-  const tagById = new Map((tags.data ?? []).map((tag) => [tag.id, tag]));
+  const params = { funnelId: String(funnel.id), stageId: String(data.id) };
+  const back = <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: params.funnelId }} label={funnel.name} />;
+  const tagById = new Map(tags.map((tag) => [tag.id, tag]));
   const stageTag = data.tag_id ? tagById.get(data.tag_id) : undefined;
   const hasMessage = Boolean(data.message.text.trim() || data.message.media);
 
@@ -68,7 +56,7 @@ export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: 
             media={data.message.media ? { kind: data.message.media.kind, id: data.message.media.id, src: null } : null}
             buttons={data.message.buttons}
             nextButton={data.message.next_button}
-            botName={funnel.data?.name ?? ''}
+            botName={funnel.name}
           />
         ) : (
           <p className="section-footer">{t('funnels.stage.noMessage')}</p>
@@ -81,9 +69,7 @@ export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: 
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.stage.people')}</h2>
-        {!people.data ? (
-          <Loading failure={people.failure} onRetry={() => void people.reload()} />
-        ) : people.data.results.length === 0 ? (
+        {people.results.length === 0 ? (
           <div className="section">
             <EmptyState icon={<UsersIcon />} title={t('funnels.stage.noPeopleTitle')}>
               <p>{t('funnels.stage.noPeopleText')}</p>
@@ -92,7 +78,7 @@ export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: 
         ) : (
           <>
             <div className="section">
-              {people.data.results.map((person) => (
+              {people.results.map((person) => (
                 <Link key={person.id} to="/content/people/$personId/" params={{ personId: String(person.id) }} className="row" data-testid="person-row">
                   <RowContent
                     icon={<span className="person-avatar" aria-hidden="true">{personName(person).charAt(0).toUpperCase()}</span>}
@@ -111,8 +97,8 @@ export function StageScreen({ funnelId, stageId }: { funnelId: number; stageId: 
                 </Link>
               ))}
             </div>
-            {people.data.count > people.data.results.length ? (
-              <p className="section-footer">{t('funnels.stage.morePeople', { count: people.data.count - people.data.results.length })}</p>
+            {people.count > people.results.length ? (
+              <p className="section-footer">{t('funnels.stage.morePeople', { count: people.count - people.results.length })}</p>
             ) : null}
           </>
         )}

@@ -2,7 +2,7 @@
 // add and delete. Tags are set on people by hand (the person's page), by a stage, or by a button.
 import { useState, type FormEvent } from 'react';
 import { PALETTE, TAG_TITLE_MAX, type Tag } from '../../../contract/funnels';
-import { createTag, deleteTag, listTags } from '@/api/funnels';
+import { createTag, deleteTag } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { EmptyState } from '@/ui/blocks';
@@ -10,17 +10,18 @@ import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { TagIcon, TrashIcon } from '@/ui/glyphs';
-import { ColorPicker, Loading } from './parts';
+import { ColorPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
-import { describeFailure, noticeFailure, success, useResource, type TranslatedFailure } from './useApi';
+import { describeFailure, noticeFailure, success, useRefresh, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
-export function TagsScreen({ funnelId }: { funnelId: number }) {
+/** `tags`: the funnel's tags, loaded by the route. */
+export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.tags.title'));
-  const tags = useResource(`tags-${funnelId}`, () => listTags(funnelId));
+  const refresh = useRefresh();
   const [title, setTitle] = useState('');
   const [color, setColor] = useState<string>(PALETTE[4]);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
@@ -33,7 +34,7 @@ export function TagsScreen({ funnelId }: { funnelId: number }) {
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'color']));
     setErrors(NO_ERRORS);
     setTitle('');
-    tags.set([...(tags.data ?? []), result.value]);
+    await refresh();
     success(t('funnels.tags.added'));
   }
 
@@ -41,7 +42,7 @@ export function TagsScreen({ funnelId }: { funnelId: number }) {
     setDeleting(null);
     const result = await runApiAction(() => deleteTag(tag.id));
     if (!result.ok) return noticeFailure(result.failure);
-    tags.set((tags.data ?? []).filter((item) => item.id !== tag.id));
+    await refresh();
     success(t('funnels.tags.deleted'));
   }
 
@@ -52,15 +53,13 @@ export function TagsScreen({ funnelId }: { funnelId: number }) {
         subtitle={t('funnels.tags.subtitle')}
         back={<BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(funnelId) }} label={t('common.back')} />}
       />
-      {!tags.data ? (
-        <Loading failure={tags.failure} onRetry={() => void tags.reload()} />
-      ) : tags.data.length === 0 ? (
+      {tags.length === 0 ? (
         <EmptyState icon={<TagIcon />} title={t('funnels.tags.emptyTitle')}>
           <p>{t('funnels.tags.emptyText')}</p>
         </EmptyState>
       ) : (
         <div className="section">
-          {tags.data.map((tag) => (
+          {tags.map((tag) => (
             <div key={tag.id} className="row row--static" data-testid="tag-row">
               <span className="tag-dot" style={{ background: tag.color }} aria-hidden="true" />
               <span className="row-body">

@@ -1,14 +1,10 @@
 // Pieces the funnel screens share: the state badge, run/stop with its confirmation, tag chips,
-// the colour and icon pickers, and the loading/failed states of a screen's data.
-import { useState, type ReactNode } from 'react';
+// the colour and icon pickers.
+import { useState } from 'react';
 import { PALETTE, STAGE_ICONS, type Funnel, type StageIcon, type Tag } from '../../../contract/funnels';
-import type { ApiFailure } from '@/api/failure';
 import { runFunnel, stopFunnel } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '@/ui/blocks';
 import { Button } from '@/ui/form';
-import { Spinner } from '@/ui/Preloader';
-import { AlertIcon } from '@/ui/statusIcons';
 import { ConfirmDialog } from './Dialog';
 import { StageGlyph } from './StageIcon';
 import { runApiAction } from '@/api/action';
@@ -133,31 +129,7 @@ export function IconPicker({ value, color, onChange, label }: { value: StageIcon
   );
 }
 
-/** What a screen shows while its data loads, or when it could not be loaded. */
-export function Loading({ failure, onRetry, children }: { failure: ApiFailure | null; onRetry: () => void; children?: ReactNode }) {
-  const { t } = useTranslation();
-  if (!failure) return <Spinner label={t('common.loading')} />;
-  const notFound = failure.kind === 'http' && failure.status === 404;
-  return (
-    <EmptyState icon={<AlertIcon />} title={notFound ? t('funnels.common.notFoundTitle') : t('funnels.common.loadFailedTitle')}>
-      <p>{notFound ? t('funnels.common.notFoundText') : t('funnels.common.loadFailedText')}</p>
-      {notFound ? children : (
-        <Button variant="secondary" className="button--small" onClick={onRetry}>
-          {t('common.tryAgain')}
-        </Button>
-      )}
-    </EmptyState>
-  );
-}
-
-/** Route params are strings; ids are positive integers (anything else is simply not found). */
-export function idParam(value: string): number {
-  const id = Number(value);
-  return Number.isInteger(id) && id > 0 ? id : 0;
-}
-
 export function personName(person: { first_name: string; last_name: string; username: string | null }): string {
   return `${person.first_name} ${person.last_name}`.trim() || (person.username ? `@${person.username}` : '—');
 }
 
-/** The in-page back control (hidden inside Telegram, whose own back button does this), with route params. */

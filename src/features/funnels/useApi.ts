@@ -1,62 +1,29 @@
-// How the funnel screens talk to the product API: a loaded resource with its reload, calls with
-// the preloader and the top notice, and the server's messages in the interface language.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// How the funnel screens refresh the data their route loaded, and show the server's messages in
+// the interface language (by their codes).
+import { useRouter } from '@tanstack/react-router';
+import { useCallback, useEffect } from 'react';
 import type { ApiFailure } from '@/api/failure';
 import { i18n } from '@/i18n/i18n';
-import { failureOf, notifyFailure } from '@/api/action';
 import { showTopInfo } from '@/state/ui';
 import type { CodedMessage } from '../../../contract/errors';
 import { translationOf } from './errorCodes';
 
-export interface Resource<T> {
-  data: T | undefined;
-  failure: ApiFailure | null;
-  /** Loads again; `quiet` keeps the current data on screen and any failure out of the notice. */
-  reload: (quiet?: boolean) => Promise<void>;
-  set: (data: T) => void;
+/**
+ * Loads the screen's data again: the route's loader runs anew (the data on screen stays until
+ * the new one is there). Screens call it after a change, instead of fetching for themselves.
+ */
+export function useRefresh(): () => Promise<void> {
+  const router = useRouter();
+  return useCallback(() => router.invalidate(), [router]);
 }
 
-/** Loads `load()` when the screen opens and whenever `key` changes. */
-export function useResource<T>(key: string, load: () => Promise<T>): Resource<T> {
-  const [state, setState] = useState<{ key: string; data: T | undefined; failure: ApiFailure | null }>({ key, data: undefined, failure: null });
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const generation = useRef(0);
-
-  const reload = useCallback(
-    async (quiet = false) => {
-      const mine = ++generation.current;
-      try {
-        const data = await loadRef.current();
-        if (mine === generation.current) setState({ key, data, failure: null });
-      } catch (error) {
-        const failure = await failureOf(error);
-        if (mine !== generation.current) return;
-        if (!quiet) notifyFailure(failure);
-        setState((current) => (quiet && current.data !== undefined ? current : { key, data: undefined, failure }));
-      }
-    },
-    [key],
-  );
-
-  useEffect(() => {
-    void reload();
-    return () => {
-      generation.current += 1;
-    };
-  }, [reload]);
-
-  const set = useCallback((data: T) => setState({ key, data, failure: null }), [key]);
-  const current = state.key === key ? state : { data: undefined, failure: null };
-  return { data: current.data, failure: current.failure, reload, set };
-}
-
-/** Reloads every `ms` while the page is visible (people move through a running funnel). */
-export function usePolling(reload: (quiet: boolean) => Promise<void>, ms: number, enabled = true): void {
+/** Loads the screen's data again every `ms` while the page is visible (people move through a running funnel). */
+export function useRefreshWhile(enabled: boolean, ms: number): void {
+  const refresh = useRefresh();
   useEffect(() => {
     if (!enabled) return undefined;
     const tick = () => {
-      if (document.visibilityState === 'visible') void reload(true);
+      if (document.visibilityState === 'visible') void refresh();
     };
     const timer = setInterval(tick, ms);
     document.addEventListener('visibilitychange', tick);
@@ -64,7 +31,7 @@ export function usePolling(reload: (quiet: boolean) => Promise<void>, ms: number
       clearInterval(timer);
       document.removeEventListener('visibilitychange', tick);
     };
-  }, [reload, ms, enabled]);
+  }, [refresh, ms, enabled]);
 }
 
 /** One server message in the interface language (as sent when it is not one we know). */

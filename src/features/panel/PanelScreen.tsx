@@ -1,7 +1,7 @@
 // /content/panel/: the signed-in home — a greeting and the product's entry points.
-import { Link, type LinkComponentProps } from '@tanstack/react-router';
+import { Await, Link, type LinkComponentProps } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Suspense, useId, type ReactNode } from 'react';
 import type { Funnel } from '../../../contract/funnels';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
@@ -14,23 +14,20 @@ import { Screen } from '@/ui/Screen';
 
 const STATE_TINT: Record<Funnel['state'], Tint> = { draft: 'blue', running: 'green', stopped: 'orange' };
 
-/** The user's funnels, compactly: each leads to its funnel screen. Loaded after the greeting. */
-function PanelFunnels() {
+/**
+ * The user's funnels, compactly: each leads to its funnel screen. The route's loader starts
+ * fetching them without waiting (deferred data): the greeting paints at once, the list follows.
+ */
+function PanelFunnels({ funnels: pending }: { funnels: Promise<Funnel[] | null> }) {
+  return (
+    <Suspense fallback={null}>
+      <Await promise={pending}>{(funnels) => (funnels ? <FunnelRows funnels={funnels} /> : null)}</Await>
+    </Suspense>
+  );
+}
+
+function FunnelRows({ funnels }: { funnels: Funnel[] }) {
   const { t } = useTranslation();
-  const [funnels, setFunnels] = useState<Funnel[] | null>(null);
-  useEffect(() => {
-    let active = true;
-    import('@/api/funnels')
-      .then(({ listFunnels }) => listFunnels())
-      .then(
-        (list) => active && setFunnels(Array.isArray(list) ? list : null),
-        () => active && setFunnels(null),
-      );
-    return () => {
-      active = false;
-    };
-  }, []);
-  if (!funnels) return null;
   const shown = funnels.slice(0, 5);
   return (
     <Section title={t('panel.funnels')} footer={funnels.length === 0 ? t('panel.funnelsEmpty') : undefined}>
@@ -79,7 +76,8 @@ function EntryRow({ to, icon, tint, title, text }: { to: LinkComponentProps['to'
   );
 }
 
-export function PanelScreen() {
+/** `funnels`: the user's funnels as they arrive (null when they could not be loaded). */
+export function PanelScreen({ funnels }: { funnels: Promise<Funnel[] | null> }) {
   const { t } = useTranslation();
   usePageHead(t('panel.title'), t('panel.description'));
   const user = useAtomValue(userAtom);
@@ -108,7 +106,7 @@ export function PanelScreen() {
         <ArrowUpRightIcon className="hero-card-arrow" />
       </Link>
 
-      <PanelFunnels />
+      <PanelFunnels funnels={funnels} />
 
       <Section>
         <EntryRow to={ROUTES.dashboard} icon={<ChartIcon />} tint="green" title={t('panel.dashboard')} text={t('panel.dashboardText')} />

@@ -1,11 +1,13 @@
 // The global elements of spec §2, driven by the ui atoms: the preloader overlay, the top notice,
 // and the document title and meta tags from the stored head.
 import { useAtomValue } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { headAtom, preloaderAtom, topInfoAtom } from '@/state/ui';
 import { Preloader } from '@/ui/Preloader';
-import { TopNotice } from '@/ui/TopNotice';
+
+// Only shown once something happened: fetched after the first paint (main.tsx) or when first needed.
+const TopNotice = lazy(() => import('@/ui/TopNotice').then(({ TopNotice }) => ({ default: TopNotice })));
 
 export function GlobalPreloader() {
   const on = useAtomValue(preloaderAtom);
@@ -18,7 +20,11 @@ export function GlobalTopNotice() {
   const { t } = useTranslation();
   if (!info) return null;
   const fallback = info.type === 'success' ? t('common.done') : info.type === 'error' ? t('errors.unknown') : '';
-  return <TopNotice info={info} fallbackText={fallback} />;
+  return (
+    <Suspense fallback={null}>
+      <TopNotice info={info} fallbackText={fallback} />
+    </Suspense>
+  );
 }
 
 function setMeta(name: string, content: string): void {

@@ -1,8 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ArchiveScreen } from '@/features/funnels/ArchiveScreen';
-import { loadMessages } from '@/i18n/i18n';
+import { loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/archive')({
-  loader: () => loadMessages('funnels'),
-  component: ArchiveScreen,
+  loader: () => loadFunnelsScreen((api) => api.listFunnels(true)),
+  component: ArchiveRoute,
 });
+
+function ArchiveRoute() {
+  return <ArchiveScreen funnels={Route.useLoaderData()} />;
+}

@@ -1,8 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FunnelsScreen } from '@/features/funnels/FunnelsScreen';
-import { loadMessages } from '@/i18n/i18n';
+import { loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/')({
-  loader: () => loadMessages('funnels'),
-  component: FunnelsScreen,
+  loader: () => loadFunnelsScreen((api) => api.listFunnels()),
+  component: FunnelsRoute,
 });
+
+function FunnelsRoute() {
+  return <FunnelsScreen funnels={Route.useLoaderData()} />;
+}

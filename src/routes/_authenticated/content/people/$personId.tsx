@@ -1,14 +1,20 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PersonScreen } from '@/features/funnels/PersonScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/people/$personId')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const id = idFrom(params.personId);
+    return loadFunnelsScreen(async (api) => {
+      const person = await api.getPerson(id);
+      const [tags, stages] = await Promise.all([api.listTags(person.funnel_id), api.listStages(person.funnel_id)]);
+      return { person, tags, stages };
+    });
+  },
   component: PersonRoute,
 });
 
 function PersonRoute() {
-  const { personId } = Route.useParams();
-  return <PersonScreen key={personId} personId={idParam(personId)} />;
+  const { person, tags, stages } = Route.useLoaderData();
+  return <PersonScreen key={person.id} person={person} tags={tags} stages={stages} />;
 }

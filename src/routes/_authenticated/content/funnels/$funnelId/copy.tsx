@@ -1,14 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { CopyScreen } from '@/features/funnels/CopyScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/copy')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const id = idFrom(params.funnelId);
+    return loadFunnelsScreen(async (api) => {
+      const [source, funnels] = await Promise.all([api.getFunnel(id), api.listFunnels()]);
+      return { source, funnels };
+    });
+  },
   component: CopyScreenRoute,
 });
 
 function CopyScreenRoute() {
-  const { funnelId } = Route.useParams();
-  return <CopyScreen key={funnelId} funnelId={idParam(funnelId)} />;
+  const { source, funnels } = Route.useLoaderData();
+  return <CopyScreen key={source.id} source={source} funnels={funnels} />;
 }

@@ -1,14 +1,19 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FunnelScreen } from '@/features/funnels/FunnelScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const id = idFrom(params.funnelId);
+    return loadFunnelsScreen(async (api) => {
+      const [funnel, stages] = await Promise.all([api.getFunnel(id), api.listStages(id)]);
+      return { funnel, stages };
+    });
+  },
   component: FunnelRoute,
 });
 
 function FunnelRoute() {
-  const { funnelId } = Route.useParams();
-  return <FunnelScreen key={funnelId} funnelId={idParam(funnelId)} />;
+  const { funnel, stages } = Route.useLoaderData();
+  return <FunnelScreen key={funnel.id} funnel={funnel} stages={stages} />;
 }

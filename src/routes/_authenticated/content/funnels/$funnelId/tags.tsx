@@ -1,14 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { TagsScreen } from '@/features/funnels/TagsScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/tags')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const funnelId = idFrom(params.funnelId);
+    return loadFunnelsScreen(async (api) => ({ funnelId, tags: await api.listTags(funnelId) }));
+  },
   component: TagsScreenRoute,
 });
 
 function TagsScreenRoute() {
-  const { funnelId } = Route.useParams();
-  return <TagsScreen key={funnelId} funnelId={idParam(funnelId)} />;
+  const { funnelId, tags } = Route.useLoaderData();
+  return <TagsScreen key={funnelId} funnelId={funnelId} tags={tags} />;
 }

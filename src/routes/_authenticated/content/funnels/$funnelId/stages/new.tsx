@@ -1,14 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { StageFormScreen } from '@/features/funnels/StageFormScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/stages/new')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const funnelId = idFrom(params.funnelId);
+    return loadFunnelsScreen(async (api) => ({ funnelId, tags: await api.listTags(funnelId) }));
+  },
   component: NewStageRoute,
 });
 
 function NewStageRoute() {
-  const { funnelId } = Route.useParams();
-  return <StageFormScreen key={funnelId} funnelId={idParam(funnelId)} />;
+  const { funnelId, tags } = Route.useLoaderData();
+  return <StageFormScreen key={funnelId} funnelId={funnelId} stage={null} tags={tags} />;
 }

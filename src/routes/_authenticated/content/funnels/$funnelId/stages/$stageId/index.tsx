@@ -1,14 +1,28 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { StageScreen } from '@/features/funnels/StageScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
+
+/** How many of a stage's people its screen lists (the rest are counted). */
+const STAGE_PEOPLE_SHOWN = 100;
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/stages/$stageId/')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const funnelId = idFrom(params.funnelId);
+    const stageId = idFrom(params.stageId);
+    return loadFunnelsScreen(async (api) => {
+      const [stage, funnel, people, tags] = await Promise.all([
+        api.getStage(stageId),
+        api.getFunnel(funnelId),
+        api.listPeople(funnelId, { stage: stageId, limit: STAGE_PEOPLE_SHOWN }),
+        api.listTags(funnelId),
+      ]);
+      return { stage, funnel, people, tags };
+    });
+  },
   component: StageRoute,
 });
 
 function StageRoute() {
-  const { funnelId, stageId } = Route.useParams();
-  return <StageScreen key={stageId} funnelId={idParam(funnelId)} stageId={idParam(stageId)} />;
+  const { stage, funnel, people, tags } = Route.useLoaderData();
+  return <StageScreen key={stage.id} stage={stage} funnel={funnel} people={people} tags={tags} />;
 }

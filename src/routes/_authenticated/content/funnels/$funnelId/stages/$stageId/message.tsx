@@ -1,14 +1,20 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MessageEditorScreen } from '@/features/funnels/MessageEditorScreen';
-import { idParam } from '@/features/funnels/parts';
-import { loadMessages } from '@/i18n/i18n';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/stages/$stageId/message')({
-  loader: () => loadMessages('funnels'),
+  loader: ({ params }) => {
+    const funnelId = idFrom(params.funnelId);
+    const stageId = idFrom(params.stageId);
+    return loadFunnelsScreen(async (api) => {
+      const [stage, funnel] = await Promise.all([api.getStage(stageId), api.getFunnel(funnelId)]);
+      return { stage, funnel };
+    });
+  },
   component: MessageRoute,
 });
 
 function MessageRoute() {
-  const { funnelId, stageId } = Route.useParams();
-  return <MessageEditorScreen key={stageId} funnelId={idParam(funnelId)} stageId={idParam(stageId)} />;
+  const { stage, funnel } = Route.useLoaderData();
+  return <MessageEditorScreen key={stage.id} stage={stage} funnel={funnel} />;
 }
