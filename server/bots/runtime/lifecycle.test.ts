@@ -1,16 +1,17 @@
 // The runtime's lifecycle: sync() and the periodic reconcile start and stop bots, a restart
 // resumes every running bot with each update handled exactly once, and webhook mode (secret
 // token, a repeated delivery handled once, the webhook deleted when the funnel stops).
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
-import { funnels, handledUpdates, personEvents } from '../../db/schema';
+import { funnels, handledUpdates, people, personEvents } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { funnelWebhookPath, funnelWebhookSecret, type FunnelRuntime } from './runtime';
-import { createFunnel, createOwner, eventually, setFunnelState, testRuntime, type StageSpec } from './test-support';
+import { createFunnel, createOwner, pollingPastEverything, setFunnelState, testRuntime, type StageSpec } from '../../test/funnel-runtime';
+import { eventually } from '../../test/eventually';
 
 let fake: FakeBotApi;
 let testDb: TestDb;
@@ -78,8 +79,13 @@ describe('sync and reconcile', () => {
     await runtime.sync(funnel.id);
     expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
     await fake.waitForBotState(token, (s) => !s.polling);
-    fake.sendUserMessage(token, { from: { id: 6001, first_name: 'Ann' }, text: '/start' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const pollsWhenStopped = fake.calls(token, 'getUpdates').length;
+    const queuedBefore = fake.botState(token).pending_update_count;
+    const waiting = fake.sendUserMessage(token, { from: { id: 6001, first_name: 'Ann' }, text: '/start' });
+    // The positive signal: the update is queued at Telegram, where only a getUpdates could take it.
+    await fake.waitForBotState(token, (s) => s.pending_update_count === queuedBefore + 1);
+    expect(waiting.update_id).toBeGreaterThan(0);
+    expect(fake.calls(token, 'getUpdates')).toHaveLength(pollsWhenStopped);
     expect(fake.botMessages(token, 6001)).toHaveLength(1);
 
     await setFunnelState(testDb.db, funnel.id, 'running');
@@ -152,13 +158,23 @@ describe('restart', () => {
     // Once more: nothing is handled again.
     const third = track(testRuntime(testDb.db, fake.url));
     await third.start();
-    await fake.waitForBotState(a.token, (s) => s.polling);
-    await fake.waitForBotState(b.token, (s) => s.polling);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Someone new writes to both bots: once they are answered and each bot waits for more,
+    // whatever Telegram handed out with or before them has been handled.
+    const cy = { id: 6103, first_name: 'Cy' };
+    fake.sendUserMessage(a.token, { from: cy, text: '/start' });
+    fake.sendUserMessage(b.token, { from: cy, text: '/start' });
+    await fake.waitForBotMessage(a.token, cy.id);
+    await fake.waitForBotMessage(b.token, cy.id);
+    await pollingPastEverything(fake, a.token);
+    await pollingPastEverything(fake, b.token);
     expect(fake.botMessages(a.token, ann.id).map((m) => m.text)).toEqual(['One', 'Two']);
     expect(fake.botMessages(a.token, bob.id).map((m) => m.text)).toEqual(['One']);
     expect(fake.botMessages(b.token, bob.id).map((m) => m.text)).toEqual(['One']);
-    const events = await testDb.db.orm.select().from(personEvents).where(eq(personEvents.funnelId, b.funnel.id));
+    const events = await testDb.db.orm
+      .select({ direction: personEvents.direction, kind: personEvents.kind, text: personEvents.text })
+      .from(personEvents)
+      .innerJoin(people, eq(people.id, personEvents.personId))
+      .where(and(eq(personEvents.funnelId, b.funnel.id), eq(people.telegramId, bob.id)));
     expect(events.map((e) => `${e.direction}:${e.kind}:${e.text}`).sort()).toEqual(['in:command:/start', 'in:text:hello', 'out:stage_message:One']);
   });
 });
