@@ -13,7 +13,9 @@ import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceive
 import type { FunnelRuntime } from './runtime';
 import { STAGE_CACHE_MS } from './store';
 import { createFunnel, createOwner, pollingPastEverything, recordingLog, testRuntime, TINY_PNG, type StageSpec } from '../../test/funnel-runtime';
-import { eventually } from '../../test/eventually';
+import { eventually, until } from '../../test/eventually';
+import { MAX_RATE_LIMIT_WAIT_S } from '../create-bot';
+import { SEND_RETRY_DELAYS_MS } from './funnel-context';
 
 let fake: FakeBotApi;
 let testDb: TestDb;
@@ -33,6 +35,9 @@ afterAll(async () => {
   await fake?.close();
   await testDb?.drop();
 });
+
+/** As many retries as in production, without the wait. */
+const FAST_RETRIES = SEND_RETRY_DELAYS_MS.map(() => 10);
 
 const THREE_STAGES: StageSpec[] = [
   { text: '<b>Welcome!</b> Here is the guide.', buttons: [{ text: 'Guide', url: 'https://example.com/guide' }, { text: 'Site', url: 'https://example.com/' }], next: 'Go on', tag: 'lead' },
@@ -318,6 +323,30 @@ describe("one bot's trouble stays with that bot", () => {
     );
   });
 
+  it("Telegram's 5xx: a reply is retried once per SEND_RETRY_DELAYS_MS entry, then given up and logged, never more", async () => {
+    const { token } = await runningFunnel([{ text: 'Hello', next: null }]);
+    const log = recordingLog();
+    await start(testRuntime(testDb.db, fake.url, { log, sendRetryDelaysMs: FAST_RETRIES }));
+    expect(FAST_RETRIES).toHaveLength(SEND_RETRY_DELAYS_MS.length);
+    fake.failNextCalls(token, { count: 20, error_code: 500, description: 'Internal Server Error', methods: ['sendMessage'] });
+    fake.sendUserMessage(token, { from: { id: 5201, first_name: 'Ivy' }, text: '/start' });
+    // The positive signal: the update's handler gave up and said so.
+    await until(() => log.errors.some((line) => line.includes('sendMessage answered 500')), 'the give-up logged');
+    const attempts = fake.calls(token, 'sendMessage');
+    expect(attempts.map((c) => c.error_code)).toEqual(Array(SEND_RETRY_DELAYS_MS.length + 1).fill(500));
+    expect(fake.botState(token).injected_failures).toBe(20 - attempts.length);
+  });
+
+  it("Telegram's 5xx: a reply that fails twice is delivered on the third attempt", async () => {
+    const { token } = await runningFunnel([{ text: 'Hello', next: null }]);
+    await start(testRuntime(testDb.db, fake.url, { sendRetryDelaysMs: FAST_RETRIES }));
+    fake.failNextCalls(token, { count: 2, error_code: 502, description: 'Bad Gateway', methods: ['sendMessage'] });
+    fake.sendUserMessage(token, { from: { id: 5202, first_name: 'Jay' }, text: '/start' });
+    expect((await fake.waitForBotMessage(token, 5202)).text).toBe('Hello');
+    // The fake records a call once it has answered it, just after the message appears.
+    await eventually(() => fake.calls(token, 'sendMessage').map((c) => c.ok).join(), (oks) => oks === 'false,false,true', 'two refused then a delivered sendMessage');
+  });
+
   it('429: waits retry_after for that bot, then delivers; another bot is not held up', async () => {
     const slow = await runningFunnel();
     const other = await runningFunnel();
@@ -333,6 +362,16 @@ describe("one bot's trouble stays with that bot", () => {
     await fake.waitForBotMessage(slow.token, jon.id, { timeoutMs: 8000 });
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1950);
     await eventually(async () => fake.calls(slow.token, 'sendMessage').map((c) => c.ok), (oks) => oks.join() === 'false,true', 'a refused then a delivered sendMessage');
+  });
+
+  it('429 with a retry_after above MAX_RATE_LIMIT_WAIT_S: given up at once, not retried as a transient failure', async () => {
+    const { token } = await runningFunnel([{ text: 'Hello', next: null }]);
+    const log = recordingLog();
+    await start(testRuntime(testDb.db, fake.url, { log, sendRetryDelaysMs: FAST_RETRIES }));
+    fake.rateLimit(token, { calls: 5, retryAfter: MAX_RATE_LIMIT_WAIT_S + 1, methods: ['sendMessage'] });
+    fake.sendUserMessage(token, { from: { id: 5203, first_name: 'Kit' }, text: '/start' });
+    await until(() => log.errors.some((line) => line.includes('sendMessage answered 429')), 'the give-up logged');
+    expect(fake.calls(token, 'sendMessage')).toHaveLength(1);
   });
 
   it('network trouble: getUpdates failures are retried with backoff and nothing crashes', async () => {

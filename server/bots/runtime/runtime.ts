@@ -50,6 +50,8 @@ export interface FunnelRuntimeOptions {
   reconcileIntervalMs?: number;
   /** First wait after a failed getUpdates (tests shorten it). */
   pollRetryMinMs?: number;
+  /** Waits between attempts of a call to a person after a network failure or a 5xx (tests shorten them). */
+  sendRetryDelaysMs?: readonly number[];
 }
 
 export class FunnelRuntime implements FunnelRuntimePort {
@@ -179,6 +181,7 @@ export class FunnelRuntime implements FunnelRuntimePort {
       fileIds: this.fileIds,
       onRevoked: (id) => void this.revoked(id),
       pollRetryMinMs: this.options.pollRetryMinMs,
+      sendRetryDelaysMs: this.options.sendRetryDelaysMs,
     });
   }
 
