@@ -1,12 +1,12 @@
 // The LISTEN connection (PostgreSQL only): notifications arrive, a connection that goes silent
 // is noticed by the heartbeat and remade, and close() stops everything.
 import net from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, until } from '../test/eventually';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
 import { listen, type Listener } from './listener';
 
-const NEEDS_POSTGRES = 'needs a PostgreSQL server: set TEST_DATABASE_URL (PGlite has no other process to hear from)';
+const NEEDS_POSTGRES = 'PostgreSQL only: set TEST_DATABASE_URL; PGlite has no other process to hear from';
 const CHANNEL = 'listener_test';
 
 let testDb: TestDb;
@@ -49,8 +49,7 @@ async function silentableProxy(target: URL) {
   };
 }
 
-describe('listen() on PostgreSQL', () => {
-  beforeEach(({ skip }) => skip(!TEST_DATABASE_URL, NEEDS_POSTGRES));
+describe.skipIf(!TEST_DATABASE_URL)(`listen() on PostgreSQL (${NEEDS_POSTGRES})`, () => {
 
   it('delivers notifications; a silent connection is given up, remade, and listens again', async () => {
     const proxy = await silentableProxy(new URL(testDb.url!));
