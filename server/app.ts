@@ -22,6 +22,8 @@ import {
   MESSAGES,
 } from './http/errors';
 import { createSpa } from './http/spa';
+import { webhookRoutes } from './http/webhooks/routes';
+import type { FunnelWebhookPort } from './bots/runtime/webhook-port';
 import type { Mailer } from './mail/mailer';
 
 export interface LoggerSettings {
@@ -42,6 +44,8 @@ export interface AppDeps {
   sessionCacheTtlMs?: number;
   /** The bot runtime, told of every funnel state change (a no-op when omitted: API-only tests). */
   funnelRuntime?: FunnelRuntimePort;
+  /** Where Telegram's webhook deliveries for funnel bots go (no webhook route when omitted). */
+  funnelWebhooks?: FunnelWebhookPort;
   /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). */
   sessionListenerTimings?: Partial<ListenerTimings>;
 }
@@ -184,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes({ config, db, mailer, sessions, limiter, now, background }));
   app.decorate('funnelRuntime', deps.funnelRuntime ?? idleFunnelRuntime);
   await app.register(funnelRoutes({ config, db, sessions, now, runtime: app.funnelRuntime }));
+  if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);
   return app;
 }

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
       sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
       contentChanged: () => funnelRuntime?.contentChanged(),
     },
+    // Telegram delivers only once a webhook is set, which the runtime does in webhook mode.
+    funnelWebhooks: { deliver: (funnelId, update) => funnelRuntime?.deliver(funnelId, update) ?? Promise.resolve('unknown') },
   });
   funnelRuntime = new FunnelRuntime({
     db,
@@ -33,8 +35,6 @@ async function main(): Promise<void> {
     tokenOf: (funnel) => decryptBotToken(funnel, config),
     log: app.log.child({ component: 'bot-runtime' }),
   });
-  // Webhook mode: the route must exist before the server listens.
-  if (funnelRuntime.transport === 'webhook') funnelRuntime.registerWebhookRoute(app);
 
   let serviceBot: { stop(): Promise<void> } | null = null;
   if (config.telegramBotToken) {

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb, migrate, type Db } from '../../server/db';
-import { createFunnel, createOwner, silentLog, type StageSpec } from '../../server/bots/runtime/test-support';
+import { createFunnel, createOwner, silentLog, type StageSpec } from '../../server/test/funnel-runtime';
 import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../../server/bots/diagnostics';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
 import { spread, type Spread } from './stats';

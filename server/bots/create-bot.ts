@@ -8,7 +8,7 @@ import { botApiFetch, directJsonCalls } from './bot-api-fetch';
 
 /** A 429 asking to wait longer than this fails the call instead of stalling it. */
 export const MAX_RATE_LIMIT_WAIT_S = 60;
-/** Retries of one call after 429s and Telegram's own 5xx failures. */
+/** Retries of one call after 429s (auto-retry); Telegram's 5xx are retried by the caller. */
 export const MAX_API_RETRIES = 3;
 
 export interface CreateBotOptions {
@@ -33,13 +33,25 @@ export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DE
     },
     ...(botInfo ? { botInfo } : {}),
   });
-  // Network failures are rethrown at once: the caller decides how to retry them (grammY's long
-  // polling has its own loop), instead of one call hanging in backoff for hours.
+  // auto-retry waits out 429s (retry_after, per bot) and nothing else. Network failures and
+  // Telegram's 5xx are rethrown at once: the caller retries them in one place with its own short
+  // backoff (callForPerson for replies, the polling and set-up loops for the rest), instead of
+  // auto-retry's 3 s doubling backoff multiplying with the caller's retries.
   bot.api.config.use(
     directJsonCalls(apiRoot, token, timeoutSeconds),
-    autoRetry({ maxRetryAttempts: MAX_API_RETRIES, maxDelaySeconds: MAX_RATE_LIMIT_WAIT_S, rethrowHttpErrors: true }),
+    autoRetry({
+      maxRetryAttempts: MAX_API_RETRIES,
+      maxDelaySeconds: MAX_RATE_LIMIT_WAIT_S,
+      rethrowHttpErrors: true,
+      rethrowInternalServerErrors: true,
+    }),
   );
   return bot;
+}
+
+/** Failures worth retrying now, with a short backoff: the network and Telegram's 5xx. */
+export function isRetryableBotApiError(error: unknown): boolean {
+  return error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500);
 }
 
 /** Failures worth retrying later: the network, Telegram's 5xx, and 429s auto-retry gave up on. */

@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { loadConfig, type Config } from '../config';
+import { until as eventually } from '../test/eventually';
 import { SERVICE_BOT_WEBHOOK_PATH, serviceBotWebhookSecret, startServiceBot, type ServiceBot } from './service-bot';
 import { SERVICE_BOT_MESSAGES } from './service-bot-messages';
 
@@ -70,14 +71,6 @@ function harness({ publicUrl = PUBLIC_URL, token, apiRoot }: { publicUrl?: strin
       return serviceBot;
     },
   };
-}
-
-async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function expectTokenNeverLogged(h: Harness): void {
@@ -158,10 +151,12 @@ describe('service bot on long polling', () => {
     await serviceBot.stop();
     expect(fake.botState(h.token).polling).toBe(false);
 
+    const getUpdatesBefore = fake.calls(h.token, 'getUpdates').length;
     fake.sendUserMessage(h.token, { from: ann, text: '/start' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The positive signal: the message is queued at Telegram, where only a getUpdates can take it.
+    await fake.waitForBotState(h.token, (s) => s.pending_update_count === 1);
+    expect(fake.calls(h.token, 'getUpdates')).toHaveLength(getUpdatesBefore);
     expect(fake.botMessages(h.token, ann.id)).toEqual([]);
-    expect(fake.botState(h.token).pending_update_count).toBe(1);
   });
 });
 

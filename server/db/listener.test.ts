@@ -1,11 +1,12 @@
 // The LISTEN connection (PostgreSQL only): notifications arrive, a connection that goes silent
 // is noticed by the heartbeat and remade, and close() stops everything.
 import net from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, until } from '../test/eventually';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
 import { listen, type Listener } from './listener';
 
-const NEEDS_POSTGRES = 'needs a PostgreSQL server: set TEST_DATABASE_URL (PGlite has no other process to hear from)';
+const NEEDS_POSTGRES = 'PostgreSQL only: set TEST_DATABASE_URL; PGlite has no other process to hear from';
 const CHANNEL = 'listener_test';
 
 let testDb: TestDb;
@@ -48,16 +49,7 @@ async function silentableProxy(target: URL) {
   };
 }
 
-async function until(check: () => boolean, limitMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > limitMs) throw new Error(`not within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-describe('listen() on PostgreSQL', () => {
-  beforeEach(({ skip }) => skip(!TEST_DATABASE_URL, NEEDS_POSTGRES));
+describe.skipIf(!TEST_DATABASE_URL)(`listen() on PostgreSQL (${NEEDS_POSTGRES})`, () => {
 
   it('delivers notifications; a silent connection is given up, remade, and listens again', async () => {
     const proxy = await silentableProxy(new URL(testDb.url!));
@@ -78,19 +70,19 @@ describe('listen() on PostgreSQL', () => {
       expect(await listener.whenListening(5_000)).toBe(true);
       expect(listener.isLive()).toBe(true);
       await testDb.db.query('select pg_notify($1, $2)', [CHANNEL, 'first']);
-      await until(() => payloads.includes('first'));
+      await until(() => payloads.includes('first'), 'the first notification');
 
       // The network goes quiet without closing anything (no RST, no FIN): only the heartbeat can tell.
       proxy.setSilent(true);
-      await until(() => !listener!.isLive(), 2_000);
-      await until(() => events.some((e) => e.startsWith('down')), 2_000);
+      await until(() => !listener!.isLive(), 'the silent connection given up', 2_000);
+      await until(() => events.some((e) => e.startsWith('down')), 'onDown', 2_000);
       expect(events.find((e) => e.startsWith('down'))).toMatch(/heartbeat timed out|timeout/i);
 
       proxy.setSilent(false);
-      await until(() => listener!.isLive());
+      await until(() => listener!.isLive(), 'listening again');
       expect(events.filter((e) => e === 'listening').length).toBeGreaterThanOrEqual(2);
       await testDb.db.query('select pg_notify($1, $2)', [CHANNEL, 'second']);
-      await until(() => payloads.includes('second'));
+      await until(() => payloads.includes('second'), 'the second notification');
     } finally {
       await listener?.close();
       await proxy.close();
@@ -108,12 +100,28 @@ describe('listen() on PostgreSQL', () => {
     await listener.close();
     expect(listener.isLive()).toBe(false);
     expect(await listener.whenListening(10)).toBe(false);
-    await testDb.db.query('select pg_notify($1, $2)', [CHANNEL, 'after close']);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A second listener on the same channel hears the notification: once it has, the closed one
+    // would have too if it still listened.
+    const witnessHeard: string[] = [];
+    const witness = listen(testDb.url!, CHANNEL, { onNotify: (payload) => witnessHeard.push(payload) });
+    try {
+      expect(await witness.whenListening(5_000)).toBe(true);
+      await testDb.db.query('select pg_notify($1, $2)', [CHANNEL, 'after close']);
+      await until(() => witnessHeard.includes('after close'), 'the witness to hear the notification');
+    } finally {
+      await witness.close();
+    }
     expect(events).toEqual(['listening']);
-    const open = await testDb.db.query<{ n: number }>(
-      "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
+    // Both connections are gone once the server has seen them close.
+    await eventually(
+      async () =>
+        (
+          await testDb.db.query<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
+          )
+        )[0].n,
+      (n) => n === 0,
+      'no LISTEN connection left',
     );
-    expect(open[0].n).toBe(0);
   });
 });

@@ -40,6 +40,8 @@ export interface FunnelBotOptions {
   /** Telegram refused the token (401): the runtime stops the funnel. Called once. */
   onRevoked(funnelId: number): void;
   pollRetryMinMs?: number;
+  /** Waits between attempts of a call to a person after a network failure or a 5xx. */
+  sendRetryDelaysMs?: readonly number[];
 }
 
 /** The identity grammY needs to match "/start@name": known from the funnel row, so no getMe. */
@@ -97,7 +99,7 @@ export class FunnelBot {
     const { funnel, token, apiRoot, store, log, fileIds } = options;
     this.funnelId = funnel.id;
     this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S });
-    const fc: FunnelContext = { funnelId: funnel.id, store, log, fileIds, signal: this.abort.signal };
+    const fc: FunnelContext = { funnelId: funnel.id, store, log, fileIds, signal: this.abort.signal, sendRetryDelaysMs: options.sendRetryDelaysMs };
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
     this.bot.errorBoundary(onError, startBehaviour(fc), nextStepBehaviour(fc), membershipBehaviour(fc), historyBehaviour(fc));
     this.bot.catch(onError);

@@ -2,7 +2,7 @@
 // and the way Telegram calls are made (transient failures retried, a blocked person marked).
 import { type Api, GrammyError } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
-import { isTransientBotApiError } from '../create-bot';
+import { isRetryableBotApiError } from '../create-bot';
 import type { RuntimeStore } from './store';
 
 export type RuntimeLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
@@ -15,10 +15,15 @@ export interface FunnelContext {
   fileIds: Map<number, { fileId: string; kind: 'photo' | 'video' }>;
   /** Stops handling updates after the current one (401 Unauthorized). */
   signal: AbortSignal;
+  /** Waits between attempts of a call to a person (SEND_RETRY_DELAYS_MS; tests shorten them). */
+  sendRetryDelaysMs?: readonly number[];
 }
 
-/** Waits between attempts of one call that failed on the network or with Telegram's 5xx. */
-export const SEND_RETRY_DELAYS_MS = [250, 1_000, 4_000];
+/**
+ * Waits between attempts of one call that failed on the network or with Telegram's 5xx: the
+ * one retry path for those (auto-retry only waits out 429s, see create-bot.ts).
+ */
+export const SEND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000, 4_000];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,11 +43,13 @@ function isBlocked(error: unknown): boolean {
 }
 
 /**
- * One Telegram call to (or about) a person: network trouble and 5xx are retried with backoff (a
- * 429 was already waited out by auto-retry, per bot), 403 marks the person blocked and throws
- * PersonBlockedError, 401 and anything else is thrown to the bot's error handler.
+ * One Telegram call to (or about) a person: network trouble and 5xx are retried with backoff,
+ * once per delay (a 429 was already waited out by auto-retry, per bot, and is not retried again
+ * here), 403 marks the person blocked and throws PersonBlockedError, 401 and anything else is
+ * thrown to the bot's error handler.
  */
 export async function callForPerson<T>(fc: FunnelContext, telegramId: number, call: () => Promise<T>): Promise<T> {
+  const delays = fc.sendRetryDelaysMs ?? SEND_RETRY_DELAYS_MS;
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
@@ -51,8 +58,8 @@ export async function callForPerson<T>(fc: FunnelContext, telegramId: number, ca
         await fc.store.setBlocked(fc.funnelId, telegramId, true);
         throw new PersonBlockedError(telegramId);
       }
-      if (!isTransientBotApiError(error) || attempt >= SEND_RETRY_DELAYS_MS.length || fc.signal.aborted) throw error;
-      await sleep(SEND_RETRY_DELAYS_MS[attempt]);
+      if (!isRetryableBotApiError(error) || attempt >= delays.length || fc.signal.aborted) throw error;
+      await sleep(delays[attempt]);
     }
   }
 }

@@ -1,16 +1,19 @@
 // The runtime's lifecycle: sync() and the periodic reconcile start and stop bots, a restart
 // resumes every running bot with each update handled exactly once, and webhook mode (secret
-// token, a repeated delivery handled once, the webhook deleted when the funnel stops).
-import { eq, sql } from 'drizzle-orm';
-import Fastify, { type FastifyInstance } from 'fastify';
+// token checked by server/http/webhooks/, a repeated delivery handled once, the webhook deleted
+// when the funnel stops).
+import { and, eq, sql } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
-import { funnels, handledUpdates, personEvents } from '../../db/schema';
-import { createTestDb, type TestDb } from '../../test/helpers';
-import { funnelWebhookPath, funnelWebhookSecret, type FunnelRuntime } from './runtime';
-import { createFunnel, createOwner, eventually, setFunnelState, testRuntime, type StageSpec } from './test-support';
+import { funnels, handledUpdates, people, personEvents } from '../../db/schema';
+import { WEBHOOK_MESSAGES } from '../../http/webhooks/routes';
+import { createTestApp, createTestDb, expectJsonError, type TestApp, type TestDb } from '../../test/helpers';
+import type { FunnelRuntime } from './runtime';
+import { funnelWebhookPath, funnelWebhookSecret, WEBHOOK_SECRET_HEADER } from './webhook-port';
+import { createFunnel, createOwner, pollingPastEverything, setFunnelState, testRuntime, type StageSpec } from '../../test/funnel-runtime';
+import { eventually } from '../../test/eventually';
 
 let fake: FakeBotApi;
 let testDb: TestDb;
@@ -78,8 +81,13 @@ describe('sync and reconcile', () => {
     await runtime.sync(funnel.id);
     expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
     await fake.waitForBotState(token, (s) => !s.polling);
-    fake.sendUserMessage(token, { from: { id: 6001, first_name: 'Ann' }, text: '/start' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const pollsWhenStopped = fake.calls(token, 'getUpdates').length;
+    const queuedBefore = fake.botState(token).pending_update_count;
+    const waiting = fake.sendUserMessage(token, { from: { id: 6001, first_name: 'Ann' }, text: '/start' });
+    // The positive signal: the update is queued at Telegram, where only a getUpdates could take it.
+    await fake.waitForBotState(token, (s) => s.pending_update_count === queuedBefore + 1);
+    expect(waiting.update_id).toBeGreaterThan(0);
+    expect(fake.calls(token, 'getUpdates')).toHaveLength(pollsWhenStopped);
     expect(fake.botMessages(token, 6001)).toHaveLength(1);
 
     await setFunnelState(testDb.db, funnel.id, 'running');
@@ -152,36 +160,75 @@ describe('restart', () => {
     // Once more: nothing is handled again.
     const third = track(testRuntime(testDb.db, fake.url));
     await third.start();
-    await fake.waitForBotState(a.token, (s) => s.polling);
-    await fake.waitForBotState(b.token, (s) => s.polling);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Someone new writes to both bots: once they are answered and each bot waits for more,
+    // whatever Telegram handed out with or before them has been handled.
+    const cy = { id: 6103, first_name: 'Cy' };
+    fake.sendUserMessage(a.token, { from: cy, text: '/start' });
+    fake.sendUserMessage(b.token, { from: cy, text: '/start' });
+    await fake.waitForBotMessage(a.token, cy.id);
+    await fake.waitForBotMessage(b.token, cy.id);
+    await pollingPastEverything(fake, a.token);
+    await pollingPastEverything(fake, b.token);
     expect(fake.botMessages(a.token, ann.id).map((m) => m.text)).toEqual(['One', 'Two']);
     expect(fake.botMessages(a.token, bob.id).map((m) => m.text)).toEqual(['One']);
     expect(fake.botMessages(b.token, bob.id).map((m) => m.text)).toEqual(['One']);
-    const events = await testDb.db.orm.select().from(personEvents).where(eq(personEvents.funnelId, b.funnel.id));
+    const events = await testDb.db.orm
+      .select({ direction: personEvents.direction, kind: personEvents.kind, text: personEvents.text })
+      .from(personEvents)
+      .innerJoin(people, eq(people.id, personEvents.personId))
+      .where(and(eq(personEvents.funnelId, b.funnel.id), eq(people.telegramId, bob.id)));
     expect(events.map((e) => `${e.direction}:${e.kind}:${e.text}`).sort()).toEqual(['in:command:/start', 'in:text:hello', 'out:stage_message:One']);
   });
 });
 
 describe('webhook mode', () => {
-  let app: FastifyInstance;
+  let t: TestApp;
   let runtime: FunnelRuntime;
-  const secretKey = 'runtime-test-secret';
+  let secretKey: string;
+  const deliver = (funnelId: number, secret: string | undefined, payload: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: funnelWebhookPath(funnelId),
+      headers: secret === undefined ? {} : { [WEBHOOK_SECRET_HEADER]: secret },
+      payload,
+    });
 
   beforeAll(async () => {
-    app = Fastify();
-    // The port is known only after listen, and routes must be added before: reserve one first.
-    const probe = Fastify();
-    await probe.listen({ port: 0, host: '127.0.0.1' });
-    const port = (probe.server.address() as AddressInfo).port;
-    await probe.close();
+    // The app receives Telegram's POSTs (server/http/webhooks/) and hands them to the runtime,
+    // made once the app listens and its address is known.
+    t = await createTestApp(testDb.db, { deps: { funnelWebhooks: { deliver: (id, update) => runtime.deliver(id, update) } } });
+    secretKey = t.config.secretKey;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
     runtime = testRuntime(testDb.db, fake.url, { transport: 'webhook', config: { telegramApiRoot: fake.url, publicUrl: `http://127.0.0.1:${port}`, secretKey } });
-    runtime.registerWebhookRoute(app);
-    await app.listen({ port, host: '127.0.0.1' });
   });
   afterAll(async () => {
     await runtime?.stop();
-    await app?.close();
+    await t?.close();
+  });
+
+  it('a wrong or missing secret token is refused with 401 and a Djoser-shaped body, and nothing is handled', async () => {
+    const { funnel, token } = await funnelWithBot();
+    const update = { update_id: 1, message: { message_id: 1, date: 0, chat: { id: 6301, type: 'private' }, from: { id: 6301, is_bot: false, first_name: 'Dot' }, text: '/start' } };
+    for (const secret of ['wrong', undefined, funnelWebhookSecret(secretKey, funnel.id + 1)]) {
+      const res = await deliver(funnel.id, secret, update);
+      expect(expectJsonError(res, 401)).toEqual({ detail: WEBHOOK_MESSAGES.badSecret });
+    }
+    expect(await handledCount(funnel.id)).toBe(0);
+    expect(fake.botMessages(token, 6301)).toEqual([]);
+  });
+
+  it('a delivery for a funnel that does not exist is 404 with a Djoser-shaped body', async () => {
+    const { funnel } = await funnelWithBot();
+    const unknownId = funnel.id + 100_000;
+    const res = await deliver(unknownId, funnelWebhookSecret(secretKey, unknownId), { update_id: 1 });
+    expect(expectJsonError(res, 404)).toEqual({ detail: 'Not found.' });
+  });
+
+  it('a body that is not an update is 400 once the secret is right', async () => {
+    const { funnel } = await funnelWithBot();
+    const res = await deliver(funnel.id, funnelWebhookSecret(secretKey, funnel.id), { message: {} });
+    expect(expectJsonError(res, 400)).toHaveProperty('update_id');
   });
 
   it('sets the webhook with its secret, answers deliveries, handles a repeated delivery once, deletes the webhook on stop', async () => {
@@ -197,35 +244,26 @@ describe('webhook mode', () => {
     const update = fake.sendUserMessage(token, { from: cid, text: '/start' });
     expect((await fake.waitForBotMessage(token, cid.id)).text).toBe('One');
 
+    // The delivery through the fake (over HTTP) was handled once.
+    await eventually(() => handledCount(funnel.id), (n) => n === 1, 'the delivery recorded as handled');
+    await fake.waitForBotState(token, (s) => s.pending_update_count === 0);
     // Telegram retries a delivery it thinks failed: the same update again is answered 200 and ignored.
-    const again = await app.inject({
-      method: 'POST',
-      url: funnelWebhookPath(funnel.id),
-      headers: { 'x-telegram-bot-api-secret-token': funnelWebhookSecret(secretKey, funnel.id) },
-      payload: update,
-    });
+    const again = await deliver(funnel.id, funnelWebhookSecret(secretKey, funnel.id), update);
     expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual({});
     expect(fake.botMessages(token, cid.id)).toHaveLength(1);
     expect(await handledCount(funnel.id)).toBe(1);
 
-    const forged = await app.inject({
-      method: 'POST',
-      url: funnelWebhookPath(funnel.id),
-      headers: { 'x-telegram-bot-api-secret-token': 'wrong' },
-      payload: { ...update, update_id: update.update_id + 1000 },
-    });
+    const forged = await deliver(funnel.id, 'wrong', { ...update, update_id: update.update_id + 1000 });
     expect(forged.statusCode).toBe(401);
-    const otherFunnelsSecret = await app.inject({
-      method: 'POST',
-      url: funnelWebhookPath(funnel.id),
-      headers: { 'x-telegram-bot-api-secret-token': funnelWebhookSecret(secretKey, funnel.id + 1) },
-      payload: { ...update, update_id: update.update_id + 1001 },
-    });
-    expect(otherFunnelsSecret.statusCode).toBe(401);
     expect(await handledCount(funnel.id)).toBe(1);
 
     await setFunnelState(testDb.db, funnel.id, 'stopped');
     await runtime.sync(funnel.id);
     expect(fake.botState(token).webhook.url).toBe('');
+    // A late delivery for the stopped funnel is let go with 200 (a failure would make Telegram retry it).
+    const late = await deliver(funnel.id, funnelWebhookSecret(secretKey, funnel.id), { ...update, update_id: update.update_id + 2000 });
+    expect(late.statusCode).toBe(200);
+    expect(await handledCount(funnel.id)).toBe(1);
   });
 });

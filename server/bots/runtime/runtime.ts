@@ -4,14 +4,13 @@
 //
 // Transport: long polling by default (one lean getUpdates loop per bot, offsets kept in
 // funnels.update_offset); webhooks when PUBLIC_URL is https (POST /telegram/funnels/:id with a
-// per-funnel secret token). Every RECONCILE_INTERVAL_MS the runtime also compares what runs with
-// the database, so a funnel run or stopped by another process catches up.
+// per-funnel secret token, received by server/http/webhooks/ and handed to deliver(), the
+// FunnelWebhookPort of webhook-port.ts). Every RECONCILE_INTERVAL_MS the runtime also compares
+// what runs with the database, so a funnel run or stopped by another process catches up.
 //
 // Several processes on one PostgreSQL: use webhooks (any process handles any delivery, and
 // handled_updates makes each update count once). Long polling is for ONE process: two pollers of
 // one bot make Telegram answer 409 to one of them, which is logged and retried.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { Update } from 'grammy/types';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
@@ -21,20 +20,12 @@ import { describeBotApiError, isTransientBotApiError } from '../create-bot';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
 import { isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
 import { createRuntimeStore, type RuntimeStore } from './store';
+import { funnelWebhookPath, funnelWebhookSecret, type FunnelWebhookPort, type WebhookDelivery } from './webhook-port';
 
-/** Where Telegram delivers a funnel bot's updates in webhook mode (under PUBLIC_URL). */
-export const FUNNEL_WEBHOOK_PATH = '/telegram/funnels/:id';
-export const funnelWebhookPath = (funnelId: number) => `/telegram/funnels/${funnelId}`;
-export const WEBHOOK_SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** How often the runtime re-reads which funnels should run. */
 export const RECONCILE_INTERVAL_MS = 10_000;
 /** How often old handled_updates rows are deleted. */
 export const PRUNE_INTERVAL_MS = 60 * 60_000;
-
-/** The webhook's secret_token for one funnel: derived from SECRET_KEY, so every process agrees. */
-export function funnelWebhookSecret(secretKey: string, funnelId: number): string {
-  return createHmac('sha256', secretKey).update(`telegram funnel webhook ${funnelId}`).digest('base64url');
-}
 
 export type Transport = 'polling' | 'webhook';
 
@@ -50,9 +41,11 @@ export interface FunnelRuntimeOptions {
   reconcileIntervalMs?: number;
   /** First wait after a failed getUpdates (tests shorten it). */
   pollRetryMinMs?: number;
+  /** Waits between attempts of a call to a person after a network failure or a 5xx (tests shorten them). */
+  sendRetryDelaysMs?: readonly number[];
 }
 
-export class FunnelRuntime implements FunnelRuntimePort {
+export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   readonly transport: Transport;
   private readonly store: RuntimeStore;
   private readonly bots = new Map<number, FunnelBot>();
@@ -73,31 +66,25 @@ export class FunnelRuntime implements FunnelRuntimePort {
     return [...this.bots.keys()].sort((a, b) => a - b);
   }
 
-  /** Webhook mode: the route Telegram posts to. Call before the app listens. */
-  registerWebhookRoute(app: FastifyInstance): void {
-    app.post<{ Params: { id: string } }>(FUNNEL_WEBHOOK_PATH, async (request, reply) => {
-      const id = Number(request.params.id);
-      const given = request.headers[WEBHOOK_SECRET_HEADER];
-      const expected = Number.isSafeInteger(id) && id > 0 ? funnelWebhookSecret(this.options.config.secretKey, id) : '';
-      if (!expected || typeof given !== 'string' || given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) {
-        return reply.code(401).send({ detail: 'Invalid secret token.' });
-      }
-      const update = request.body as Update | undefined;
-      if (!update || typeof update !== 'object' || !Number.isSafeInteger(update.update_id)) {
-        return reply.code(400).send({ detail: 'Not a Telegram update.' });
-      }
-      const bot = this.bots.get(id) ?? (await this.adopt(id));
-      // A funnel that is not running drops the delivery (a non-2xx would make Telegram retry it).
-      if (bot) await bot.handleDelivered(update);
-      return reply.code(200).send({});
-    });
+  /**
+   * Webhook mode: an update Telegram delivered (server/http/webhooks/ checked its secret). A
+   * funnel another process started gets its bot here too.
+   */
+  async deliver(funnelId: number, update: Update): Promise<WebhookDelivery> {
+    if (this.transport !== 'webhook') return 'unknown';
+    const bot = this.bots.get(funnelId) ?? (await this.adopt(funnelId));
+    if (bot === 'unknown') return 'unknown';
+    if (!bot) return 'dropped';
+    await bot.handleDelivered(update);
+    return 'handled';
   }
 
   /** Webhook mode: a delivery for a funnel another process started; its bot is made here too. */
-  private async adopt(funnelId: number): Promise<FunnelBot | undefined> {
-    if (this.transport !== 'webhook' || this.stopping) return undefined;
+  private async adopt(funnelId: number): Promise<FunnelBot | 'unknown' | undefined> {
+    if (this.stopping) return undefined;
     const funnel = await this.store.funnel(funnelId);
-    if (!funnel || funnel.state !== 'running' || funnel.archivedAt) return undefined;
+    if (!funnel) return 'unknown';
+    if (funnel.state !== 'running' || funnel.archivedAt) return undefined;
     const existing = this.bots.get(funnelId);
     if (existing) return existing;
     const bot = this.makeBot(funnel);
@@ -179,6 +166,7 @@ export class FunnelRuntime implements FunnelRuntimePort {
       fileIds: this.fileIds,
       onRevoked: (id) => void this.revoked(id),
       pollRetryMinMs: this.options.pollRetryMinMs,
+      sendRetryDelaysMs: this.options.sendRetryDelaysMs,
     });
   }
 

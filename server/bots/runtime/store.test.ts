@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { funnels, people, personEvents, personTags } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { ALREADY_HANDLED, createRuntimeStore, type RuntimeStore } from './store';
-import { createFunnel, createOwner, type StageSpec } from './test-support';
+import { createFunnel, createOwner, type StageSpec } from '../../test/funnel-runtime';
 
 let testDb: TestDb;
 let store: RuntimeStore;

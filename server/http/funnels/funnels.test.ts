@@ -7,7 +7,7 @@ import { funnels, people, personEvents, stages, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { decryptBotToken } from '../../funnels/secret-box';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, newBot, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, newBot, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();

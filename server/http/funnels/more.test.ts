@@ -18,7 +18,7 @@ import { media, personEvents } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { startOfDayIn } from '../../funnels/dashboard';
 import { expectJsonError, TEST_DATABASE_URL } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();

@@ -16,7 +16,7 @@ import {
 import { people, stages } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();

@@ -6,7 +6,7 @@ import { personEvents, personTags, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { PERSON_HISTORY_LIMIT } from '../../funnels/people';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from './test-helpers';
+import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();

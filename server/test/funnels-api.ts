@@ -2,11 +2,11 @@
 // port that records its calls, signed-in users, and a connected funnel in one call.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { FUNNELS_API, type Funnel, type Stage, type Tag } from '../../../contract/funnels';
-import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
-import type { FunnelRuntimePort } from '../../funnels/runtime-port';
-import { auth, createTestApp, createTestDb, signedInUser, type TestApp, type TestDb } from '../../test/helpers';
-import { people } from '../../db/schema';
+import { FUNNELS_API, type Funnel, type Stage, type Tag } from '../../contract/funnels';
+import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
+import type { FunnelRuntimePort } from '../funnels/runtime-port';
+import { auth, createTestApp, createTestDb, signedInUser, type TestApp, type TestDb } from './helpers';
+import { people } from '../db/schema';
 
 export interface FunnelsTestEnv {
   testDb: TestDb;

@@ -2,10 +2,11 @@
 // into the database (no HTTP API), and a runtime pointed at a fake Bot API.
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db';
-import { funnels, media, stages, tags, users, type FunnelRow } from '../../db/schema';
-import type { RuntimeLog } from './funnel-context';
-import { FunnelRuntime, type FunnelRuntimeOptions } from './runtime';
+import type { FakeTelegram } from '../../scripts/telegram/fake-bot-api/fake-telegram';
+import type { Db } from '../db';
+import { funnels, media, stages, tags, users, type FunnelRow } from '../db/schema';
+import type { RuntimeLog } from '../bots/runtime/funnel-context';
+import { FunnelRuntime, type FunnelRuntimeOptions } from '../bots/runtime/runtime';
 
 export interface StageSpec {
   title?: string;
@@ -131,13 +132,11 @@ export function testRuntime(
   });
 }
 
-/** Reads until `check` passes (every 25 ms), or fails naming `what` after `timeoutMs`. */
-export async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/**
+ * Resolves once a polling bot waits in a long poll with nothing queued: the poll's offset
+ * confirmed every update Telegram had, and the runtime polls only after a batch is handled, so
+ * every update sent before this call has been handled.
+ */
+export async function pollingPastEverything(fake: FakeTelegram, token: string): Promise<void> {
+  await fake.waitForBotState(token, (state) => state.polling && state.pending_update_count === 0);
 }

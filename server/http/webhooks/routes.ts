@@ -1,0 +1,76 @@
+// Telegram's deliveries to funnel bots in webhook mode: POST /telegram/funnels/:id with the
+// funnel's secret token in a header. This plugin checks the token and hands the update to the bot
+// runtime through its FunnelWebhookPort (server/bots/runtime/webhook-port.ts); the runtime knows
+// no HTTP. A non-2xx makes Telegram deliver the update again later, so only what Telegram must
+// not retry forever is answered 200.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Update } from 'grammy/types';
+import {
+  FUNNEL_WEBHOOK_PATH,
+  funnelWebhookSecret,
+  WEBHOOK_SECRET_HEADER,
+  type FunnelWebhookPort,
+} from '../../bots/runtime/webhook-port';
+import { MESSAGES } from '../errors';
+
+export const WEBHOOK_MESSAGES = {
+  badSecret: 'Invalid secret token.',
+} as const;
+
+export interface WebhookRoutesDeps {
+  /** SECRET_KEY: each funnel's webhook secret is derived from it. */
+  secretKey: string;
+  webhooks: FunnelWebhookPort;
+}
+
+/** A funnel id in the path: a positive integer. */
+const FUNNEL_ID_PATTERN = '^[1-9][0-9]{0,14}$';
+
+const paramsSchema = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', pattern: FUNNEL_ID_PATTERN } },
+} as const;
+/** An update: Telegram's whole object is passed on as it came; only update_id is required here. */
+const updateSchema = {
+  type: 'object',
+  required: ['update_id'],
+  properties: { update_id: { type: 'integer', minimum: 0 } },
+} as const;
+const detailSchema = { type: 'object', properties: { detail: { type: 'string' } } } as const;
+
+function sameSecret(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+export function webhookRoutes({ secretKey, webhooks }: WebhookRoutesDeps) {
+  /** Before the body is read or validated: a delivery without the funnel's secret goes no further. */
+  async function checkSecret(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
+    const id = Number(request.params.id);
+    if (!new RegExp(FUNNEL_ID_PATTERN).test(request.params.id)) return reply.code(404).send({ detail: MESSAGES.notFound });
+    if (!sameSecret(request.headers[WEBHOOK_SECRET_HEADER], funnelWebhookSecret(secretKey, id))) {
+      return reply.code(401).send({ detail: WEBHOOK_MESSAGES.badSecret });
+    }
+  }
+
+  return async function funnelWebhookPlugin(app: FastifyInstance): Promise<void> {
+    app.post<{ Params: { id: string }; Body: Update }>(
+      FUNNEL_WEBHOOK_PATH,
+      {
+        onRequest: checkSecret,
+        schema: {
+          params: paramsSchema,
+          body: updateSchema,
+          response: { 200: { type: 'object', properties: {} }, 401: detailSchema, 404: detailSchema },
+        },
+      },
+      async (request, reply) => {
+        const outcome = await webhooks.deliver(Number(request.params.id), request.body);
+        if (outcome === 'unknown') return reply.code(404).send({ detail: MESSAGES.notFound });
+        return reply.code(200).send({});
+      },
+    );
+  };
+}
