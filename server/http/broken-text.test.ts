@@ -7,7 +7,7 @@ import { API } from '../../contract/auth';
 import { FUNNELS_API } from '../../contract/funnels';
 import { GOOD_PASSWORD, uniqueEmail } from '../test/helpers';
 import { MESSAGES } from './errors';
-import { addStage, addTag, connectFunnel, ok, useFunnelsTestEnv, user } from './funnels/test-helpers';
+import { addStage, addTag, connectFunnel, ok, useFunnelsTestEnv, user } from '../test/funnels-api';
 
 const env = useFunnelsTestEnv();
 
