@@ -34,19 +34,27 @@ describe('PgliteThread', () => {
   it('a statement outside an open transaction waits for it to end, and sees its result', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const open = db.transaction(async (tx) => {
-      await tx.query("update items set name = 'renamed' where id = 1");
-      await gate;
+    let updated!: () => void;
+    const didUpdate = new Promise<void>((resolve) => (updated = resolve));
+    const order: string[] = [];
+    const open = db
+      .transaction(async (tx) => {
+        await tx.query("update items set name = 'renamed' where id = 1");
+        updated();
+        await gate;
+      })
+      .then(() => order.push('commit'));
+    // The transaction has done its update and is still open when the outside read is sent.
+    await didUpdate;
+    const outside = names().then((rows) => {
+      order.push('outside read');
+      return rows;
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const outside = names();
-    let seen = false;
-    void outside.then(() => (seen = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(seen).toBe(false);
     release();
     await open;
     expect(await outside).toEqual(['renamed', 'kept too']);
+    // The read answered only once the transaction had ended.
+    expect(order).toEqual(['commit', 'outside read']);
   });
 
   it("reports PostgreSQL's error code (a unique violation is 23505) and goes on working", async () => {
