@@ -10,6 +10,7 @@ import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
 import { createAppRouter, preloadLikelyScreens } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
+import { onApiChange } from './api/action';
 import { authSession } from './api/session';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
@@ -60,6 +61,8 @@ async function boot(): Promise<void> {
   startCordova();
 
   const router = createAppRouter({ auth: authSession });
+  // After any change made through the API, what the router loaded before it is out of date.
+  onApiChange(() => void router.invalidate());
   const container = document.getElementById('app');
   if (!container) throw new Error('#app is missing from index.html');
   createRoot(container).render(

@@ -22,6 +22,8 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory)
     // A preload warms the code and the data, but a screen opened shows what is there now (a
     // change made meanwhile, e.g. a saved stage, is never hidden behind a 30 s old preload).
     defaultPreloadStaleTime: 0,
+    // A screen left is not kept: coming back loads it anew instead of first showing what it had.
+    defaultGcTime: 0,
     defaultPendingComponent: PendingScreen,
     defaultErrorComponent: ErrorScreen,
     defaultNotFoundComponent: NotFoundScreen,

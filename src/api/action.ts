@@ -36,10 +36,22 @@ export function notifyFailure(failure: ApiFailure, store: AppStore = appStore): 
   if (text) showTopInfo({ type: 'error', text }, store);
 }
 
+let afterChange: () => void = () => {};
+
+/**
+ * What follows every call that went through (main.tsx: the router marks what it loaded as out of
+ * date, so no screen shows data from before the change, and reloads the current one).
+ */
+export function onApiChange(listener: () => void): void {
+  afterChange = listener;
+}
+
 export async function runApiAction<T>(work: () => Promise<T>, store: AppStore = appStore): Promise<ApiResult<T>> {
   setPreloader(true, store);
   try {
-    return { ok: true, value: await work() };
+    const value = await work();
+    afterChange();
+    return { ok: true, value };
   } catch (error) {
     const failure = await failureOf(error);
     notifyFailure(failure, store);
