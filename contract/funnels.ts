@@ -4,7 +4,8 @@
 // share these; neither imports the other.
 import { fillPath } from './paths';
 
-export type {
+// Imported, then exported: the schemas read this module's limits, and a type import is no cycle.
+import type {
   BotDescription,
   CopyFunnelBody,
   CreateFunnelBody,
@@ -29,6 +30,32 @@ export type {
   UpdateFunnelBody,
   UrlButton,
 } from './schemas/funnels';
+
+export type {
+  BotDescription,
+  CopyFunnelBody,
+  CreateFunnelBody,
+  DashboardFunnel,
+  Funnel,
+  FunnelListQuery,
+  HistoryEntry,
+  MessageContent,
+  MessageContentBody,
+  MessageContentInput,
+  MessageMedia,
+  PeoplePage,
+  PeopleQuery,
+  Person,
+  PersonDetail,
+  PersonTagBody,
+  Stage,
+  StageBody,
+  StageOrderBody,
+  Tag,
+  TagBody,
+  UpdateFunnelBody,
+  UrlButton,
+};
 
 /** Telegram's limits (Bot API). */
 export const MESSAGE_TEXT_MAX = 4096;
