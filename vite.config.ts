@@ -92,14 +92,7 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     target: 'es2022',
-    modulePreload: {
-      // Browsers without <link rel=modulepreload> still work, they just fetch chunks a bit later.
-      polyfill: false,
-      // A lazy chunk's own file is fetched by the import itself at the same moment: preloading it
-      // too only puts its name in the entry a second time (in the list of every chunk's
-      // dependencies). What it imports is still preloaded alongside it.
-      resolveDependencies: (filename, deps) => deps.filter((dep) => dep !== filename),
-    },
+    modulePreload: false,
     rolldownOptions: {
       output: {
         // A locale part is named after its language and namespace (en-auth-*.js), not just 'en'.
@@ -114,8 +107,6 @@ export default defineConfig({
             // own file (one gzip stream compresses better than several). Screens, their strings,
             // the Telegram SDK, Sentry and ky are dynamic imports: they load only when needed.
             { name: 'shell', tags: ['$initial'] },
-            // The module runtime every chunk uses belongs with them, not in a file of its own.
-            { name: 'shell', test: /rolldown[\\/]runtime/ },
             // The building blocks the screens share (page scaffolding; the account screens' layout,
             // form controls and form errors), in one file instead of many small ones; with them
             // the sign-in screen itself, the first screen of every guest (still a lazy route, but

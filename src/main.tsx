@@ -8,7 +8,7 @@ import { startCordova } from './cordova';
 import { loadErrorReporting, reportError, startErrorReporting } from './errorReporting';
 import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
-import { createAppRouter, preloadLikelyScreens } from './router';
+import { createAppRouter } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
 import { onApiChange } from './api/action';
 import { authSession } from './api/session';
@@ -82,7 +82,8 @@ async function boot(): Promise<void> {
     void loadMessages('serverErrors')?.catch(() => {
       // Only a head start: a form loads them when it shows the server's errors.
     });
-    preloadLikelyScreens(router, appStore.get(activeAtom));
+    const active = appStore.get(activeAtom);
+    void import('./preloadScreens').then(({ preloadLikelyScreens }) => preloadLikelyScreens(router, active));
   });
 }
 

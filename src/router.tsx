@@ -3,7 +3,6 @@
 // error screens. No hash routing: Telegram puts its launch data in the hash.
 import { createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
-import { ROUTES } from '../contract/routes';
 import type { RouterContext } from './routerContext';
 import { PendingScreen } from './routes/-components/PendingScreen';
 
@@ -35,20 +34,5 @@ export type AppRouter = ReturnType<typeof createAppRouter>;
 declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter;
-  }
-}
-
-/**
- * After the first paint, fetches the code of the screens a visitor is likely to open next, so
- * that moving between them is instant (and the screen changes together with the address).
- */
-export function preloadLikelyScreens(router: AppRouter, active: boolean): void {
-  const next = active
-    ? [ROUTES.panel, ROUTES.settings, ROUTES.language, ROUTES.dashboard, ROUTES.partnerDashboard]
-    : [ROUTES.signIn, ROUTES.signUp, ROUTES.lostPass];
-  for (const to of next) {
-    router.preloadRoute({ to }).catch(() => {
-      // Only a head start: the screen loads normally when opened.
-    });
   }
 }

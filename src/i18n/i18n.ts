@@ -5,7 +5,6 @@ import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { Language } from '../../contract/constants';
 import { START_NAMESPACE, type MessageNamespace } from './namespaces';
-import { writeLanguageCookie } from './language';
 
 export const i18n = i18next.createInstance();
 
@@ -41,7 +40,7 @@ const localeChunks: BackendModule = {
 // From the loaders, not from namespaces.ts: the lists of keys are for the build, not the browser.
 const OTHER_NAMESPACES = (Object.keys(bundles) as MessageNamespace[]).filter((ns) => ns !== START_NAMESPACE);
 
-function applyDocumentLanguage(language: Language): void {
+export function applyDocumentLanguage(language: Language): void {
   document.documentElement.lang = language;
 }
 
@@ -76,16 +75,6 @@ export function loadMessages(...namespaces: MessageNamespace[]): Promise<void> |
     const failed = missing.filter((namespace) => !i18n.hasResourceBundle(i18n.language, namespace));
     if (failed.length > 0) throw new Error(`Could not load the ${failed.join(', ')} messages (${i18n.language})`);
   });
-}
-
-/**
- * Switches the interface at once (every namespace loaded so far is fetched in the new language
- * before anything re-renders) and remembers the choice in the language cookie.
- */
-export async function switchLanguage(language: Language): Promise<void> {
-  await i18n.changeLanguage(language);
-  writeLanguageCookie(language);
-  applyDocumentLanguage(language);
 }
 
 export function currentLanguage(): Language {

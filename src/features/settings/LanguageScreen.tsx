@@ -4,7 +4,7 @@ import { LANGUAGES, type Language } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
 import { updateMe } from '@/api/users';
 import { toApiFailure } from '@/api/errors';
-import { switchLanguage } from '@/i18n/i18n';
+import { switchLanguage } from '@/i18n/switchLanguage';
 import { notifyFailure } from '@/api/action';
 import { userAtom } from '@/state/auth';
 import { usePageHead } from '@/state/ui';

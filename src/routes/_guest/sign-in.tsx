@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { validateSignInSearch } from '@/features/auth/redirect';
+import { safeRedirect, validateSignInSearch } from '@/features/auth/redirect';
 import { SignInScreen } from '@/features/auth/SignInScreen';
 import { loadMessages } from '@/i18n/i18n';
 
@@ -10,6 +10,7 @@ export const Route = createFileRoute('/_guest/sign-in')({
 });
 
 function SignInRoute() {
-  const { redirect } = Route.useSearch();
+  // Checked again here: the router merges the raw query of the parent routes into this one's.
+  const redirect = safeRedirect(Route.useSearch().redirect);
   return <SignInScreen redirectTo={redirect} />;
 }
