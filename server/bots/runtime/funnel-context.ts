@@ -25,7 +25,18 @@ export interface FunnelContext {
  */
 export const SEND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000, 4_000];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when the bot stops (its stop() waits for the update being handled). */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
 
 /** Marker: the person blocked the bot (403); they are marked and the update's work stops. */
 export class PersonBlockedError extends Error {
@@ -59,7 +70,8 @@ export async function callForPerson<T>(fc: FunnelContext, telegramId: number, ca
         throw new PersonBlockedError(telegramId);
       }
       if (!isRetryableBotApiError(error) || attempt >= delays.length || fc.signal.aborted) throw error;
-      await sleep(delays[attempt]);
+      await sleep(delays[attempt], fc.signal);
+      if (fc.signal.aborted) throw error;
     }
   }
 }

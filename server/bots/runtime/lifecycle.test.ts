@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
 import { funnels, handledUpdates, people, personEvents } from '../../db/schema';
-import { WEBHOOK_MESSAGES } from '../../http/webhooks/routes';
+import { STOPPING_RETRY_AFTER_S, WEBHOOK_MESSAGES } from '../../http/webhooks/routes';
 import { createTestApp, createTestDb, expectJsonError, type TestApp, type TestDb } from '../../test/helpers';
 import type { FunnelRuntime } from './runtime';
 import { funnelWebhookPath, funnelWebhookSecret, WEBHOOK_SECRET_HEADER } from './webhook-port';
@@ -264,6 +264,26 @@ describe('webhook mode', () => {
     // A late delivery for the stopped funnel is let go with 200 (a failure would make Telegram retry it).
     const late = await deliver(funnel.id, funnelWebhookSecret(secretKey, funnel.id), { ...update, update_id: update.update_id + 2000 });
     expect(late.statusCode).toBe(200);
+    expect(await handledCount(funnel.id)).toBe(1);
+  });
+
+  it('a delivery while the runtime stops is refused with 503, so Telegram delivers it again, to the next runtime', async () => {
+    const { funnel, token } = await funnelWithBot();
+    const secret = funnelWebhookSecret(secretKey, funnel.id);
+    const eve = { id: 6401, first_name: 'Eve' };
+    const update = fake.sendUserMessage(token, { from: eve, text: '/start' });
+    await runtime.stop();
+    const refused = await deliver(funnel.id, secret, update);
+    expect(expectJsonError(refused, 503)).toEqual({ detail: WEBHOOK_MESSAGES.stopping });
+    expect(refused.headers['retry-after']).toBe(String(STOPPING_RETRY_AFTER_S));
+    expect(await handledCount(funnel.id)).toBe(0);
+
+    // The next process's runtime takes the same delivery and answers it.
+    const { port } = t.app.server.address() as AddressInfo;
+    runtime = testRuntime(testDb.db, fake.url, { transport: 'webhook', config: { telegramApiRoot: fake.url, publicUrl: `http://127.0.0.1:${port}`, secretKey } });
+    const again = await deliver(funnel.id, secret, update);
+    expect(again.statusCode).toBe(200);
+    expect((await fake.waitForBotMessage(token, eve.id)).text).toBe('One');
     expect(await handledCount(funnel.id)).toBe(1);
   });
 });

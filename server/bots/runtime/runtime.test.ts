@@ -12,9 +12,9 @@ import { END_OF_FUNNEL_TEXT } from './behaviours/next-step';
 import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../diagnostics';
 import type { FunnelRuntime } from './runtime';
 import { STAGE_CACHE_MS } from './store';
-import { createFunnel, createOwner, pollingPastEverything, recordingLog, testRuntime, TINY_PNG, type StageSpec } from '../../test/funnel-runtime';
+import { createFunnel, createOwner, pollingPastEverything, recordingLog, setFunnelState, testRuntime, TINY_PNG, type StageSpec } from '../../test/funnel-runtime';
 import { eventually, until } from '../../test/eventually';
-import { MAX_RATE_LIMIT_WAIT_S } from '../create-bot';
+import { MAX_API_RETRIES, MAX_RATE_LIMIT_WAIT_S } from '../create-bot';
 import { SEND_RETRY_DELAYS_MS } from './funnel-context';
 
 let fake: FakeBotApi;
@@ -337,6 +337,32 @@ describe("one bot's trouble stays with that bot", () => {
     expect(fake.botState(token).injected_failures).toBe(20 - attempts.length);
   });
 
+  it("Telegram's 5xx: a bot stopped while a reply waits to be retried stops at once, without another attempt", async () => {
+    const { funnel, token } = await runningFunnel([{ text: 'Hello', next: null }]);
+    // A wait far longer than the test may take: only the stop can end it.
+    const runtime = testRuntime(testDb.db, fake.url, { sendRetryDelaysMs: [10 * 60_000] });
+    await start(runtime);
+    fake.failNextCalls(token, { count: 5, error_code: 502, description: 'Bad Gateway', methods: ['sendMessage'] });
+    fake.sendUserMessage(token, { from: { id: 5204, first_name: 'Lou' }, text: '/start' });
+    await fake.waitForCall(token, 'sendMessage', { predicate: (c) => c.error_code === 502 });
+    await setFunnelState(testDb.db, funnel.id, 'stopped');
+    await runtime.sync(funnel.id); // resolves once the bot has stopped, and its update with it
+    expect(runtime.runningFunnelIds()).not.toContain(funnel.id);
+    expect(fake.calls(token, 'sendMessage').map((c) => c.error_code)).toEqual([502]);
+    expect(fake.botState(token).injected_failures).toBe(4);
+  });
+
+  it(`429 again and again: auto-retry waits retry_after ${MAX_API_RETRIES} times, then the reply is given up, not retried as a 5xx`, async () => {
+    const { token } = await runningFunnel([{ text: 'Hello', next: null }]);
+    const log = recordingLog();
+    await start(testRuntime(testDb.db, fake.url, { log, sendRetryDelaysMs: FAST_RETRIES }));
+    fake.rateLimit(token, { calls: 20, retryAfter: 0, methods: ['sendMessage'] });
+    fake.sendUserMessage(token, { from: { id: 5205, first_name: 'Mo' }, text: '/start' });
+    await until(() => log.errors.some((line) => line.includes('sendMessage answered 429')), 'the give-up logged');
+    expect(fake.calls(token, 'sendMessage').map((c) => c.error_code)).toEqual(Array(MAX_API_RETRIES + 1).fill(429));
+    expect(fake.botState(token).injected_failures).toBe(20 - (MAX_API_RETRIES + 1));
+  });
+
   it("Telegram's 5xx: a reply that fails twice is delivered on the third attempt", async () => {
     const { token } = await runningFunnel([{ text: 'Hello', next: null }]);
     await start(testRuntime(testDb.db, fake.url, { sendRetryDelaysMs: FAST_RETRIES }));
@@ -379,8 +405,13 @@ describe("one bot's trouble stays with that bot", () => {
     await start(testRuntime(testDb.db, fake.url));
     await fake.waitForBotState(token, (s) => s.polling);
     fake.failNextCalls(token, { count: 2, error_code: 502, description: 'Bad Gateway', methods: ['getUpdates'] });
-    // The pending poll ends; the next two polls fail; then polling resumes.
+    // The waiting poll takes this one; the next two polls fail; then polling resumes.
     fake.sendUserMessage(token, { from: { id: 5105, first_name: 'Kim' }, text: '/start' });
-    expect((await fake.waitForBotMessage(token, 5105, { timeoutMs: 8000 })).text).toBe('Welcome! Here is the guide.');
+    await fake.waitForBotMessage(token, 5105);
+    await fake.waitForBotState(token, (s) => s.polling && s.injected_failures === 0);
+    expect(fake.calls(token, 'getUpdates').filter((c) => !c.ok).map((c) => c.error_code)).toEqual([502, 502]);
+    // Polling goes on after them: a later message is answered.
+    fake.sendUserMessage(token, { from: { id: 5106, first_name: 'Lee' }, text: '/start' });
+    expect((await fake.waitForBotMessage(token, 5106)).text).toBe('Welcome! Here is the guide.');
   });
 });

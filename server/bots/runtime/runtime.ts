@@ -72,9 +72,10 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
    */
   async deliver(funnelId: number, update: Update): Promise<WebhookDelivery> {
     if (this.transport !== 'webhook') return 'unknown';
+    if (this.stopping) return 'unavailable';
     const bot = this.bots.get(funnelId) ?? (await this.adopt(funnelId));
     if (bot === 'unknown') return 'unknown';
-    if (!bot) return 'dropped';
+    if (!bot) return this.stopping ? 'unavailable' : 'dropped';
     await bot.handleDelivered(update);
     return 'handled';
   }

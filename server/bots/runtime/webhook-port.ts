@@ -18,9 +18,11 @@ export function funnelWebhookSecret(secretKey: string, funnelId: number): string
 /**
  * handled: the funnel's bot handled it (or had already: a repeated delivery counts once);
  * dropped: the funnel exists but does not run, so the update is let go (a failure would make
- * Telegram deliver it again and again); unknown: no such funnel takes webhook deliveries here.
+ * Telegram deliver it again and again); unknown: no such funnel takes webhook deliveries here;
+ * unavailable: the runtime is stopping (the process shuts down), so Telegram must deliver it
+ * again later, to the next process; answered 200, it would be lost.
  */
-export type WebhookDelivery = 'handled' | 'dropped' | 'unknown';
+export type WebhookDelivery = 'handled' | 'dropped' | 'unknown' | 'unavailable';
 
 export interface FunnelWebhookPort {
   deliver(funnelId: number, update: Update): Promise<WebhookDelivery>;

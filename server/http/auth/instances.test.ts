@@ -2,7 +2,7 @@
 // change or reset, profile update) reaches the session caches of the others at once, by
 // LISTEN/NOTIFY, and an instance that is not listening does not trust its cache.
 // Needs a PostgreSQL server (TEST_DATABASE_URL); on PGlite there is one process to speak of.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
 import { createDb, type Db } from '../../db';
 import { LISTENER_APPLICATION_NAME } from '../../db/listener';
@@ -22,7 +22,6 @@ import {
   type TestDb,
 } from '../../test/helpers';
 
-const NEEDS_POSTGRES = 'needs a PostgreSQL server: set TEST_DATABASE_URL (PGlite is one process, nothing to tell others)';
 /** "Right away": well under the cache's TTL. */
 const PROPAGATION_LIMIT_MS = 1_000;
 // A: where changes are made. B: a second process on the same database (its own pool).
@@ -63,8 +62,7 @@ async function within(limitMs: number, check: () => Promise<boolean>): Promise<n
 const refusedOn = (t: TestApp, key: string) => async () => (await me(t, key)).statusCode === 401;
 
 describe('on PGlite', () => {
-  it('the session cache is local: one process, invalidated in place', async ({ skip }) => {
-    skip(!!TEST_DATABASE_URL, 'runs on PGlite only');
+  it.skipIf(!!TEST_DATABASE_URL)('the session cache is local: one process, invalidated in place (PGlite only: the embedded database)', async () => {
     const t = await createTestApp(testDb.db);
     try {
       expect(t.app.sessions.cacheState()).toBe('local');
@@ -74,9 +72,7 @@ describe('on PGlite', () => {
   });
 });
 
-describe('two app instances on one PostgreSQL database', () => {
-  beforeEach(({ skip }) => skip(!TEST_DATABASE_URL, NEEDS_POSTGRES));
-
+describe.skipIf(!TEST_DATABASE_URL)('two app instances on one PostgreSQL database (PostgreSQL only: PGlite is one process, nothing to tell others; set TEST_DATABASE_URL)', () => {
   it('both listen once ready', () => {
     expect(a.app.sessions.cacheState()).toBe('listening');
     expect(b.app.sessions.cacheState()).toBe('listening');

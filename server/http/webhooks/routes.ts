@@ -16,7 +16,11 @@ import { MESSAGES } from '../errors';
 
 export const WEBHOOK_MESSAGES = {
   badSecret: 'Invalid secret token.',
+  stopping: 'The server is shutting down; deliver the update again later.',
 } as const;
+
+/** What a 503 asks Telegram to wait before delivering again (it retries on its own schedule anyway). */
+export const STOPPING_RETRY_AFTER_S = 5;
 
 export interface WebhookRoutesDeps {
   /** SECRET_KEY: each funnel's webhook secret is derived from it. */
@@ -63,12 +67,15 @@ export function webhookRoutes({ secretKey, webhooks }: WebhookRoutesDeps) {
         schema: {
           params: paramsSchema,
           body: updateSchema,
-          response: { 200: { type: 'object', properties: {} }, 401: detailSchema, 404: detailSchema },
+          response: { 200: { type: 'object', properties: {} }, 401: detailSchema, 404: detailSchema, 503: detailSchema },
         },
       },
       async (request, reply) => {
         const outcome = await webhooks.deliver(Number(request.params.id), request.body);
         if (outcome === 'unknown') return reply.code(404).send({ detail: MESSAGES.notFound });
+        if (outcome === 'unavailable') {
+          return reply.code(503).header('retry-after', String(STOPPING_RETRY_AFTER_S)).send({ detail: WEBHOOK_MESSAGES.stopping });
+        }
         return reply.code(200).send({});
       },
     );
