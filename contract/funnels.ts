@@ -4,58 +4,9 @@
 // share these; neither imports the other.
 import { fillPath } from './paths';
 
-// Imported, then exported: the schemas read this module's limits, and a type import is no cycle.
-import type {
-  BotDescription,
-  CopyFunnelBody,
-  CreateFunnelBody,
-  DashboardFunnel,
-  Funnel,
-  FunnelListQuery,
-  HistoryEntry,
-  MessageContent,
-  MessageContentBody,
-  MessageContentInput,
-  MessageMedia,
-  PeoplePage,
-  PeopleQuery,
-  Person,
-  PersonDetail,
-  PersonTagBody,
-  Stage,
-  StageBody,
-  StageOrderBody,
-  Tag,
-  TagBody,
-  UpdateFunnelBody,
-  UrlButton,
-} from './schemas/funnels';
-
-export type {
-  BotDescription,
-  CopyFunnelBody,
-  CreateFunnelBody,
-  DashboardFunnel,
-  Funnel,
-  FunnelListQuery,
-  HistoryEntry,
-  MessageContent,
-  MessageContentBody,
-  MessageContentInput,
-  MessageMedia,
-  PeoplePage,
-  PeopleQuery,
-  Person,
-  PersonDetail,
-  PersonTagBody,
-  Stage,
-  StageBody,
-  StageOrderBody,
-  Tag,
-  TagBody,
-  UpdateFunnelBody,
-  UrlButton,
-};
+// Types only (the SPA never bundles TypeBox); a type-only re-export is no import cycle with the
+// schemas, which read this module's limits.
+export type * from './schemas/funnels';
 
 /** Telegram's limits (Bot API). */
 export const MESSAGE_TEXT_MAX = 4096;

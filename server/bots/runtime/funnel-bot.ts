@@ -11,7 +11,7 @@ import { historyBehaviour } from './behaviours/history';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
 import { startBehaviour } from './behaviours/start';
-import { isUnauthorized, PersonBlockedError, type FunnelContext, type RuntimeLog } from './funnel-context';
+import { isUnauthorized, PersonBlockedError, sleep, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { RuntimeStore } from './store';
 
 /** The updates a funnel's bot asks Telegram for. */
@@ -59,17 +59,6 @@ function botInfoOf(funnel: FunnelRow): UserFromGetMe {
   } as UserFromGetMe;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
 
 /** Whose update this is: updates of one person are handled in order. */
 function personKey(update: Update): number | string {

@@ -26,7 +26,7 @@ export interface FunnelContext {
 export const SEND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000, 4_000];
 
 /** Resolves after `ms`, or at once when the bot stops (its stop() waits for the update being handled). */
-const sleep = (ms: number, signal: AbortSignal) =>
+export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {
