@@ -100,6 +100,21 @@ describe('a subscriber goes through the funnel', () => {
     expect(log.errors).toEqual([]);
   });
 
+  it('fills {first_name} and friends per person (fallback when missing), and escaped text arrives as typed', async () => {
+    const text = '<b>Tom &amp; Jerry &lt;3</b>, {first_name}! Prices &lt; 100 rub. @{username|friend} {last_name}';
+    const { token } = await runningFunnel([{ text, next: 'Go on' }, { text: 'Next, {first_name|there}' }]);
+    await start(testRuntime(testDb.db, fake.url));
+    const ann = { id: 5101, first_name: 'Ann <&>', username: 'ann_k' };
+    const bob = { id: 5102, first_name: 'Bob', last_name: 'Ray' };
+    fake.sendUserMessage(token, { from: ann, text: '/start' });
+    fake.sendUserMessage(token, { from: bob, text: '/start' });
+    const toAnn = await fake.waitForBotMessage(token, ann.id);
+    const toBob = await fake.waitForBotMessage(token, bob.id);
+    expect(toAnn.text).toBe('Tom & Jerry <3, Ann <&>! Prices < 100 rub. @ann_k'); // Telegram trims the end
+    expect(toAnn.entities).toEqual([{ type: 'bold', offset: 0, length: 14 }]);
+    expect(toBob.text).toBe('Tom & Jerry <3, Bob! Prices < 100 rub. @friend Ray');
+  });
+
   it('next-step moves the person to the next stage once, trims the pressed keyboard, and the last one says that is all', async () => {
     const { funnel, token, stageIds, tagIds } = await runningFunnel();
     await start(testRuntime(testDb.db, fake.url));

@@ -3,6 +3,7 @@
 // first time and Telegram's file_id is kept and reused after that.
 import { type Api, InputFile } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+import { fillPlaceholders, type PersonValues } from '../../../contract/personalise';
 import { messageKeyboard, nextStepData, TEXT_OPTIONS } from '../../messages/render';
 import { callForPerson, type FunnelContext } from './funnel-context';
 import type { RuntimeStage } from './store';
@@ -18,12 +19,26 @@ function isStaleFileId(error: unknown): boolean {
   return /wrong file identifier|file reference|can't use file/i.test(description);
 }
 
+/** The person's fields a message may be personalised with, as Telegram gives them. */
+export function personValues(from: { first_name: string; last_name?: string; username?: string }): PersonValues {
+  return { first_name: from.first_name, last_name: from.last_name, username: from.username };
+}
+
 /**
- * Sends `stage`'s message to the person and records it in their history. Nothing is sent for a
- * stage with neither text nor media. Throws PersonBlockedError when they blocked the bot.
+ * Sends `stage`'s message to the person, personalised with their fields, and records it in their
+ * history as sent. Nothing is sent for a stage with neither text nor media. Throws
+ * PersonBlockedError when they blocked the bot.
  */
-export async function sendStageMessage(fc: FunnelContext, api: Api, personId: number, chatId: number, stage: RuntimeStage): Promise<void> {
-  const { text, media_id } = stage.message;
+export async function sendStageMessage(
+  fc: FunnelContext,
+  api: Api,
+  personId: number,
+  chatId: number,
+  stage: RuntimeStage,
+  person: PersonValues,
+): Promise<void> {
+  const { media_id } = stage.message;
+  const text = fillPlaceholders(stage.message.text, person);
   const reply_markup = messageKeyboard(stage.message, nextStepData(stage.id));
   let sent: Message;
   if (media_id !== null) {

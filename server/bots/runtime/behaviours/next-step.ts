@@ -6,7 +6,7 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
 import { isUnauthorized, type FunnelContext } from '../funnel-context';
 import { withoutNextButton } from '../../../messages/render';
-import { sendStageMessage } from '../stage-message';
+import { personValues, sendStageMessage } from '../stage-message';
 import { ALREADY_HANDLED } from '../store';
 
 /** The toast on the last stage's next-step button, in the person's language. */
@@ -64,7 +64,7 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
             return ctx.api.editMessageReplyMarkup(pressed.chat.id, pressed.message_id, trimmed ? { reply_markup: trimmed } : {});
           })
         : undefined,
-      sendStageMessage(fc, ctx.api, personId, ctx.from.id, next),
+      sendStageMessage(fc, ctx.api, personId, ctx.from.id, next, personValues(ctx.from)),
     ]);
   });
   return behaviour;
