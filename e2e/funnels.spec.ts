@@ -26,6 +26,7 @@ async function fakeBot(request: APIRequestContext, prefix: string): Promise<Fake
 interface FakeMessage {
   message_id: number;
   text?: string;
+  entities?: Array<{ type: string; offset: number; length: number }>;
   reply_markup?: { inline_keyboard: Array<Array<{ text: string; callback_data?: string; url?: string }>> };
 }
 
@@ -45,16 +46,35 @@ async function signIn(page: Page, request: APIRequestContext, prefix: string): P
 const stageRows = (page: Page) => page.getByTestId('stage-row');
 const stageCounts = async (page: Page) => (await page.getByTestId('stage-people').allTextContents()).map(Number);
 
-async function addStage(page: Page, title: string, text: string, nextButton: boolean) {
+/** What is typed into the message editor: plain text, bold text, or a personalisation chip. */
+type Segment = string | { bold: string } | { field: 'First name' | 'Last name' | 'Username' };
+
+async function typeMessage(page: Page, segments: Segment[]) {
+  await page.getByRole('textbox', { name: 'Text', exact: true }).click();
+  for (const segment of segments) {
+    if (typeof segment === 'string') await page.keyboard.type(segment);
+    else if ('bold' in segment) {
+      await page.getByRole('button', { name: 'Bold' }).click();
+      await page.keyboard.type(segment.bold);
+      await page.getByRole('button', { name: 'Bold' }).click();
+    } else {
+      await page.getByRole('button', { name: '{ } Name' }).click();
+      await page.getByRole('button', { name: segment.field, exact: true }).click();
+    }
+  }
+}
+
+async function addStage(page: Page, title: string, segments: Segment[], preview: string, nextButton: boolean, extra?: () => Promise<void>) {
   await page.getByRole('link', { name: 'Add a stage' }).click();
   await expect(page.getByRole('heading', { name: 'New stage' })).toBeVisible();
   await page.getByLabel('Title').fill(title);
   await page.getByRole('button', { name: 'Add the stage' }).click();
   // A new stage goes straight to its message.
   await expect(page.getByRole('heading', { name: 'Message' })).toBeVisible();
-  await page.getByLabel('Text', { exact: true }).fill(text);
+  await typeMessage(page, segments);
   if (nextButton) await page.getByRole('switch', { name: /Next-step button/ }).check();
-  await expect(page.getByTestId('message-preview')).toContainText(text.replace(/<[^>]+>/g, ''));
+  await expect(page.getByTestId('message-preview')).toContainText(preview);
+  await extra?.();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { name: title })).toBeVisible();
   await page.getByRole('link', { name: /Back|Coffee Shop/ }).first().click();
@@ -131,9 +151,30 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await expect(page.getByText('This bot is already connected.')).toBeVisible();
   await page.goto(funnelUrl);
 
-  await addStage(page, 'Welcome', 'Hello! <b>Glad</b> you came.', true);
-  await addStage(page, 'Offer', 'Here is <i>the offer</i>.', true);
-  await addStage(page, 'Thanks', 'Thank you!', false);
+  // Formatting is typed, not written as HTML; "<" and "&" are just text; the name is a chip the
+  // preview fills with a sample.
+  await addStage(page, 'Welcome', [{ bold: 'Tom & Jerry <3' }, ', ', { field: 'First name' }, '! Glad you came.'], 'Tom & Jerry <3, Anna! Glad you came.', true, async () => {
+    await expect(page.getByTestId('message-text').locator('strong')).toHaveText('Tom & Jerry <3');
+    await expect(page.getByTestId('message-text').locator('.editor-chip')).toHaveText('First name');
+  });
+  await addStage(page, 'Offer', ['Prices < 100 rub & more'], 'Prices < 100 rub & more', true, async () => {
+    // Leaving with unsaved changes asks first; staying keeps the text.
+    await page.getByRole('link', { name: 'Back' }).first().click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(leave).toHaveCount(0);
+    await expect(page.getByTestId('message-text')).toHaveText('Prices < 100 rub & more');
+    // A link button with no text and a bad address shows both problems, under the button, until fixed.
+    await page.getByRole('button', { name: 'Add a link button' }).click();
+    await page.getByLabel('Address of button 1').fill('not a link');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('button-1-error')).toHaveText('Button text: This field may not be blank. Address: Enter a valid address: http://, https:// or tg://.');
+    await page.getByLabel('Text of button 1').fill('Prices');
+    await expect(page.getByTestId('button-1-error')).toHaveText('Address: Enter a valid address: http://, https:// or tg://.');
+    await page.getByLabel('Address of button 1').fill('https://example.com/prices');
+    await expect(page.getByTestId('button-1-error')).toHaveCount(0);
+  });
+  await addStage(page, 'Thanks', ['Thank you!'], 'Thank you!', false);
   await expect(stageRows(page)).toHaveCount(3);
   await expect(stageRows(page)).toContainText(['Welcome', 'Offer', 'Thanks']);
 
@@ -185,7 +226,9 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
       return Boolean(welcome);
     })
     .toBe(true);
-  expect(welcome!.text).toContain('Glad you came');
+  // The subscriber gets it formatted, with their own name.
+  expect(welcome!.text).toBe('Tom & Jerry <3, Bob! Glad you came.');
+  expect(welcome!.entities).toEqual([{ type: 'bold', offset: 0, length: 14 }]);
   const next = welcome!.reply_markup!.inline_keyboard.flat().find((b) => b.callback_data?.startsWith(NEXT_STEP_CALLBACK_PREFIX))!;
   const pressed = await request.post(`${FAKE}/control/bots/${bot.token}/callback-queries`, {
     data: { from: subscriber, message_id: welcome!.message_id, callback_data: next.callback_data },
@@ -263,7 +306,7 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
     buttons: [{ text: 'Our website', url: 'https://example.com' }],
     next_button: next ? { text: 'Next →' } : null,
   });
-  await request.put(FUNNELS_API.stageMessage(ids[0]), { headers, data: message('Hi! <b>Welcome</b> to the <i>coffee</i> club. Here is what you get…', true) });
+  await request.put(FUNNELS_API.stageMessage(ids[0]), { headers, data: message('Hi, {first_name|friend}! <b>Welcome</b> to the <i>coffee</i> club.\n<blockquote>Here is what you get: <tg-spoiler>a free lesson</tg-spoiler></blockquote>', true) });
   await request.put(FUNNELS_API.stageMessage(ids[1]), { headers, data: message('Your <u>free lesson</u> is ready.', true) });
   await request.put(FUNNELS_API.stageMessage(ids[2]), { headers, data: message('Join the club for <b>$9</b> a month.', false) });
   expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);

@@ -2,7 +2,7 @@
 // `init()` reads the launch parameters itself (retrieveLaunchParams), every call is guarded with
 // `.ifAvailable()`. Only ever imported dynamically, from shell.tsx, when the page runs inside
 // Telegram. The mock environment for development lives in mockEnv.ts, never loaded in production.
-import { backButton, init, miniApp, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
+import { backButton, closingBehavior, init, miniApp, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
 import type { TelegramShell } from './types';
 
 /** How long to wait for the client's viewport and safe-area answers before giving up on them. */
@@ -24,6 +24,7 @@ export function initTelegramSdk(): TelegramShell {
   themeParams.isDark.sub(applyColorScheme);
 
   backButton.mount.ifAvailable();
+  closingBehavior.mount.ifAvailable();
 
   // Viewport: full height, and --tg-viewport-* variables (heights, safe-area insets). Mounting
   // waits for the client's answers, so it runs in the background and never holds the render.
@@ -54,6 +55,10 @@ export function initTelegramSdk(): TelegramShell {
     openTelegramLink(url) {
       const [called] = openTelegramLink.ifAvailable(url);
       return called;
+    },
+    setClosingConfirmation(enabled) {
+      if (enabled) closingBehavior.enableConfirmation.ifAvailable();
+      else closingBehavior.disableConfirmation.ifAvailable();
     },
   };
 }

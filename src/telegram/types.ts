@@ -8,4 +8,6 @@ export interface TelegramShell {
   ready(): void;
   /** Opens a t.me link in Telegram itself; false when this client can't (use a normal link). */
   openTelegramLink(url: string): boolean;
+  /** Asks before the Mini App is closed (unsaved changes), or stops asking. */
+  setClosingConfirmation(enabled: boolean): void;
 }

@@ -9,8 +9,9 @@ import { saveMessage, uploadMedia } from '@/api/funnels';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
-import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, draftProblems, MessageEditor, sameDraft, type MessageDraft, type MessageEditorErrors } from '@/ui/message-editor/MessageEditor';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { useUnsavedGuard } from './UnsavedGuard';
 import { describeFailure, success, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
@@ -34,7 +35,7 @@ export function MessageEditorScreen({ stage, funnel }: { stage: Stage; funnel: F
 function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<MessageDraft>(() => ({
+  const [saved] = useState<MessageDraft>(() => ({
     text: stage.message.text,
     media: stage.message.media,
     mediaSrc: null,
@@ -42,9 +43,27 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     nextOn: stage.message.next_button !== null,
     nextText: stage.message.next_button?.text ?? t('funnels.message.nextDefault'),
   }));
+  const [draft, setDraft] = useState<MessageDraft>(saved);
   const [fileProblem, setFileProblem] = useState<{ title: string; text: string } | null>(null);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
-  const { limit, over } = draftLimit(draft);
+  /** After a first attempt to save, the form's own checks show (and clear) as the author types. */
+  const [tried, setTried] = useState(false);
+  const { over } = draftLimit(draft);
+  const problems = draftProblems(draft, t);
+  const guard = useUnsavedGuard(!sameDraft(draft, saved));
+
+  /** A server error goes away once its field is changed. */
+  function edit(next: MessageDraft) {
+    setErrors((current) => {
+      const fields = { ...current.fields };
+      if (next.text !== draft.text || next.media !== draft.media) delete fields.text;
+      if (next.buttons !== draft.buttons) delete fields.buttons;
+      if (next.nextOn !== draft.nextOn || next.nextText !== draft.nextText) delete fields.next_button;
+      if (next.media !== draft.media) delete fields.media_id;
+      return { ...current, fields };
+    });
+    setDraft(next);
+  }
 
   // A picked file's preview URL is let go once another replaces it, or the screen closes.
   const mediaSrc = draft.mediaSrc;
@@ -71,7 +90,8 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    if (over) return setErrors({ fields: { text: [t('funnels.serverErrors.tooLong', { count: limit })] }, messages: [] });
+    setTried(true);
+    if (problems.any) return;
     const body = {
       text: draft.text,
       media_id: draft.media?.id ?? null,
@@ -81,6 +101,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     setErrors(NO_ERRORS);
     const result = await runApiAction(() => saveMessage(stage.id, body));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['text', 'media_id', 'buttons', 'next_button']));
+    guard.release();
     success(t('funnels.message.saved'));
     await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: String(stage.funnel_id), stageId: String(stage.id) } });
   }
@@ -90,18 +111,26 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     <form className="form message-editor" onSubmit={(event) => void save(event)} noValidate>
       <FormAlert messages={errors.messages} />
 
+      {guard.dialog}
       <MessageEditor
         value={draft}
-        onChange={setDraft}
-        errors={errors.fields}
+        onChange={edit}
+        errors={tried ? mergeErrors(errors.fields, problems.fields) : errors.fields}
+        buttonErrors={tried ? problems.buttons : []}
         onPickFile={pickFile}
         fileProblem={fileProblem}
         botName={funnel.name}
       />
 
-      <Button type="submit" disabled={over}>
+      <Button type="submit" disabled={over || (tried && problems.any)}>
         {t('funnels.common.save')}
       </Button>
     </form>
   );
+}
+
+function mergeErrors(server: Record<string, string[]>, own: MessageEditorErrors): Record<string, string[]> {
+  const merged = { ...server };
+  for (const [field, list = []] of Object.entries(own) as Array<[string, string[] | undefined]>) merged[field] = [...new Set([...(merged[field] ?? []), ...list])];
+  return merged;
 }

@@ -3,14 +3,15 @@
 // count, a picture or a video, URL buttons and the next-step button, and a preview as the
 // subscriber will see it. Controlled: the value and its changes belong to the screen, which also
 // saves and uploads (`onPickFile`); only the editing aids (the link box, the caret) live here.
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BUTTON_TEXT_MAX, CAPTION_MAX, MEDIA_TYPES, MESSAGE_TEXT_MAX, URL_BUTTONS_MAX, type MessageMedia, type UrlButton } from '../../../contract/funnels';
 import { visibleLength } from '../../../contract/telegram-html';
 import { Button } from '@/ui/form';
 import { ImageIcon, PlusIcon, TrashIcon } from '@/ui/glyphs';
 import { MessagePreview } from './MessagePreview';
-import { linkOpenTag, wrapSelection } from './textEdit';
+import { fillPlaceholders } from '../../../contract/personalise';
+import RichText, { LINK_URL } from './RichText';
 import './message-editor.css';
 
 export interface MessageDraft {
@@ -36,10 +37,51 @@ export function draftLimit(draft: Pick<MessageDraft, 'text' | 'media'>): { limit
   return { limit, length, over: length > limit };
 }
 
+export interface ButtonErrors {
+  text?: string;
+  url?: string;
+}
+
+/**
+ * What the form can tell before asking the server, in the author's words: each URL button's
+ * empty text and bad address (both at once), an empty next-step button, an empty or too long text.
+ */
+export function draftProblems(
+  draft: MessageDraft,
+  t: (key: 'funnels.serverErrors.blank' | 'funnels.serverErrors.badButtonUrl' | 'funnels.serverErrors.tooLong', options?: { count: number }) => string,
+): { any: boolean; fields: MessageEditorErrors; buttons: ButtonErrors[] } {
+  const fields: MessageEditorErrors = {};
+  const { limit, over } = draftLimit(draft);
+  if (over) fields.text = [t('funnels.serverErrors.tooLong', { count: limit })];
+  else if (!draft.media && visibleLength(draft.text.trim()) === 0) fields.text = [t('funnels.serverErrors.blank')];
+  if (draft.nextOn && !draft.nextText.trim()) fields.next_button = [t('funnels.serverErrors.blank')];
+  const buttons = draft.buttons.map((button) => {
+    const problems: ButtonErrors = {};
+    if (!button.text.trim()) problems.text = t('funnels.serverErrors.blank');
+    if (!LINK_URL.test(button.url.trim())) problems.url = t('funnels.serverErrors.badButtonUrl');
+    return problems;
+  });
+  const any = Object.keys(fields).length > 0 || buttons.some((b) => b.text || b.url);
+  return { any, fields, buttons };
+}
+
+/** Whether two drafts would save the same message. */
+export function sameDraft(a: MessageDraft, b: MessageDraft): boolean {
+  return (
+    a.text === b.text &&
+    (a.media?.id ?? null) === (b.media?.id ?? null) &&
+    a.nextOn === b.nextOn &&
+    (!a.nextOn || a.nextText === b.nextText) &&
+    a.buttons.length === b.buttons.length &&
+    a.buttons.every((button, i) => button.text === b.buttons[i].text && button.url === b.buttons[i].url)
+  );
+}
+
 export function MessageEditor({
   value,
   onChange,
   errors,
+  buttonErrors = [],
   onPickFile,
   fileProblem,
   botName,
@@ -47,51 +89,20 @@ export function MessageEditor({
   value: MessageDraft;
   onChange: (next: MessageDraft) => void;
   errors: MessageEditorErrors;
+  /** Per URL button, shown under it. */
+  buttonErrors?: ButtonErrors[];
   onPickFile: (file: File) => Promise<void>;
   fileProblem: { title: string; text: string } | null;
   botName: string;
 }) {
   const { t } = useTranslation();
   const ids = useId();
-  const textRef = useRef<HTMLTextAreaElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const [linkUrl, setLinkUrl] = useState<string | null>(null);
-  const [selection, setSelection] = useState<[number, number]>([0, 0]);
   const { text, media, buttons, nextOn, nextText } = value;
   const { limit, length, over } = draftLimit(value);
   const change = (patch: Partial<MessageDraft>) => onChange({ ...value, ...patch });
-
-  function applyEdit(open: string, close: string, range: [number, number]) {
-    const edit = wrapSelection(text, range[0], range[1], open, close);
-    change({ text: edit.value });
-    requestAnimationFrame(() => {
-      const area = textRef.current;
-      if (!area) return;
-      area.focus();
-      area.setSelectionRange(edit.selectionStart, edit.selectionEnd);
-    });
-  }
-
-  function format(tag: 'b' | 'i' | 'u') {
-    const area = textRef.current;
-    applyEdit(`<${tag}>`, `</${tag}>`, area ? [area.selectionStart, area.selectionEnd] : [text.length, text.length]);
-  }
-
-  function startLink() {
-    const area = textRef.current;
-    setSelection(area ? [area.selectionStart, area.selectionEnd] : [text.length, text.length]);
-    setLinkUrl('https://');
-  }
-
-  function insertLink(event: FormEvent) {
-    event.preventDefault();
-    const url = (linkUrl ?? '').trim();
-    if (!/^(https?:\/\/|tg:\/\/)\S+$/i.test(url) || url === 'https://') return;
-    setLinkUrl(null);
-    applyEdit(linkOpenTag(url), '</a>', selection);
-  }
-
   const setButton = (index: number, patch: Partial<UrlButton>) => change({ buttons: buttons.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
+  const sample = { first_name: t('editor.sample.first_name'), last_name: t('editor.sample.last_name'), username: t('editor.sample.username') };
 
   return (
     <>
@@ -99,58 +110,18 @@ export function MessageEditor({
         <label className="field-label" htmlFor={`${ids}-text`}>
           {t('funnels.message.text')}
         </label>
-        <div className="editor">
-          <div className="editor-toolbar" role="toolbar" aria-label={t('funnels.message.formatting')}>
-            <button type="button" className="editor-tool" onClick={() => format('b')} aria-label={t('funnels.message.bold')}>
-              <b>B</b>
-            </button>
-            <button type="button" className="editor-tool" onClick={() => format('i')} aria-label={t('funnels.message.italic')}>
-              <i>I</i>
-            </button>
-            <button type="button" className="editor-tool" onClick={() => format('u')} aria-label={t('funnels.message.underline')}>
-              <u>U</u>
-            </button>
-            <button type="button" className="editor-tool editor-tool--wide" onClick={startLink} aria-label={t('funnels.message.link')}>
-              {t('funnels.message.linkShort')}
-            </button>
+        <RichText
+          id={`${ids}-text`}
+          value={text}
+          onChange={(html) => change({ text: html })}
+          invalid={Boolean(errors.text || over)}
+          describedBy={`${ids}-text-hint`}
+          status={
             <span className={`editor-count${over ? ' editor-count--over' : ''}`} data-testid="text-count" aria-live="polite">
               {length} / {limit}
             </span>
-          </div>
-          <textarea
-            id={`${ids}-text`}
-            ref={textRef}
-            className="editor-text"
-            value={text}
-            rows={7}
-            placeholder={t('funnels.message.textPlaceholder')}
-            onChange={(event) => change({ text: event.target.value })}
-            aria-invalid={Boolean(errors.text || over) || undefined}
-            aria-describedby={`${ids}-text-hint`}
-          />
-        </div>
-        {linkUrl !== null ? (
-          <div className="link-bar">
-            <input
-              className="field-input"
-              type="url"
-              inputMode="url"
-              value={linkUrl}
-              aria-label={t('funnels.message.linkUrl')}
-              onChange={(event) => setLinkUrl(event.target.value)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') insertLink(event);
-              }}
-              autoFocus
-            />
-            <Button className="button--small" onClick={insertLink}>
-              {t('funnels.message.linkInsert')}
-            </Button>
-            <Button variant="plain" className="button--small" onClick={() => setLinkUrl(null)}>
-              {t('funnels.common.cancel')}
-            </Button>
-          </div>
-        ) : null}
+          }
+        />
         <p className={errors.text || over ? 'field-error' : 'field-hint'} id={`${ids}-text-hint`}>
           {errors.text?.join(' ') ?? (over ? t('funnels.serverErrors.tooLong', { count: limit }) : media ? t('funnels.message.captionHint') : t('funnels.message.textHint'))}
         </p>
@@ -203,35 +174,47 @@ export function MessageEditor({
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.buttons')}</h2>
-        {buttons.map((button, index) => (
-          <div className="url-button" key={index}>
-            <input
-              className="field-input"
-              value={button.text}
-              maxLength={BUTTON_TEXT_MAX}
-              placeholder={t('funnels.message.buttonText')}
-              aria-label={t('funnels.message.buttonTextN', { n: index + 1 })}
-              onChange={(event) => setButton(index, { text: event.target.value })}
-            />
-            <input
-              className="field-input"
-              type="url"
-              inputMode="url"
-              value={button.url}
-              placeholder="https://"
-              aria-label={t('funnels.message.buttonUrlN', { n: index + 1 })}
-              onChange={(event) => setButton(index, { url: event.target.value })}
-            />
-            <button
-              type="button"
-              className="icon-button icon-button--danger"
-              aria-label={t('funnels.message.removeButton', { n: index + 1 })}
-              onClick={() => change({ buttons: buttons.filter((_, i) => i !== index) })}
-            >
-              <TrashIcon />
-            </button>
-          </div>
-        ))}
+        {buttons.map((button, index) => {
+          const problem = buttonErrors[index] ?? {};
+          return (
+            <div className="url-button-block" key={index}>
+              <div className="url-button">
+                <input
+                  className="field-input"
+                  value={button.text}
+                  maxLength={BUTTON_TEXT_MAX}
+                  placeholder={t('funnels.message.buttonText')}
+                  aria-label={t('funnels.message.buttonTextN', { n: index + 1 })}
+                  aria-invalid={problem.text ? true : undefined}
+                  onChange={(event) => setButton(index, { text: event.target.value })}
+                />
+                <input
+                  className="field-input"
+                  type="url"
+                  inputMode="url"
+                  value={button.url}
+                  placeholder="https://"
+                  aria-label={t('funnels.message.buttonUrlN', { n: index + 1 })}
+                  aria-invalid={problem.url ? true : undefined}
+                  onChange={(event) => setButton(index, { url: event.target.value })}
+                />
+                <button
+                  type="button"
+                  className="icon-button icon-button--danger"
+                  aria-label={t('funnels.message.removeButton', { n: index + 1 })}
+                  onClick={() => change({ buttons: buttons.filter((_, i) => i !== index) })}
+                >
+                  <TrashIcon />
+                </button>
+              </div>
+              {problem.text || problem.url ? (
+                <p className="field-error" data-testid={`button-${index + 1}-error`}>
+                  {[problem.text && `${t('funnels.message.buttonText')}: ${problem.text}`, problem.url && `${t('funnels.message.buttonUrl')}: ${problem.url}`].filter(Boolean).join(' ')}
+                </p>
+              ) : null}
+            </div>
+          );
+        })}
         {errors.buttons ? <p className="field-error">{errors.buttons.join(' ')}</p> : null}
         {buttons.length < URL_BUTTONS_MAX ? (
           <Button variant="secondary" className="button--small" onClick={() => change({ buttons: [...buttons, { text: '', url: 'https://' }] })}>
@@ -269,7 +252,7 @@ export function MessageEditor({
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.preview')}</h2>
         <MessagePreview
-          text={text}
+          text={fillPlaceholders(text, sample)}
           media={media ? { kind: media.kind, id: media.id, src: value.mediaSrc } : null}
           buttons={buttons}
           nextButton={nextOn ? { text: nextText } : null}
