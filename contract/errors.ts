@@ -18,6 +18,9 @@ export const API_ERROR_CODES = [
   'token_revoked',
   // funnel state
   'run_without_stages',
+  'stage_without_message',
+  'last_stage_next',
+  'other_bot',
   'run_archived',
   'delete_not_archived',
   'order_locked',

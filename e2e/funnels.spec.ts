@@ -254,8 +254,9 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   for (const [i, bars] of [0, 1, 0].entries()) await expect(dashboardStages.nth(i).locator('.bar-fill')).toHaveCount(bars);
   await page.goto(funnelUrl);
 
-  // Stop, and run again.
+  // Stop (after a confirmation), and run again.
   await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('alertdialog', { name: 'Stop the bot?' }).getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Stopped');
   await page.getByRole('button', { name: 'Run again' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Run again' }).click();
@@ -371,4 +372,60 @@ test('the funnel screens fit a phone in the light and dark themes and inside Tel
     await openAsMiniApp(page, path, initData, DARK_THEME);
     await checkScreen(page, path, `telegram-${shotName(path)}`);
   }
+});
+
+test('run lists what stands in its way; a revoked token is replaced on the same funnel, people and history kept', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const key = await signIn(page, request, 'replace');
+  const headers = { Authorization: `Token ${key}` };
+  const bot = await fakeBot(request, 'e2e_replace');
+  const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).json()) as { id: number };
+  const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title: 'Welcome' } })).json()) as { id: number };
+
+  // The confirmation itself says why the bot can't run, and its button stays off.
+  await page.goto(`/content/funnels/${funnel.id}/`);
+  await page.getByRole('button', { name: 'Run a bot' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'The bot can’t run yet' });
+  await expect(dialog.getByTestId('run-problems')).toHaveText('The stage “Welcome” has no message. Write one, or delete the stage.');
+  await expect(dialog.getByRole('button', { name: 'Run a bot' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Hello, {first_name}!', media_id: null, buttons: [], next_button: null } });
+  await page.getByRole('button', { name: 'Run a bot' }).click();
+  await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Run a bot' }).click();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
+
+  const subscriber = { id: 7_000_000 + Math.floor(Math.random() * 1_000_000), first_name: 'Zoe' };
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: '/start' } });
+  await expect.poll(async () => (await botMessages(request, bot, subscriber.id)).map((m) => m.text)).toEqual(['Hello, Zoe!']);
+
+  // @BotFather revokes the token and gives a new one: the runtime sees the 401 and the funnel says so.
+  const renewed = ((await (await request.post(`${FAKE}/control/bots/${bot.token}/new-token`)).json()) as { result: FakeBot }).result;
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Token revoked', { timeout: 20_000 });
+  await page.getByRole('link', { name: 'Replace the token' }).click();
+  await expect(page.getByRole('heading', { name: 'Replace the token' })).toBeVisible();
+  // Another bot's token is refused, clearly.
+  const other = await fakeBot(request, 'e2e_other');
+  await page.getByLabel('New token').fill(other.token);
+  await page.getByRole('button', { name: 'Replace the token' }).click();
+  await expect(page.getByText(`This token belongs to another bot (@${other.username}).`)).toBeVisible();
+  await page.getByLabel('New token').fill(renewed.token);
+  await page.getByRole('button', { name: 'Replace the token' }).click();
+  await expect(page.getByText('Token replaced.')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/content/funnels/${funnel.id}/$`));
+  await expect(page.getByTestId('funnel-people')).toHaveText('1 person');
+
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Run again' }).click();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
+  // The same person, on the same funnel, answered through the new token; their history kept.
+  await request.post(`${FAKE}/control/bots/${renewed.token}/messages`, { data: { from: subscriber, text: '/start' } });
+  await expect.poll(async () => (await botMessages(request, renewed, subscriber.id)).length).toBe(2);
+  const list = (await (await request.get(FUNNELS_API.funnels, { headers })).json()) as unknown[];
+  expect(list).toHaveLength(1);
+
+  // Stop asks first.
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('alertdialog', { name: 'Stop the bot?' }).getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByTestId('funnel-state').first()).toHaveText('Stopped');
 });

@@ -38,6 +38,7 @@ import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './
 import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
+import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/new'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
@@ -204,6 +205,12 @@ const AuthenticatedContentFunnelsFunnelIdTagsRoute =
     path: '/content/funnels/$funnelId/tags',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdTokenRoute =
+  AuthenticatedContentFunnelsFunnelIdTokenRouteImport.update({
+    id: '/content/funnels/$funnelId/token',
+    path: '/content/funnels/$funnelId/token',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdStagesNewRoute =
   AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport.update({
     id: '/content/funnels/$funnelId/stages/new',
@@ -256,6 +263,7 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
@@ -289,6 +297,7 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
@@ -325,6 +334,7 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/_authenticated/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
@@ -360,6 +370,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/tags'
+    | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId/'
     | '/content/funnels/$funnelId/stages/new'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
@@ -393,6 +404,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/tags'
+    | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId'
     | '/content/funnels/$funnelId/stages/new'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
@@ -428,6 +440,7 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
     | '/_authenticated/content/funnels/$funnelId/tags'
+    | '/_authenticated/content/funnels/$funnelId/token'
     | '/_authenticated/content/funnels/$funnelId/'
     | '/_authenticated/content/funnels/$funnelId/stages/new'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
@@ -651,6 +664,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/token': {
+      id: '/_authenticated/content/funnels/$funnelId/token'
+      path: '/content/funnels/$funnelId/token'
+      fullPath: '/content/funnels/$funnelId/token'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/stages/new': {
       id: '/_authenticated/content/funnels/$funnelId/stages/new'
       path: '/content/funnels/$funnelId/stages/new'
@@ -700,6 +720,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
+  AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
@@ -730,6 +751,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
   AuthenticatedContentFunnelsFunnelIdTagsRoute:
     AuthenticatedContentFunnelsFunnelIdTagsRoute,
+  AuthenticatedContentFunnelsFunnelIdTokenRoute:
+    AuthenticatedContentFunnelsFunnelIdTokenRoute,
   AuthenticatedContentFunnelsFunnelIdIndexRoute:
     AuthenticatedContentFunnelsFunnelIdIndexRoute,
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute:

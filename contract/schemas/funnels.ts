@@ -56,6 +56,23 @@ export type CreateFunnelBody = Static<typeof CreateFunnelBodySchema>;
 export const UpdateFunnelBodySchema = Type.Object({ name: Type.Optional(Text(FUNNEL_NAME_MAX, 1)) });
 export type UpdateFunnelBody = Static<typeof UpdateFunnelBodySchema>;
 
+/** A new token for the funnel's own bot (after @BotFather revoked the old one). */
+export const ReplaceTokenBodySchema = Type.Object({ bot_token: Text(BOT_TOKEN_INPUT_MAX, 1) });
+export type ReplaceTokenBody = Static<typeof ReplaceTokenBodySchema>;
+
+/** Why a funnel cannot run now (empty when it can): each with its code and English text. */
+export const RunCheckSchema = Type.Object({
+  problems: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      /** The stage's title, or Telegram's words. */
+      detail: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type RunCheck = Static<typeof RunCheckSchema>;
+
 export const CopyFunnelBodySchema = Type.Object({ target_funnel_id: Id() });
 export type CopyFunnelBody = Static<typeof CopyFunnelBodySchema>;
 
@@ -204,6 +221,7 @@ export const DashboardFunnelSchema = Type.Object({
   name: Type.String(),
   bot_username: Type.String(),
   state: StringEnum(FUNNEL_STATES),
+  stop_reason: Nullable(StringEnum(STOP_REASONS)),
   stages: Type.Array(
     Type.Object({ id: Type.Integer(), title: Type.String(), color: Type.String(), icon: StringEnum(STAGE_ICONS), people_count: Type.Integer() }),
   ),

@@ -94,6 +94,7 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
       name: f.name,
       bot_username: f.botUsername,
       state: f.state,
+      stop_reason: f.stopReason ?? null,
       stages: stageRows
         .filter((s) => s.funnelId === f.id)
         .map((s) => ({ id: s.id, title: s.title, color: s.color, icon: s.icon as StageIcon, people_count: Number(s.people) })),

@@ -41,8 +41,19 @@ export const FUNNEL_ERRORS = {
   telegramRefused: (description: string): FunnelMessage => ({ code: 'invalid', text: `Telegram refused: ${description}`, detail: description }),
   tokenRevoked: {
     code: 'token_revoked',
-    text: "Telegram does not accept this bot's token any more. Connect the bot again with a new token from @BotFather.",
+    text: "Telegram does not accept this bot's token any more. Replace the token with a new one from @BotFather.",
   },
+  otherBot: (username: string): FunnelMessage => ({
+    code: 'other_bot',
+    text: `This token belongs to another bot (@${username}). Use a token of this funnel's bot.`,
+    detail: username,
+  }),
+  stageWithoutMessage: (title: string): FunnelMessage => ({ code: 'stage_without_message', text: `The stage “${title}” has no message.`, detail: title }),
+  lastStageNext: (title: string): FunnelMessage => ({
+    code: 'last_stage_next',
+    text: `The last stage “${title}” has a next-step button, but there is no stage after it.`,
+    detail: title,
+  }),
   runWithoutStages: { code: 'run_without_stages', text: 'Add at least one stage before running the bot.' },
   runArchived: { code: 'run_archived', text: 'Return the funnel from the archive before running it.' },
   deleteNotArchived: { code: 'delete_not_archived', text: 'Archive the funnel before deleting it.' },

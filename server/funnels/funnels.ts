@@ -6,14 +6,16 @@ import {
   STAGES_MAX,
   type BotDescription,
   type Funnel,
+  type RunCheck,
 } from '../../contract/funnels';
+import { visibleText } from '../../contract/telegram-html';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
+import { conflict, FUNNEL_ERRORS, FunnelError, invalid, invalidField, invalidFields, notFound, type FunnelMessage } from './errors';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -110,16 +112,85 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     return get(ownerId, funnelId);
   }
 
-  /** Runs the bot; the first run locks the stage order. */
+  /**
+   * Why the funnel cannot run, all at once: no stages, a stage without a message, a next-step
+   * button on the last stage that leads nowhere, and Telegram's own word on the token (asked
+   * every time: a revoked token is marked so on the funnel and its screen offers to replace it).
+   */
+  async function runProblems(funnel: FunnelRow): Promise<FunnelMessage[]> {
+    const problems: FunnelMessage[] = [];
+    const list = await orm
+      .select({ title: stages.title, message: stages.message })
+      .from(stages)
+      .where(eq(stages.funnelId, funnel.id))
+      .orderBy(asc(stages.position), asc(stages.id));
+    if (list.length === 0) problems.push(FUNNEL_ERRORS.runWithoutStages);
+    for (const stage of list) {
+      if (stage.message.media_id === null && visibleText(stage.message.text).trim() === '') problems.push(FUNNEL_ERRORS.stageWithoutMessage(stage.title));
+    }
+    const last = list.at(-1);
+    if (last?.message.next_button) problems.push(FUNNEL_ERRORS.lastStageNext(last.title));
+    try {
+      await callTelegram(() => botApiOf(funnel).getMe(), invalid(FUNNEL_ERRORS.tokenRevoked));
+    } catch (error) {
+      if (!(error instanceof FunnelError)) throw error;
+      problems.push(error.detail);
+      if (error.detail.code === 'token_revoked' && funnel.state !== 'running') {
+        await orm.update(funnels).set({ stopReason: 'token_revoked', updatedAt: now() }).where(eq(funnels.id, funnel.id));
+      }
+    }
+    return problems;
+  }
+
+  async function runCheck(ownerId: number, funnelId: number): Promise<RunCheck> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    const problems: FunnelMessage[] = funnel.archivedAt ? [FUNNEL_ERRORS.runArchived] : await runProblems(funnel);
+    return { problems: problems.map(({ code, text, detail }) => ({ code, message: text, ...(detail === undefined ? {} : { detail }) })) };
+  }
+
+  /** Runs the bot once nothing stands in the way; the first run locks the stage order. */
   async function run(ownerId: number, funnelId: number): Promise<Funnel> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
     if (funnel.archivedAt) throw conflict(FUNNEL_ERRORS.runArchived);
-    const [{ count }] = await orm.select({ count: sql<number>`count(*)::int` }).from(stages).where(eq(stages.funnelId, funnelId));
-    if (Number(count) === 0) throw invalid(FUNNEL_ERRORS.runWithoutStages);
+    const problems = await runProblems(funnel);
+    if (problems.length > 0) throw invalidFields({ non_field_errors: problems });
     await orm
       .update(funnels)
       .set({ state: 'running', stopReason: null, firstRunAt: funnel.firstRunAt ?? now(), updatedAt: now() })
       .where(eq(funnels.id, funnelId));
+    return get(ownerId, funnelId);
+  }
+
+  /**
+   * A new token for the funnel's own bot (@BotFather revoked the old one): getMe must answer
+   * with the same bot. Stages, people and history stay; a running funnel goes on with it.
+   */
+  async function replaceToken(ownerId: number, funnelId: number, body: { bot_token: string }): Promise<Funnel> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    const token = body.bot_token.trim();
+    if (!BOT_TOKEN_PATTERN.test(token)) throw invalidField('bot_token', FUNNEL_ERRORS.malformedToken);
+    const hash = botTokenHash(token);
+    const alreadyConnected = invalidField('bot_token', FUNNEL_ERRORS.alreadyConnected);
+    const [existing] = await orm.select({ id: funnels.id }).from(funnels).where(eq(funnels.botTokenHash, hash)).limit(1);
+    if (existing && existing.id !== funnelId) throw alreadyConnected;
+    const me = await callTelegram(() => interactiveBotApi(token, config.telegramApiRoot).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
+    if (me.id !== funnel.botId) throw invalidField('bot_token', FUNNEL_ERRORS.otherBot(me.username));
+    try {
+      await orm
+        .update(funnels)
+        .set({
+          botTokenEncrypted: encryptSecret(token, config.secretKey),
+          botTokenHash: hash,
+          botTokenHint: botTokenHint(token),
+          botUsername: me.username,
+          stopReason: null,
+          updatedAt: now(),
+        })
+        .where(eq(funnels.id, funnelId));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw alreadyConnected;
+      throw error;
+    }
     return get(ownerId, funnelId);
   }
 
@@ -244,7 +315,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     return { description: body.description, short_description: body.short_description };
   }
 
-  return { list, get, connect, update, run, stop, archive, restore, remove, copy, description, setDescription };
+  return { list, get, connect, update, runCheck, run, replaceToken, stop, archive, restore, remove, copy, description, setDescription };
 }
 
 export type FunnelService = ReturnType<typeof createFunnelService>;

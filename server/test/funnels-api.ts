@@ -90,6 +90,13 @@ export async function addStage(env: FunnelsTestEnv, key: string, funnelId: numbe
   return ok<Stage>(await call(env, key, 'POST', FUNNELS_API.stages(funnelId), { title: 'Stage', ...body }), 201);
 }
 
+/** A stage with a message, as a funnel needs before it can run. */
+export async function addRunnableStage(env: FunnelsTestEnv, key: string, funnelId: number, body: Record<string, unknown> = {}): Promise<Stage> {
+  const stage = await addStage(env, key, funnelId, body);
+  ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: `Hello from ${stage.title}`, media_id: null, buttons: [], next_button: null }));
+  return stage;
+}
+
 export async function addTag(env: FunnelsTestEnv, key: string, funnelId: number, title: string): Promise<Tag> {
   return ok<Tag>(await call(env, key, 'POST', FUNNELS_API.tags(funnelId), { title }), 201);
 }

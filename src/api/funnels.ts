@@ -10,6 +10,7 @@ import {
   type MessageMedia,
   type PeoplePage,
   type PersonDetail,
+  type RunCheck,
   type Stage,
   type StageBody,
   type Tag,
@@ -26,6 +27,10 @@ const post = <T>(path: string, json?: unknown) => authClient.post(apiPath(path),
 export const listFunnels = (archived = false) => get<Funnel[]>(FUNNELS_API.funnels, archived ? { archived: 'true' } : undefined);
 export const getFunnel = (id: number) => get<Funnel>(FUNNELS_API.funnel(id));
 export const connectBot = (botToken: string) => post<Funnel>(FUNNELS_API.funnels, { bot_token: botToken });
+export const renameFunnel = (id: number, name: string) => authClient.patch(apiPath(FUNNELS_API.funnel(id)), { json: { name } }).json<Funnel>();
+export const replaceToken = (id: number, botToken: string) => authClient.put(apiPath(FUNNELS_API.token(id)), { json: { bot_token: botToken } }).json<Funnel>();
+/** Why the funnel cannot run now (asks Telegram about the token too). */
+export const checkRun = (id: number) => get<RunCheck>(FUNNELS_API.run(id));
 export const runFunnel = (id: number) => post<Funnel>(FUNNELS_API.run(id));
 export const stopFunnel = (id: number) => post<Funnel>(FUNNELS_API.stop(id));
 export const archiveFunnel = (id: number) => post<Funnel>(FUNNELS_API.archive(id));

@@ -1227,6 +1227,22 @@ export class FakeTelegram {
     this.changed();
   }
 
+  /**
+   * @BotFather's "revoke the current token and generate a new one": the same bot (id, username,
+   * chats, files) answers to a new token; the old one gets 401 Unauthorized from now on.
+   */
+  newToken(token: string): BotSummary {
+    const bot = this.botFor(token);
+    if (!bot.revoked) this.revokeToken(token);
+    const fresh = `${bot.me.id}:AA${randomId(26)}`;
+    this.bots.delete(token);
+    bot.token = fresh;
+    bot.revoked = false;
+    this.bots.set(fresh, bot);
+    this.changed();
+    return this.summary(bot);
+  }
+
   /** The next `count` calls (matching `methods`) fail with the given Bot API error. */
   failNextCalls(token: string, spec: FailureSpec): void {
     const bot = this.botFor(token);

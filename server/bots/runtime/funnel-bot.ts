@@ -72,6 +72,8 @@ function personKey(update: Update): number | string {
 
 export class FunnelBot {
   readonly funnelId: number;
+  /** The token this bot runs with (a replaced token restarts it). */
+  readonly tokenHash: string;
   readonly bot: Bot;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
@@ -87,6 +89,7 @@ export class FunnelBot {
   constructor(private readonly options: FunnelBotOptions) {
     const { funnel, token, apiRoot, store, log, fileIds } = options;
     this.funnelId = funnel.id;
+    this.tokenHash = funnel.botTokenHash;
     this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S });
     const fc: FunnelContext = { funnelId: funnel.id, store, log, fileIds, signal: this.abort.signal, sendRetryDelaysMs: options.sendRetryDelaysMs };
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);

@@ -139,7 +139,12 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     const funnel = known ?? (await this.store.funnel(funnelId));
     const shouldRun = !!funnel && funnel.state === 'running' && !funnel.archivedAt;
     const bot = this.bots.get(funnelId);
-    if (shouldRun && !bot) await this.startBot(funnel);
+    if (shouldRun && bot && bot.tokenHash !== funnel.botTokenHash) {
+      // The owner replaced the token (same bot, new secret): run on the new one.
+      this.bots.delete(funnelId);
+      await bot.stop();
+      await this.startBot(funnel);
+    } else if (shouldRun && !bot) await this.startBot(funnel);
     else if (!shouldRun && bot) {
       this.bots.delete(funnelId);
       await bot.stop({ deleteWebhook: this.transport === 'webhook' });

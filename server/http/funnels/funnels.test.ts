@@ -7,7 +7,7 @@ import { funnels, people, personEvents, stages, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { decryptBotToken } from '../../funnels/secret-box';
 import { expectJsonError } from '../../test/helpers';
-import { addPerson, addStage, addTag, call, connectFunnel, newBot, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
+import { addPerson, addRunnableStage, addStage, addTag, call, connectFunnel, newBot, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
 
 const env = useFunnelsTestEnv();
@@ -160,12 +160,89 @@ describe('GET /api/funnels/ and /api/funnels/:id/', () => {
 });
 
 describe('run, stop, archive, restore, delete', () => {
+  it('run lists every reason it cannot run, the same as GET run/ shows before asking', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const empty = await addStage(env, key, funnel.id, { title: 'Welcome' });
+    const last = await addRunnableStage(env, key, funnel.id, { title: 'Offer' });
+    ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(last.id), { text: 'Buy', media_id: null, buttons: [], next_button: { text: 'Next' } }));
+    const expected = [FUNNEL_ERRORS.stageWithoutMessage('Welcome'), FUNNEL_ERRORS.lastStageNext('Offer')];
+    expect(ok(await call(env, key, 'GET', FUNNELS_API.run(funnel.id)))).toEqual({
+      problems: expected.map(({ code, text, detail }) => ({ code, message: text, detail })),
+    });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)), 400)).toEqual(fieldsError({ non_field_errors: expected }));
+    expect(env.synced).not.toContain(funnel.id);
+
+    ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(empty.id), { text: 'Hi', media_id: null, buttons: [], next_button: { text: 'Next' } }));
+    ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(last.id), { text: 'Buy', media_id: null, buttons: [], next_button: null }));
+    expect(ok(await call(env, key, 'GET', FUNNELS_API.run(funnel.id)))).toEqual({ problems: [] });
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).state).toBe('running');
+  });
+
+  it('"Run again" asks Telegram first: a revoked token is never a success, and the funnel says why', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    await addRunnableStage(env, key, funnel.id);
+    ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
+    ok(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)));
+    env.fake.revokeToken(funnel.token);
+    const refused = await call(env, key, 'POST', FUNNELS_API.run(funnel.id));
+    expect(expectJsonError(refused, 400)).toEqual(fieldsError({ non_field_errors: [FUNNEL_ERRORS.tokenRevoked] }));
+    expect(ok<Funnel>(await call(env, key, 'GET', FUNNELS_API.funnel(funnel.id)))).toMatchObject({ state: 'stopped', stop_reason: 'token_revoked' });
+
+    // Telegram not answering is no success either; once it answers, the run goes through.
+    const other = await connectFunnel(env, key);
+    await addRunnableStage(env, key, other.id);
+    env.fake.failNextCalls(other.token, { count: 1, error_code: 502, description: 'Bad Gateway', methods: ['getMe'] });
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(other.id)), 400)).toEqual(fieldsError({ non_field_errors: [FUNNEL_ERRORS.telegramDown] }));
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(other.id))).state).toBe('running');
+  });
+
+  it('a replaced token keeps the funnel with its stages, people and history; another bot\'s token is refused', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const stage = await addRunnableStage(env, key, funnel.id);
+    const person = await addPerson(env, funnel.id, { stageId: stage.id });
+    await env.t.db.orm.insert(personEvents).values({ personId: person.id, funnelId: funnel.id, direction: 'in', kind: 'command', text: '/start' });
+    ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
+    const renewed = env.fake.newToken(funnel.token);
+    expect((await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).statusCode).toBe(400);
+
+    const other = newBot(env);
+    expect(expectJsonError(await call(env, key, 'PUT', FUNNELS_API.token(funnel.id), { bot_token: other.token }), 400)).toEqual(
+      fieldsError({ bot_token: [FUNNEL_ERRORS.otherBot(other.username)] }),
+    );
+    expect(expectJsonError(await call(env, key, 'PUT', FUNNELS_API.token(funnel.id), { bot_token: funnel.token }), 400)).toEqual(
+      fieldsError({ bot_token: [FUNNEL_ERRORS.unknownToken] }),
+    );
+    expect(expectJsonError(await call(env, key, 'PUT', FUNNELS_API.token(funnel.id), { bot_token: 'nope' }), 400)).toEqual(
+      fieldsError({ bot_token: [FUNNEL_ERRORS.malformedToken] }),
+    );
+    // Another user's funnel is not there.
+    expect((await call(env, await user(env), 'PUT', FUNNELS_API.token(funnel.id), { bot_token: renewed.token })).statusCode).toBe(404);
+
+    const replaced = ok<Funnel>(await call(env, key, 'PUT', FUNNELS_API.token(funnel.id), { bot_token: renewed.token }));
+    expect(replaced).toMatchObject({ id: funnel.id, stop_reason: null, people_count: 1, stage_count: 1, bot_token_hint: expect.stringMatching(/^\d+:AA/) });
+    const [row] = await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnel.id));
+    expect(decryptBotToken(row, env.t.config)).toBe(renewed.token);
+    expect(await env.t.db.orm.select().from(personEvents).where(eq(personEvents.personId, person.id))).toHaveLength(1);
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).state).toBe('running');
+    // Only one funnel: nothing new was made.
+    expect(ok<Funnel[]>(await call(env, key, 'GET', FUNNELS_API.funnels))).toHaveLength(1);
+    // The same token again is fine (idempotent); on another funnel it is "already connected".
+    ok(await call(env, key, 'PUT', FUNNELS_API.token(funnel.id), { bot_token: renewed.token }));
+    const second = await connectFunnel(env, key);
+    expect(expectJsonError(await call(env, key, 'PUT', FUNNELS_API.token(second.id), { bot_token: renewed.token }), 400)).toEqual(
+      fieldsError({ bot_token: [FUNNEL_ERRORS.alreadyConnected] }),
+    );
+  });
+
   it('run needs a stage, locks the order once and tells the runtime; stop stops', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)), 400)).toEqual(detailError(FUNNEL_ERRORS.runWithoutStages));
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)), 400)).toEqual(fieldsError({ non_field_errors: [FUNNEL_ERRORS.runWithoutStages] }));
     expect(env.synced).not.toContain(funnel.id);
-    await addStage(env, key, funnel.id);
+    await addRunnableStage(env, key, funnel.id);
 
     const ran = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
     expect(ran).toMatchObject({ state: 'running', stage_order_locked: true });
@@ -185,7 +262,7 @@ describe('run, stop, archive, restore, delete', () => {
   it('run clears the reason the runtime stopped it for', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
-    await addStage(env, key, funnel.id);
+    await addRunnableStage(env, key, funnel.id);
     await env.t.db.orm.update(funnels).set({ state: 'stopped', stopReason: 'token_revoked' }).where(eq(funnels.id, funnel.id));
     expect(ok<Funnel>(await call(env, key, 'GET', FUNNELS_API.funnel(funnel.id))).stop_reason).toBe('token_revoked');
     expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).stop_reason).toBeNull();
@@ -194,7 +271,7 @@ describe('run, stop, archive, restore, delete', () => {
   it('archive stops the bot; an archived funnel cannot run; restore brings it back stopped', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
-    await addStage(env, key, funnel.id);
+    await addRunnableStage(env, key, funnel.id);
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
     const archived = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.archive(funnel.id)));
     expect(archived).toMatchObject({ archived: true, state: 'stopped' });

@@ -214,6 +214,7 @@ describe('GET /api/dashboard/', () => {
         name: 'Shop',
         bot_username: funnel.bot_username,
         state: 'draft',
+        stop_reason: null,
         stages: [
           { id: s1.id, title: 'One', color: s1.color, icon: 'flag', people_count: 1 },
           { id: s2.id, title: 'Two', color: s2.color, icon: 'flag', people_count: 1 },

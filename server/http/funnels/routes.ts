@@ -108,6 +108,13 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
         return funnels.get(ownerOf(request), funnel.id);
       });
     }
+    app.get(FUNNELS_PATHS.run, { schema: schemas.runCheckSchema }, async (request) => funnels.runCheck(ownerOf(request), idOf(request)));
+    app.put(FUNNELS_PATHS.token, { schema: schemas.replaceTokenSchema }, async (request) => {
+      const id = idOf(request);
+      await funnels.replaceToken(ownerOf(request), id, request.body);
+      await syncRuntime(request, id);
+      return funnels.get(ownerOf(request), id);
+    });
     app.post(FUNNELS_PATHS.copy, { schema: schemas.copyFunnelSchema }, async (request) =>
       funnels.copy(ownerOf(request), idOf(request), request.body.target_funnel_id),
     );

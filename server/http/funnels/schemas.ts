@@ -17,6 +17,8 @@ import {
   PeopleQuerySchema,
   PersonDetailSchema,
   PersonTagBodySchema,
+  ReplaceTokenBodySchema,
+  RunCheckSchema,
   StageBodySchema,
   StageOrderBodySchema,
   StagePatchSchema,
@@ -37,6 +39,8 @@ export const listFunnelsSchema = { querystring: FunnelListQuerySchema, response:
 export const createFunnelSchema = { body: CreateFunnelBodySchema, response: { 201: FunnelSchema } };
 export const funnelSchema = { params, response: { 200: FunnelSchema } };
 export const updateFunnelSchema = { params, body: UpdateFunnelBodySchema, response: { 200: FunnelSchema } };
+export const replaceTokenSchema = { params, body: ReplaceTokenBodySchema, response: { 200: FunnelSchema } };
+export const runCheckSchema = { params, response: { 200: RunCheckSchema } };
 export const copyFunnelSchema = { params, body: CopyFunnelBodySchema, response: { 200: FunnelSchema } };
 export const descriptionSchema = { params, response: { 200: BotDescriptionSchema } };
 export const setDescriptionSchema = { params, body: BotDescriptionSchema, response: { 200: BotDescriptionSchema } };

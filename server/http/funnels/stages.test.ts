@@ -114,6 +114,9 @@ describe('POST stages/order/', () => {
     const d = await addStage(env, key, funnel.id, { title: 'D' });
     expect(d.position).toBe(3);
 
+    for (const stage of [a, b, c, d]) {
+      ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: stage.title, media_id: null, buttons: [], next_button: null }));
+    }
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
     ok(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)));
     const locked = await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: [a.id, b.id, c.id, d.id] });

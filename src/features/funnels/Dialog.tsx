@@ -10,6 +10,7 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel,
   destructive = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: {
@@ -18,6 +19,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   cancelLabel: string;
   destructive?: boolean;
+  /** The action can't be taken now (the dialog says why). */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -56,7 +59,7 @@ export function ConfirmDialog({
           </div>
         ) : null}
         <div className="sheet-actions">
-          <Button variant={destructive ? 'destructive' : 'primary'} className={destructive ? 'button--destructive-strong' : undefined} onClick={onConfirm}>
+          <Button variant={destructive ? 'destructive' : 'primary'} className={destructive ? 'button--destructive-strong' : undefined} onClick={onConfirm} disabled={confirmDisabled}>
             {confirmLabel}
           </Button>
           <button type="button" className="button button--secondary" ref={cancelRef} onClick={onCancel}>

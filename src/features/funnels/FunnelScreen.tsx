@@ -15,6 +15,7 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from '@/ui/glyphs';
 import { RunControls, StateBadge } from './parts';
+import { BotSection } from './BotSection';
 import { StageList } from './StageList';
 import { runApiAction } from '@/api/action';
 import { noticeFailure, success, useRefresh, useRefreshWhile } from './useApi';
@@ -67,8 +68,8 @@ export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funn
         </div>
         <p className="funnel-status-text">{t(`funnels.funnel.stateText.${revoked ? 'revoked' : data.state}`)}</p>
         {revoked ? (
-          <Link to={ROUTES.connectBot} className="button button--secondary button--small">
-            {t('funnels.funnel.reconnect')}
+          <Link to="/content/funnels/$funnelId/token/" params={{ funnelId: String(funnelId) }} className="button button--primary button--small">
+            {t('funnels.token.title')}
           </Link>
         ) : data.archived ? null : (
           <RunControls funnel={data} onChanged={() => void refresh()} />
@@ -103,6 +104,8 @@ export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funn
         <PlusIcon />
         {t('funnels.stages.add')}
       </Link>
+
+      <BotSection funnel={data} onChanged={() => void refresh()} />
 
       <Section title={t('funnels.funnel.more')}>
         <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: id }} className="row">

@@ -14,7 +14,7 @@ import { RunControls, StateBadge } from './parts';
 import { useRefresh, useRefreshWhile } from './useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 
-export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel: Funnel) => void }) {
+export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel?: Funnel) => void }) {
   const { t } = useTranslation();
   return (
     <article className="funnel-card" data-testid="funnel-card" aria-label={funnel.name}>

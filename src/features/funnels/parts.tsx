@@ -2,13 +2,14 @@
 // the colour and icon pickers.
 import { useState } from 'react';
 import { PALETTE, STAGE_ICONS, type Funnel, type StageIcon, type Tag } from '../../../contract/funnels';
-import { runFunnel, stopFunnel } from '@/api/funnels';
+import type { ApiErrorCode } from '../../../contract/errors';
+import { checkRun, runFunnel, stopFunnel } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from './Dialog';
 import { StageGlyph } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, success } from './useApi';
+import { describeFailure, noticeFailure, success, translateServerMessage } from './useApi';
 import './funnels.css';
 
 export function useStateLabel() {
@@ -28,52 +29,111 @@ export function StateBadge({ funnel }: { funnel: Pick<Funnel, 'state'> & { stop_
   );
 }
 
+type RunDialog = { kind: 'run'; problems: string[] | null; busy: boolean } | { kind: 'stop'; busy: boolean } | null;
+
 /**
- * 'Run a bot' (after 'Are you sure?', which warns that stages can't be swapped afterwards while
- * that is still to come) and 'Stop'. Calls `onChanged` with the funnel as the server now has it.
+ * 'Run a bot' and 'Stop', each after a confirmation. Before a run the server checks the funnel
+ * and asks Telegram about the token; what stands in the way is listed on the confirmation itself
+ * (and the run button stays off). Success is said only once the server has the new state;
+ * `onChanged` gets the funnel as the server now has it (or nothing: read it again).
  */
-export function RunControls({ funnel, onChanged, compact = false }: { funnel: Funnel; onChanged: (funnel: Funnel) => void; compact?: boolean }) {
+export function RunControls({ funnel, onChanged, compact = false }: { funnel: Funnel; onChanged: (funnel?: Funnel) => void; compact?: boolean }) {
   const { t } = useTranslation();
-  const [asking, setAsking] = useState(false);
+  const [dialog, setDialog] = useState<RunDialog>(null);
   const running = funnel.state === 'running';
 
+  async function openRun() {
+    setDialog({ kind: 'run', problems: null, busy: false });
+    const result = await runApiAction(() => checkRun(funnel.id));
+    if (!result.ok) {
+      setDialog(null);
+      return noticeFailure(result.failure);
+    }
+    const problems = result.value.problems.map((p) => translateServerMessage(p.message, { code: p.code as ApiErrorCode, detail: p.detail }));
+    setDialog({ kind: 'run', problems, busy: false });
+    // The check may have found the token revoked: the screen shows it at once.
+    if (result.value.problems.some((p) => p.code === 'token_revoked')) onChanged();
+  }
+
   async function run() {
-    setAsking(false);
+    setDialog({ kind: 'run', problems: [], busy: true });
     const result = await runApiAction(() => runFunnel(funnel.id));
-    if (!result.ok) return noticeFailure(result.failure);
+    if (!result.ok) {
+      const { fields, messages } = describeFailure(result.failure);
+      const problems = [...messages, ...Object.values(fields).flat()];
+      if (problems.length === 0) {
+        setDialog(null);
+        return noticeFailure(result.failure);
+      }
+      onChanged();
+      return setDialog({ kind: 'run', problems, busy: false });
+    }
+    setDialog(null);
     success(t('funnels.run.started', { username: result.value.bot_username }));
     onChanged(result.value);
   }
 
   async function stop() {
+    setDialog({ kind: 'stop', busy: true });
     const result = await runApiAction(() => stopFunnel(funnel.id));
+    setDialog(null);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.run.stopped'));
     onChanged(result.value);
   }
 
   const runLabel = funnel.state === 'stopped' ? t('funnels.run.again') : t('funnels.run.run');
+  const problems = dialog?.kind === 'run' ? dialog.problems : null;
   return (
     <>
       {running ? (
-        <Button variant="secondary" className={compact ? 'button--small' : undefined} onClick={() => void stop()}>
+        <Button variant="secondary" className={compact ? 'button--small' : undefined} onClick={() => setDialog({ kind: 'stop', busy: false })}>
           {t('funnels.run.stop')}
         </Button>
       ) : (
-        <Button className={compact ? 'button--small' : undefined} onClick={() => setAsking(true)}>
+        <Button className={compact ? 'button--small' : undefined} onClick={() => void openRun()}>
           {runLabel}
         </Button>
       )}
-      {asking ? (
+      {dialog?.kind === 'run' ? (
         <ConfirmDialog
-          title={t('funnels.run.confirmTitle')}
+          title={problems && problems.length > 0 ? t('funnels.run.cannotTitle') : t('funnels.run.confirmTitle')}
           confirmLabel={runLabel}
           cancelLabel={t('funnels.common.cancel')}
+          confirmDisabled={problems === null || problems.length > 0 || dialog.busy}
           onConfirm={() => void run()}
-          onCancel={() => setAsking(false)}
+          onCancel={() => setDialog(null)}
         >
-          <p>{funnel.stage_order_locked ? t('funnels.run.confirmAgain', { username: funnel.bot_username }) : t('funnels.run.confirmFirst', { username: funnel.bot_username })}</p>
-          {funnel.stage_order_locked ? null : <p className="sheet-warning">{t('funnels.run.warning')}</p>}
+          {problems === null ? (
+            <p role="status">{t('funnels.run.checking')}</p>
+          ) : problems.length > 0 ? (
+            <>
+              <p>{t('funnels.run.cannotText')}</p>
+              <ul className="sheet-problems" data-testid="run-problems">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <>
+              <p>{funnel.stage_order_locked ? t('funnels.run.confirmAgain', { username: funnel.bot_username }) : t('funnels.run.confirmFirst', { username: funnel.bot_username })}</p>
+              {funnel.stage_order_locked ? null : <p className="sheet-warning">{t('funnels.run.warning')}</p>}
+            </>
+          )}
+        </ConfirmDialog>
+      ) : null}
+      {dialog?.kind === 'stop' ? (
+        <ConfirmDialog
+          title={t('funnels.run.stopTitle')}
+          confirmLabel={t('funnels.run.stop')}
+          cancelLabel={t('funnels.common.cancel')}
+          destructive
+          confirmDisabled={dialog.busy}
+          onConfirm={() => void stop()}
+          onCancel={() => setDialog(null)}
+        >
+          <p>{t('funnels.run.stopText', { username: funnel.bot_username })}</p>
         </ConfirmDialog>
       ) : null}
     </>
