@@ -200,7 +200,7 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
 
   // After the run the order is locked, and the screen says why.
-  await expect(page.getByTestId('order-locked')).toHaveText("Stages can't be swapped after the bot has been run.");
+  await expect(page.getByTestId('order-locked')).toHaveText('Stop the bot to change the order of stages.');
   await expect(page.getByTestId('stage-handle')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /Move “/ })).toHaveCount(0);
   const stages = (await (await request.get(FUNNELS_API.stages(funnelId), { headers: { Authorization: `Token ${authToken}` } })).json()) as Array<{ id: number }>;
@@ -258,6 +258,20 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByRole('alertdialog', { name: 'Stop the bot?' }).getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Stopped');
+  // Stopped, the order can change again, with a word about the people already in it; a stage
+  // goes in between others.
+  await expect(page.getByTestId('order-warning')).toContainText('people stay in the stages they are in');
+  await expect(page.getByRole('button', { name: 'Move “Thanks” up' })).toBeVisible();
+  await page.getByRole('link', { name: 'Add a stage' }).click();
+  await page.getByLabel('Title').fill('Bonus');
+  await page.getByLabel('Place').selectOption({ label: 'After “Welcome”' });
+  await expect(page.getByTestId('place-warning')).toBeVisible();
+  await page.getByRole('button', { name: 'Add the stage' }).click();
+  await typeMessage(page, ['A bonus for you']);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: 'Bonus' })).toBeVisible();
+  await page.getByRole('link', { name: /Back|Coffee Shop/ }).first().click();
+  await expect(stageRows(page)).toContainText(['Welcome', 'Bonus', 'Offer', 'Thanks']);
   await page.getByRole('button', { name: 'Run again' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Run again' }).click();
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');

@@ -40,7 +40,10 @@ export const FunnelSchema = Type.Object({
   stop_reason: Nullable(StringEnum(STOP_REASONS)),
   archived: Type.Boolean(),
   /** True once the bot has been run: stages can no longer be reordered. */
+  /** The bot is running: stages can't be reordered or inserted until it is stopped. */
   stage_order_locked: Type.Boolean(),
+  /** The bot has been run at least once (people may be in any stage). */
+  was_run: Type.Boolean(),
   people_count: Type.Integer(),
   stage_count: Type.Integer(),
   created_at: Timestamp(),
@@ -150,6 +153,9 @@ export const StageBodySchema = Type.Object({
 });
 export type StageBody = Static<typeof StageBodySchema>;
 export const StagePatchSchema = Type.Partial(StageBodySchema);
+/** A new stage; `position` (0 = first) inserts it among the others, which needs a stopped bot. */
+export const StageCreateBodySchema = Type.Object({ ...StageBodySchema.properties, position: Type.Optional(Type.Integer({ minimum: 0, maximum: STAGES_MAX })) });
+export type StageCreateBody = Static<typeof StageCreateBodySchema>;
 
 export const StageOrderBodySchema = Type.Object({ stage_ids: Type.Array(Id(), { maxItems: STAGES_MAX }) });
 export type StageOrderBody = Static<typeof StageOrderBodySchema>;

@@ -57,7 +57,7 @@ export const FUNNEL_ERRORS = {
   runWithoutStages: { code: 'run_without_stages', text: 'Add at least one stage before running the bot.' },
   runArchived: { code: 'run_archived', text: 'Return the funnel from the archive before running it.' },
   deleteNotArchived: { code: 'delete_not_archived', text: 'Archive the funnel before deleting it.' },
-  orderLocked: { code: 'order_locked', text: "Stages can't be reordered after the bot has been run." },
+  orderLocked: { code: 'order_locked', text: 'Stop the bot to change the order of stages.' },
   orderMismatch: { code: 'order_mismatch', text: "The list must name each of the funnel's stages exactly once." },
   tooManyStages: { code: 'too_many_stages', count: STAGES_MAX, text: `A funnel can have no more than ${STAGES_MAX} stages.` },
   tooManyTags: { code: 'too_many_tags', count: TAGS_MAX, text: `A funnel can have no more than ${TAGS_MAX} tags.` },

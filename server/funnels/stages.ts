@@ -11,6 +11,7 @@ import {
   type MessageMedia,
   type Stage,
   type StageBody,
+  type StageCreateBody,
   type StageIcon,
 } from '../../contract/funnels';
 import type { Db } from '../db';
@@ -97,19 +98,32 @@ export function createStageService({ db }: StageServiceDeps) {
     return clean;
   }
 
-  /** Appends a stage at the end of the funnel. */
-  async function create(ownerId: number, funnelId: number, body: StageBody): Promise<Stage> {
+  /**
+   * Adds a stage at the end of the funnel, or at `position` among the others (those from there on
+   * move one down), which only a funnel whose bot is not running allows.
+   */
+  async function create(ownerId: number, funnelId: number, body: StageCreateBody): Promise<Stage> {
     await ownedFunnel(orm, ownerId, funnelId);
     const title = cleanTitle(body.title);
     await checkTag(funnelId, body.tag_id);
     const row = await orm.transaction(async (tx) => {
       // Serializes appends to one funnel, so two at once do not get the same position.
-      await tx.select({ id: funnels.id }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
       const [{ count, maxPosition }] = await tx
         .select({ count: sql<number>`count(*)::int`, maxPosition: sql<number>`coalesce(max(${stages.position}), -1)::int` })
         .from(stages)
         .where(eq(stages.funnelId, funnelId));
       if (Number(count) >= STAGES_MAX) throw invalid(FUNNEL_ERRORS.tooManyStages);
+      let position = Number(maxPosition) + 1;
+      if (body.position !== undefined && body.position < Number(count)) {
+        if (locked.state === 'running') throw conflict(FUNNEL_ERRORS.orderLocked);
+        // Positions are made 0…n-1 again, with a gap where the new stage goes.
+        const ordered = await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id));
+        for (const [index, { id }] of ordered.entries()) {
+          await tx.update(stages).set({ position: index < body.position ? index : index + 1 }).where(eq(stages.id, id));
+        }
+        position = body.position;
+      }
       const [inserted] = await tx
         .insert(stages)
         .values({
@@ -117,7 +131,7 @@ export function createStageService({ db }: StageServiceDeps) {
           title,
           icon: body.icon ?? 'flag',
           color: body.color ?? PALETTE[0],
-          position: Number(maxPosition) + 1,
+          position,
           tagId: body.tag_id ?? null,
         })
         .returning();
@@ -146,13 +160,13 @@ export function createStageService({ db }: StageServiceDeps) {
     await orm.delete(stages).where(eq(stages.id, stageId));
   }
 
-  /** Sets the order; stageIds must name every stage of the funnel exactly once. */
+  /** Sets the order (not while the bot runs); stageIds must name every stage of the funnel exactly once. */
   async function reorder(ownerId: number, funnelId: number, stageIds: number[]): Promise<Stage[]> {
-    const funnel = await ownedFunnel(orm, ownerId, funnelId);
-    if (funnel.firstRunAt) throw conflict(FUNNEL_ERRORS.orderLocked);
+    await ownedFunnel(orm, ownerId, funnelId);
     await orm.transaction(async (tx) => {
-      const [locked] = await tx.select({ firstRunAt: funnels.firstRunAt }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
-      if (locked.firstRunAt) throw conflict(FUNNEL_ERRORS.orderLocked);
+      // A running bot is moving people through the stages: the order stays while it runs.
+      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      if (locked.state === 'running') throw conflict(FUNNEL_ERRORS.orderLocked);
       const current = (await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId))).map((s) => s.id);
       const given = new Set(stageIds);
       if (given.size !== stageIds.length || given.size !== current.length || current.some((id) => !given.has(id))) {

@@ -13,6 +13,7 @@ import {
   type RunCheck,
   type Stage,
   type StageBody,
+  type StageCreateBody,
   type Tag,
   type TagBody,
 } from '../../contract/funnels';
@@ -47,7 +48,7 @@ export const setDescription = (id: number, body: BotDescription) =>
 
 export const listStages = (funnelId: number) => get<Stage[]>(FUNNELS_API.stages(funnelId));
 export const getStage = (id: number) => get<Stage>(FUNNELS_API.stage(id));
-export const createStage = (funnelId: number, body: StageBody) => post<Stage>(FUNNELS_API.stages(funnelId), body);
+export const createStage = (funnelId: number, body: StageCreateBody) => post<Stage>(FUNNELS_API.stages(funnelId), body);
 export const updateStage = (id: number, body: Partial<StageBody>) => authClient.patch(apiPath(FUNNELS_API.stage(id)), { json: body }).json<Stage>();
 export async function deleteStage(id: number): Promise<void> {
   await authClient.delete(apiPath(FUNNELS_API.stage(id)));

@@ -237,7 +237,7 @@ describe('run, stop, archive, restore, delete', () => {
     );
   });
 
-  it('run needs a stage, locks the order once and tells the runtime; stop stops', async () => {
+  it('run needs a stage, locks the order while it runs and tells the runtime; stop stops', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)), 400)).toEqual(fieldsError({ non_field_errors: [FUNNEL_ERRORS.runWithoutStages] }));
@@ -245,13 +245,13 @@ describe('run, stop, archive, restore, delete', () => {
     await addRunnableStage(env, key, funnel.id);
 
     const ran = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
-    expect(ran).toMatchObject({ state: 'running', stage_order_locked: true });
+    expect(ran).toMatchObject({ state: 'running', stage_order_locked: true, was_run: true });
     expect(env.synced.filter((id) => id === funnel.id)).toHaveLength(1);
     const [row] = await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnel.id));
     const firstRun = row.firstRunAt;
     expect(firstRun).not.toBeNull();
 
-    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)))).toMatchObject({ state: 'stopped', stage_order_locked: true });
+    expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)))).toMatchObject({ state: 'stopped', stage_order_locked: false, was_run: true });
     env.t.clock.advance(60);
     expect(ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).state).toBe('running');
     const [again] = await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnel.id));

@@ -19,7 +19,7 @@ import {
   PersonTagBodySchema,
   ReplaceTokenBodySchema,
   RunCheckSchema,
-  StageBodySchema,
+  StageCreateBodySchema,
   StageOrderBodySchema,
   StagePatchSchema,
   StageSchema,
@@ -46,7 +46,7 @@ export const descriptionSchema = { params, response: { 200: BotDescriptionSchema
 export const setDescriptionSchema = { params, body: BotDescriptionSchema, response: { 200: BotDescriptionSchema } };
 
 export const listStagesSchema = { params, response: { 200: Type.Array(StageSchema) } };
-export const createStageSchema = { params, body: StageBodySchema, response: { 201: StageSchema } };
+export const createStageSchema = { params, body: StageCreateBodySchema, response: { 201: StageSchema } };
 export const stageSchema = { params, response: { 200: StageSchema } };
 export const updateStageSchema = { params, body: StagePatchSchema, response: { 200: StageSchema } };
 export const stageOrderSchema = { params, body: StageOrderBodySchema, response: { 200: Type.Array(StageSchema) } };

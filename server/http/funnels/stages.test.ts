@@ -9,6 +9,7 @@ import {
   PALETTE,
   STAGES_MAX,
   URL_BUTTONS_MAX,
+  type Funnel,
   type MessageContent,
   type MessageMedia,
   type Stage,
@@ -100,7 +101,7 @@ describe('stages', () => {
 });
 
 describe('POST stages/order/', () => {
-  it('reorders until the first run, then answers 409', async () => {
+  it('reorders and inserts while the bot is not running; a running bot answers 409 and nothing moves', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     const [a, b, c] = [await addStage(env, key, funnel.id, { title: 'A' }), await addStage(env, key, funnel.id, { title: 'B' }), await addStage(env, key, funnel.id, { title: 'C' })];
@@ -118,11 +119,38 @@ describe('POST stages/order/', () => {
       ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: stage.title, media_id: null, buttons: [], next_button: null }));
     }
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
-    ok(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)));
+    const titles = async () => ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id))).map((s) => s.title);
     const locked = await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: [a.id, b.id, c.id, d.id] });
-    expect(expectJsonError(locked, 409)).toEqual({ detail: "Stages can't be reordered after the bot has been run.", code: 'order_locked' });
-    const after = ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)));
-    expect(after.map((s) => s.title)).toEqual(['C', 'A', 'B', 'D']);
+    expect(expectJsonError(locked, 409)).toEqual({ detail: 'Stop the bot to change the order of stages.', code: 'order_locked' });
+    const between = await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'X', position: 1 });
+    expect(expectJsonError(between, 409)).toEqual({ detail: 'Stop the bot to change the order of stages.', code: 'order_locked' });
+    // Appending is fine while it runs.
+    expect(ok<Stage>(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'E', position: 5 }), 201).position).toBe(4);
+    expect(await titles()).toEqual(['C', 'A', 'B', 'D', 'E']);
+
+    // Stopped (after a run): reorder and insert between others.
+    const stopped = ok<Funnel>(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)));
+    expect(stopped).toMatchObject({ stage_order_locked: false, was_run: true });
+    ok(await call(env, key, 'POST', FUNNELS_API.stageOrder(funnel.id), { stage_ids: [a.id, b.id, c.id, d.id, (await titlesIds())[4]] }));
+    const x = ok<Stage>(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'X', position: 1 }), 201);
+    expect(x.position).toBe(1);
+    expect(await titles()).toEqual(['A', 'X', 'B', 'C', 'D', 'E']);
+    const first = ok<Stage>(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'First', position: 0 }), 201);
+    expect(ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id))).map((s) => [s.title, s.position])).toEqual([
+      ['First', 0],
+      ['A', 1],
+      ['X', 2],
+      ['B', 3],
+      ['C', 4],
+      ['D', 5],
+      ['E', 6],
+    ]);
+    expect(first.position).toBe(0);
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'Y', position: -1 }), 400)).toHaveProperty('position');
+
+    async function titlesIds() {
+      return ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id))).map((s) => s.id);
+    }
   });
 
   it("must name exactly the funnel's stages", async () => {

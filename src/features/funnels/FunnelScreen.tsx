@@ -96,7 +96,14 @@ export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funn
               {t('funnels.stages.locked')}
             </p>
           ) : (
-            <p className="section-footer">{t('funnels.stages.reorderHint')}</p>
+            <>
+              <p className="section-footer">{t('funnels.stages.reorderHint')}</p>
+              {data.was_run && data.people_count > 0 ? (
+                <p className="section-footer section-footer--warning" data-testid="order-warning">
+                  {t('funnels.stages.movedWarning')}
+                </p>
+              ) : null}
+            </>
           )
         ) : null}
       </section>

@@ -2,7 +2,7 @@
 // colour and the tag everyone who reaches it gets; editing also offers to delete the stage.
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { PALETTE, STAGE_TITLE_MAX, type Stage, type StageIcon, type Tag } from '../../../contract/funnels';
+import { PALETTE, STAGE_TITLE_MAX, type Funnel, type Stage, type StageIcon, type Tag } from '../../../contract/funnels';
 import { createStage, updateStage } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
@@ -17,8 +17,14 @@ import { describeFailure, success, type TranslatedFailure } from './useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
+/** Where a new stage may go: its funnel (running or not) and the stages there are. */
+export interface StagePlace {
+  funnel: Funnel;
+  stages: Stage[];
+}
+
 /** `stage`: the one being edited (null for a new one); the route loads it with the funnel's tags. */
-export function StageFormScreen({ funnelId, stage, tags }: { funnelId: number; stage: Stage | null; tags: Tag[] }) {
+export function StageFormScreen({ funnelId, stage, tags, place = null }: { funnelId: number; stage: Stage | null; tags: Tag[]; place?: StagePlace | null }) {
   const { t } = useTranslation();
   const editing = stage !== null;
   const stageId = stage?.id;
@@ -33,15 +39,18 @@ export function StageFormScreen({ funnelId, stage, tags }: { funnelId: number; s
   return (
     <Screen>
       <ScreenHeader title={title} back={back} />
-      <StageForm key={stage?.id ?? 'new'} funnelId={funnelId} stage={stage} tags={tags} />
+      <StageForm key={stage?.id ?? 'new'} funnelId={funnelId} stage={stage} tags={tags} place={place} />
     </Screen>
   );
 }
 
-function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage | null; tags: Tag[] }) {
+function StageForm({ funnelId, stage, tags, place }: { funnelId: number; stage: Stage | null; tags: Tag[]; place: StagePlace | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const tagFieldId = useId();
+  const placeFieldId = useId();
+  /** Index the new stage takes (0 = first); the end by default. */
+  const [position, setPosition] = useState<number>(place?.stages.length ?? 0);
   const [title, setTitle] = useState(stage?.title ?? '');
   const [icon, setIcon] = useState<StageIcon>(stage?.icon ?? 'flag');
   const [color, setColor] = useState<string>(stage?.color ?? PALETTE[0]);
@@ -57,8 +66,9 @@ function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage |
     event.preventDefault();
     if (!title.trim()) return setErrors({ fields: { title: [t('funnels.stageForm.titleRequired')] }, messages: [] });
     const body = { title: title.trim(), icon, color, tag_id: tagId };
-    const result = await runApiAction(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, body)));
-    if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'icon', 'color', 'tag_id']));
+    const atEnd = !place || position >= place.stages.length;
+    const result = await runApiAction(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, atEnd ? body : { ...body, position })));
+    if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'icon', 'color', 'tag_id', 'position']));
     success(stage ? t('funnels.stageForm.saved') : t('funnels.stageForm.added'));
     if (stage) await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: funnelParam, stageId: String(stage.id) }, replace: true });
     // A new stage needs its message next.
@@ -110,6 +120,42 @@ function StageForm({ funnelId, stage, tags }: { funnelId: number; stage: Stage |
             </Link>
           </p>
         </div>
+        {place && place.stages.length > 0 ? (
+          <div className="field">
+            <label className="field-label" htmlFor={placeFieldId}>
+              {t('funnels.stageForm.place')}
+            </label>
+            <select
+              id={placeFieldId}
+              className="field-input field-select"
+              value={position}
+              disabled={place.funnel.stage_order_locked}
+              onChange={(event) => setPosition(Number(event.target.value))}
+              aria-describedby={`${placeFieldId}-hint`}
+            >
+              <option value={0}>{t('funnels.stageForm.placeFirst')}</option>
+              {place.stages.slice(0, -1).map((other, index) => (
+                <option key={other.id} value={index + 1}>
+                  {t('funnels.stageForm.placeAfter', { title: other.title })}
+                </option>
+              ))}
+              <option value={place.stages.length}>{t('funnels.stageForm.placeEnd')}</option>
+            </select>
+            {place.funnel.stage_order_locked ? (
+              <p className="field-hint" id={`${placeFieldId}-hint`}>
+                {t('funnels.stageForm.placeLocked')}
+              </p>
+            ) : errors.fields.position ? (
+              <p className="field-error" id={`${placeFieldId}-hint`}>
+                {errors.fields.position.join(' ')}
+              </p>
+            ) : place.funnel.was_run && place.funnel.people_count > 0 && position < place.stages.length ? (
+              <p className="field-hint field-hint--warning" id={`${placeFieldId}-hint`} data-testid="place-warning">
+                {t('funnels.stageForm.placeWarning')}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         <Button type="submit">{stage ? t('funnels.common.save') : t('funnels.stageForm.add')}</Button>
       </form>
       {stage ? <DeleteStageButton stage={stage} /> : null}

@@ -117,8 +117,8 @@ export function RunControls({ funnel, onChanged, compact = false }: { funnel: Fu
             </>
           ) : (
             <>
-              <p>{funnel.stage_order_locked ? t('funnels.run.confirmAgain', { username: funnel.bot_username }) : t('funnels.run.confirmFirst', { username: funnel.bot_username })}</p>
-              {funnel.stage_order_locked ? null : <p className="sheet-warning">{t('funnels.run.warning')}</p>}
+              <p>{funnel.was_run ? t('funnels.run.confirmAgain', { username: funnel.bot_username }) : t('funnels.run.confirmFirst', { username: funnel.bot_username })}</p>
+              {funnel.was_run ? null : <p className="sheet-warning">{t('funnels.run.warning')}</p>}
             </>
           )}
         </ConfirmDialog>
