@@ -312,6 +312,8 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
     ((await (await request.post(FUNNELS_API.tags(funnel.id), { headers, data: { title, color } })).json()) as { id: number }).id;
   const hot = await tag('Hot lead', '#ff3b30');
   await tag('Paid', '#34c759');
+  // The longest title there can be, with no space to break at: it wraps inside its row.
+  await tag('Subscribed-to-the-weekly-newsletter-and-the-autumn-webinar-2026', '#5ac8fa');
   const stage = async (title: string, icon: string, color: string, tagId: number | null) =>
     ((await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title, icon, color, tag_id: tagId } })).json()) as { id: number }).id;
   const ids = [await stage('Welcome', 'flag', '#2481cc', null), await stage('Free lesson', 'video', '#af52de', hot), await stage('Offer', 'cart', '#ff9500', null)];
@@ -442,4 +444,27 @@ test('run lists what stands in its way; a revoked token is replaced on the same 
   await page.getByRole('button', { name: 'Stop' }).click();
   await page.getByRole('alertdialog', { name: 'Stop the bot?' }).getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Stopped');
+});
+
+test('tags: rename and recolour, titles unique without regard to case', async ({ page, request }) => {
+  const key = await signIn(page, request, 'tags');
+  const headers = { Authorization: `Token ${key}` };
+  const bot = await fakeBot(request, 'e2e_tags');
+  const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).json()) as { id: number };
+  await page.goto(`/content/funnels/${funnel.id}/tags/`);
+  await page.getByLabel('Title').fill('VIP');
+  await page.getByRole('button', { name: 'Add the tag' }).click();
+  await expect(page.getByTestId('tag-row')).toHaveText(/VIP/);
+  await page.getByLabel('Title').fill('vip');
+  await page.getByRole('button', { name: 'Add the tag' }).click();
+  await expect(page.getByText('A tag with this title already exists.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Rename the tag “VIP”' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Rename the tag' });
+  await dialog.getByLabel('Title').fill('Regulars');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('tag-row')).toHaveText(/Regulars/);
+  const tags = (await (await request.get(FUNNELS_API.tags(funnel.id), { headers })).json()) as Array<{ title: string }>;
+  expect(tags.map((t) => t.title)).toEqual(['Regulars']);
 });

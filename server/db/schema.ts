@@ -130,7 +130,8 @@ export const tags = pgTable(
     color: varchar('color', { length: 7 }).notNull().default('#2481cc'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('tags_funnel_title_idx').on(t.funnelId, t.title)],
+  // Unique per funnel without regard to case: "VIP" and "vip" are the same tag to a person.
+  (t) => [uniqueIndex('tags_funnel_title_lower_idx').on(t.funnelId, sql`lower(${t.title})`)],
 );
 
 /** Uploaded images and videos; Telegram's file_id is kept after the first send to reuse it. */

@@ -250,14 +250,14 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
         .where(eq(stages.funnelId, targetId));
       if (Number(count) + sourceStages.length > STAGES_MAX) throw invalid(FUNNEL_ERRORS.tooManyStages);
 
-      // Tags, merged by title.
+      // Tags, merged by title (without regard to case, as titles are unique).
       const tagIds = new Map<number, number>();
-      const targetTags = new Map((await tx.select().from(tags).where(eq(tags.funnelId, targetId))).map((t) => [t.title, t.id]));
+      const targetTags = new Map((await tx.select().from(tags).where(eq(tags.funnelId, targetId))).map((t) => [t.title.toLowerCase(), t.id]));
       for (const tag of await tx.select().from(tags).where(eq(tags.funnelId, funnelId)).orderBy(asc(tags.id))) {
-        let id = targetTags.get(tag.title);
+        let id = targetTags.get(tag.title.toLowerCase());
         if (id === undefined) {
           [{ id }] = await tx.insert(tags).values({ funnelId: targetId, title: tag.title, color: tag.color }).returning({ id: tags.id });
-          targetTags.set(tag.title, id);
+          targetTags.set(tag.title.toLowerCase(), id);
         }
         tagIds.set(tag.id, id);
       }

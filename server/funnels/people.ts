@@ -77,7 +77,10 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
   }
 
   async function titleTaken(funnelId: number, title: string, exceptId?: number): Promise<boolean> {
-    const rows = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.funnelId, funnelId), eq(tags.title, title)));
+    const rows = await orm
+      .select({ id: tags.id })
+      .from(tags)
+      .where(and(eq(tags.funnelId, funnelId), sql`lower(${tags.title}) = lower(${title})`));
     return rows.some((r) => r.id !== exceptId);
   }
 

@@ -72,6 +72,7 @@ export const fetchMedia = (id: number) => authClient.get(apiPath(FUNNELS_API.med
 
 export const listTags = (funnelId: number) => get<Tag[]>(FUNNELS_API.tags(funnelId));
 export const createTag = (funnelId: number, body: TagBody) => post<Tag>(FUNNELS_API.tags(funnelId), body);
+export const updateTag = (id: number, body: Partial<TagBody>) => authClient.patch(apiPath(FUNNELS_API.tag(id)), { json: body }).json<Tag>();
 export async function deleteTag(id: number): Promise<void> {
   await authClient.delete(apiPath(FUNNELS_API.tag(id)));
 }

@@ -43,6 +43,13 @@ describe('tags', () => {
     const post = (body: unknown) => call(env, key, 'POST', FUNNELS_API.tags(funnel.id), body);
     expect(expectJsonError(await post({ title: 'VIP' }), 400)).toEqual(fieldsError({ title: [{ code: 'tag_title_taken', text: 'A tag with this title already exists.' }] }));
     expect(expectJsonError(await post({ title: ' VIP  ' }), 400)).toEqual(fieldsError({ title: [{ code: 'tag_title_taken', text: 'A tag with this title already exists.' }] }));
+    // …without regard to case, Russian too; the database keeps it so even for two requests at once.
+    expect(expectJsonError(await post({ title: 'vip' }), 400)).toEqual(fieldsError({ title: [FUNNEL_ERRORS.tagTitleTaken] }));
+    await addTag(env, key, funnel.id, 'Клиент');
+    expect(expectJsonError(await post({ title: 'КЛИЕНТ' }), 400)).toEqual(fieldsError({ title: [FUNNEL_ERRORS.tagTitleTaken] }));
+    await expect(env.t.db.orm.insert(tags).values({ funnelId: funnel.id, title: 'Vip' })).rejects.toThrow();
+    // A tag may be renamed to its own title in another case.
+    expect(ok<{ title: string }>(await call(env, key, 'PATCH', FUNNELS_API.tag(lead.id), { title: 'lead ' })).title).toBe('lead');
     expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.tag(lead.id), { title: 'VIP' }), 400)).toEqual(fieldsError({ title: [{ code: 'tag_title_taken', text: 'A tag with this title already exists.' }] }));
     // Same title in another funnel is fine; renaming a tag to its own title too.
     ok(await call(env, key, 'POST', FUNNELS_API.tags(other.id), { title: 'VIP' }), 201);

@@ -5,6 +5,7 @@ import { ROUTES } from '../../../contract/routes';
 import { usePageHead } from '@/state/ui';
 import { StarIcon } from '@/ui/icons';
 import { EmptyState, Section } from '@/ui/blocks';
+import { BackLink } from '@/ui/BackLink';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 
 export function CancelScreen() {
@@ -12,7 +13,7 @@ export function CancelScreen() {
   usePageHead(t('cancel.title'));
   return (
     <Screen>
-      <ScreenHeader title={t('cancel.title')} subtitle={t('cancel.subtitle')} />
+      <ScreenHeader title={t('cancel.title')} subtitle={t('cancel.subtitle')} back={<BackLink to={ROUTES.subscribe} label={t('common.back')} />} />
       <Section>
         <EmptyState icon={<StarIcon />} title={t('cancel.emptyTitle')}>
           <p>{t('cancel.text')}</p>

@@ -1,6 +1,7 @@
 // /content/funnels/$funnelId/copy/: copies this funnel's stages, messages and tags into another
 // of the user's funnels (added after what that funnel already has).
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { ROUTES } from '../../../contract/routes';
 import { useState } from 'react';
 import type { Funnel } from '../../../contract/funnels';
 import { copyFunnel } from '@/api/funnels';
@@ -21,10 +22,11 @@ export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funne
   usePageHead(t('funnels.copy.title'));
   const navigate = useNavigate();
   const funnelId = source.id;
-  const [target, setTarget] = useState<number | null>(null);
+  const targets = funnels.filter((f) => f.id !== funnelId);
+  // With one place to copy into, it is chosen already.
+  const [target, setTarget] = useState<number | null>(targets.length === 1 ? targets[0].id : null);
   const [asking, setAsking] = useState(false);
   const [messages, setMessages] = useState<string[]>([]);
-  const targets = funnels.filter((f) => f.id !== funnelId);
   const chosen = targets.find((f) => f.id === target);
 
   async function copy() {
@@ -50,6 +52,9 @@ export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funne
       {targets.length === 0 ? (
         <EmptyState icon={<BotIcon />} title={t('funnels.copy.noTargetsTitle')}>
           <p>{t('funnels.copy.noTargetsText')}</p>
+          <Link to={ROUTES.connectBot} className="button button--primary">
+            {t('funnels.copy.connect')}
+          </Link>
         </EmptyState>
       ) : (
         <fieldset className="picker">
@@ -72,9 +77,16 @@ export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funne
         </fieldset>
       )}
       {targets.length > 0 ? (
-        <Button disabled={!chosen} onClick={() => setAsking(true)}>
-          {t('funnels.copy.copy')}
-        </Button>
+        <>
+          <Button disabled={!chosen} onClick={() => setAsking(true)} aria-describedby={chosen ? undefined : 'copy-why'}>
+            {t('funnels.copy.copy')}
+          </Button>
+          {chosen ? null : (
+            <p className="field-hint copy-why" id="copy-why">
+              {t('funnels.copy.chooseFirst')}
+            </p>
+          )}
+        </>
       ) : null}
       {asking && chosen ? (
         <ConfirmDialog title={t('funnels.copy.confirmTitle')} confirmLabel={t('funnels.copy.copy')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void copy()} onCancel={() => setAsking(false)}>

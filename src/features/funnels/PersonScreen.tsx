@@ -2,6 +2,7 @@
 // hand, and the history of what they were sent and what they wrote or pressed.
 import { Link } from '@tanstack/react-router';
 import type { HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
+import { visibleText } from '../../../contract/telegram-html';
 import { addPersonTag, removePersonTag } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { useTranslation } from 'react-i18next';
@@ -136,7 +137,7 @@ function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTi
   return (
     <li className={`history-item history-item--${entry.direction}`}>
       <span className="history-label">{label}</span>
-      {entry.text ? <span className="history-text">{entry.kind === 'stage_message' ? entry.text.replace(/<[^>]*>/g, '') : entry.text}</span> : null}
+      {entry.text ? <span className="history-text">{entry.kind === 'stage_message' ? visibleText(entry.text) : entry.text}</span> : null}
       <time className="history-time" dateTime={entry.created_at}>
         {time}
       </time>

@@ -1,15 +1,15 @@
 // /content/funnels/$funnelId/tags/: the funnel's tags (title, colour, how many people have it):
-// add and delete. Tags are set on people by hand (the person's page), by a stage, or by a button.
+// add, rename (and recolour) and delete. Tags are set on people by hand (the person's page), by a stage, or by a button.
 import { useState, type FormEvent } from 'react';
 import { PALETTE, TAG_TITLE_MAX, type Tag } from '../../../contract/funnels';
-import { createTag, deleteTag } from '@/api/funnels';
+import { createTag, deleteTag, updateTag } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { EmptyState } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { TagIcon, TrashIcon } from '@/ui/glyphs';
+import { EditIcon, TagIcon, TrashIcon } from '@/ui/glyphs';
 import { ColorPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
@@ -26,6 +26,7 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
   const [color, setColor] = useState<string>(PALETTE[4]);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
   const [deleting, setDeleting] = useState<Tag | null>(null);
+  const [editing, setEditing] = useState<Tag | null>(null);
 
   async function add(event: FormEvent) {
     event.preventDefault();
@@ -66,6 +67,9 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
                 <span className="row-title">{tag.title}</span>
                 <span className="row-description">{t('funnels.list.people', { count: tag.people_count })}</span>
               </span>
+              <button type="button" className="icon-button" aria-label={t('funnels.tags.edit', { title: tag.title })} onClick={() => setEditing(tag)}>
+                <EditIcon />
+              </button>
               <button type="button" className="icon-button icon-button--danger" aria-label={t('funnels.tags.delete', { title: tag.title })} onClick={() => setDeleting(tag)}>
                 <TrashIcon />
               </button>
@@ -91,6 +95,7 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
           <Button type="submit">{t('funnels.tags.add')}</Button>
         </form>
       </section>
+      {editing ? <EditTagDialog tag={editing} onDone={() => setEditing(null)} onSaved={() => void refresh()} /> : null}
       {deleting ? (
         <ConfirmDialog
           title={t('funnels.tags.deleteConfirmTitle', { title: deleting.title })}
@@ -104,5 +109,49 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
         </ConfirmDialog>
       ) : null}
     </Screen>
+  );
+}
+
+function EditTagDialog({ tag, onDone, onSaved }: { tag: Tag; onDone: () => void; onSaved: () => void }) {
+  const { t } = useTranslation();
+  const [title, setTitle] = useState(tag.title);
+  const [color, setColor] = useState(tag.color);
+  const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
+
+  async function save() {
+    if (!title.trim()) return setErrors({ fields: { title: [t('funnels.tags.titleRequired')] }, messages: [] });
+    const result = await runApiAction(() => updateTag(tag.id, { title: title.trim(), color }));
+    if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'color']));
+    onDone();
+    onSaved();
+    success(t('funnels.tags.saved'));
+  }
+
+  return (
+    <ConfirmDialog title={t('funnels.tags.editTitle')} confirmLabel={t('funnels.common.save')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void save()} onCancel={onDone}>
+      <form
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+        noValidate
+      >
+        <FormAlert messages={errors.messages} />
+        <TextField
+          label={t('funnels.tags.titleLabel')}
+          value={title}
+          maxLength={TAG_TITLE_MAX}
+          autoFocus
+          onChange={(event) => {
+            setTitle(event.target.value);
+            setErrors(NO_ERRORS);
+          }}
+          errors={errors.fields.title}
+          autoComplete="off"
+        />
+        <ColorPicker label={t('funnels.tags.color')} value={color} onChange={setColor} />
+      </form>
+    </ConfirmDialog>
   );
 }
