@@ -3,7 +3,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect } from 'react';
 import type { ApiFailure } from '@/api/failure';
-import { i18n } from '@/i18n/i18n';
+import { currentLanguage, i18n } from '@/i18n/i18n';
 import { showTopInfo } from '@/state/ui';
 import type { CodedMessage } from '../../../contract/errors';
 import { translationOf } from './errorCodes';
@@ -34,11 +34,16 @@ export function useRefreshWhile(enabled: boolean, ms: number): void {
   }, [refresh, ms, enabled]);
 }
 
-/** One server message in the interface language (as sent when it is not one we know). */
-/** One server message in the interface language, by its code (as sent when it has none we know). */
+/**
+ * One server message in the interface language, by its code. A value of the wrong form
+ * (`invalid`) keeps the server's precise English words in English and gets a plain sentence in
+ * another language; a message without a code is shown as sent.
+ */
 export function translateServerMessage(message: string, coded?: CodedMessage | null): string {
   const translation = translationOf(coded);
-  return translation ? i18n.t(translation.key, translation.options) : message;
+  if (translation) return i18n.t(translation.key, translation.options);
+  if (coded?.code === 'invalid' && currentLanguage() !== 'en') return i18n.t('funnels.serverErrors.invalid');
+  return message;
 }
 
 export interface TranslatedFailure {
