@@ -58,6 +58,14 @@ export const STOP_REASONS = ['token_revoked'] as const;
 export type FunnelState = (typeof FUNNEL_STATES)[number];
 export type StopReason = (typeof STOP_REASONS)[number] | null;
 
+/** Periods of the results: today, the last 7 and 30 days (today included), all time. */
+export const STATS_PERIODS = ['today', '7d', '30d', 'all'] as const;
+export type StatsPeriod = (typeof STATS_PERIODS)[number];
+/** The search box of the people list: at most this many characters are used. */
+export const PEOPLE_SEARCH_MAX = 100;
+/** `stage=none`: people whose stage was deleted. */
+export const NO_STAGE = 'none';
+
 export const PEOPLE_PAGE_DEFAULT = 50;
 export const PEOPLE_PAGE_MAX = 200;
 /** History entries on a person's page (newest first). */
@@ -87,6 +95,7 @@ export const FUNNELS_PATHS = {
   personTags: '/api/people/:id/tags/',
   personTag: '/api/people/:id/tags/:tagId/',
   dashboard: '/api/dashboard/',
+  stats: '/api/funnels/:id/stats/',
 } as const;
 
 /** The same paths filled in, for the clients (the SPA and the tests). */
@@ -110,6 +119,7 @@ export const FUNNELS_API = {
   tag: (id: number) => fillPath(FUNNELS_PATHS.tag, { id }),
   people: (id: number) => fillPath(FUNNELS_PATHS.people, { id }),
   person: (id: number) => fillPath(FUNNELS_PATHS.person, { id }),
+  stats: (id: number) => fillPath(FUNNELS_PATHS.stats, { id }),
   personTags: (id: number) => fillPath(FUNNELS_PATHS.personTags, { id }),
   personTag: (id: number, tagId: number) => fillPath(FUNNELS_PATHS.personTag, { id, tagId }),
   dashboard: FUNNELS_PATHS.dashboard,

@@ -15,6 +15,9 @@ import {
   MEDIA_FILENAME_MAX,
   MEDIA_KINDS,
   MESSAGE_HTML_MAX,
+  NO_STAGE,
+  PEOPLE_SEARCH_MAX,
+  STATS_PERIODS,
   STAGE_ICONS,
   STAGE_TITLE_MAX,
   STAGES_MAX,
@@ -208,8 +211,11 @@ export type PersonDetail = Static<typeof PersonDetailSchema>;
 
 /** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */
 export const PeopleQuerySchema = Type.Object({
-  stage: Type.Optional(QueryInt(9)),
+  /** A stage id, or "none" for people whose stage was deleted. */
+  stage: Type.Optional(Type.String({ pattern: `^([0-9]{1,9}|${NO_STAGE})$`, [INVALID_MESSAGE_KEYWORD]: 'A stage id or "none" is required.' })),
   tag: Type.Optional(QueryInt(9)),
+  /** Part of the name or username, any case. */
+  search: Type.Optional(Type.String({ maxLength: PEOPLE_SEARCH_MAX })),
   limit: Type.Optional(QueryInt(9)),
   offset: Type.Optional(QueryInt(9)),
 });
@@ -218,10 +224,36 @@ export const PeoplePageSchema = Type.Object({ count: Type.Integer(), results: Ty
 export type PeoplePage = Static<typeof PeoplePageSchema>;
 
 export const PersonTagBodySchema = Type.Object({ tag_id: Id() });
+
+/** The owner moves a person to a stage by hand. */
+export const PersonPatchSchema = Type.Object({ stage_id: Id() });
+export type PersonPatch = Static<typeof PersonPatchSchema>;
+
+// --- results -------------------------------------------------------------------------------------
+export const StatsQuerySchema = Type.Object({ period: Type.Optional(StringEnum(STATS_PERIODS)), tz: Type.Optional(Text(TIME_ZONE_MAX)) });
+export type StatsQuery = Static<typeof StatsQuerySchema>;
+/** Per stage: in it now, reached it in the period, and the share of those who went on to the next. */
+export const StageStatsSchema = Type.Object({
+  stage_id: Type.Integer(),
+  now: Type.Integer(),
+  reached: Type.Integer(),
+  /** Percent of `reached` who reached the next stage too (rounded); null for the last stage or none reached. */
+  conversion: Nullable(Type.Integer()),
+});
+export type StageStats = Static<typeof StageStatsSchema>;
+export const FunnelStatsSchema = Type.Object({
+  period: StringEnum(STATS_PERIODS),
+  /** Where the period began (null: all time). */
+  since: Nullable(Timestamp()),
+  stages: Type.Array(StageStatsSchema),
+  /** People who joined in the period. */
+  new_people: Type.Integer(),
+});
+export type FunnelStats = Static<typeof FunnelStatsSchema>;
 export type PersonTagBody = Static<typeof PersonTagBodySchema>;
 
 // --- dashboard -----------------------------------------------------------------------------------
-export const DashboardQuerySchema = Type.Object({ tz: Type.Optional(Text(TIME_ZONE_MAX)) });
+export const DashboardQuerySchema = Type.Object({ tz: Type.Optional(Text(TIME_ZONE_MAX)), period: Type.Optional(StringEnum(STATS_PERIODS)) });
 export const DashboardFunnelSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -229,7 +261,16 @@ export const DashboardFunnelSchema = Type.Object({
   state: StringEnum(FUNNEL_STATES),
   stop_reason: Nullable(StringEnum(STOP_REASONS)),
   stages: Type.Array(
-    Type.Object({ id: Type.Integer(), title: Type.String(), color: Type.String(), icon: StringEnum(STAGE_ICONS), people_count: Type.Integer() }),
+    Type.Object({
+      id: Type.Integer(),
+      title: Type.String(),
+      color: Type.String(),
+      icon: StringEnum(STAGE_ICONS),
+      people_count: Type.Integer(),
+      /** Reached in the dashboard's period, and the conversion to the next stage (see StageStats). */
+      reached: Type.Integer(),
+      conversion: Nullable(Type.Integer()),
+    }),
   ),
   people_count: Type.Integer(),
   today: Type.Object({ new_people: Type.Integer(), messages_sent: Type.Integer(), stage_moves: Type.Integer() }),

@@ -212,6 +212,27 @@ export const personTags = pgTable(
   (t) => [primaryKey({ columns: [t.personId, t.tagId] }), index('person_tags_tag_id_idx').on(t.tagId)],
 );
 
+/**
+ * Who reached which stage, and when first: kept when they move on, send /start again or the
+ * owner moves them, so a stage's "reached" and the conversion between stages stay true.
+ */
+export const stageReaches = pgTable(
+  'stage_reaches',
+  {
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    reachedAt: timestamptz('reached_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.personId, t.stageId] }), index('stage_reaches_funnel_stage_idx').on(t.funnelId, t.stageId, t.reachedAt)],
+);
+
 /** Everything sent to and received from a person (contract HistoryEntry). */
 export const personEvents = pgTable(
   'person_events',

@@ -1,6 +1,6 @@
 // "Today" on the dashboard begins at midnight in the owner's time zone, daylight saving included.
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, startOfDayIn } from './dashboard';
+import { isTimeZone, startOfDayIn } from './time-zone';
 
 describe('startOfDayIn', () => {
   it('is midnight in the given zone, as an instant', () => {

@@ -2,51 +2,16 @@
 // happened today: new people, messages sent, stage moves. "Today" starts at midnight in the
 // owner's time zone (the app sends its own, an IANA name), or UTC when none is given.
 import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
-import type { DashboardFunnel, StageIcon } from '../../contract/funnels';
+import type { DashboardFunnel, StageIcon, StatsPeriod } from '../../contract/funnels';
 import type { Db } from '../db';
 import { funnels, people, personEvents, stages } from '../db/schema';
-
-/** True for a time zone name this server knows ("Europe/Moscow", "UTC"). */
-export function isTimeZone(name: string): boolean {
-  if (name.length === 0 || name.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The wall-clock date and time in `timeZone` at `at`, read as if it were UTC (ms). */
-function wallClockMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(at);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
-}
-
-/** The instant the day containing `at` began in `timeZone` (midnight there; DST-aware). */
-export function startOfDayIn(at: Date, timeZone: string): Date {
-  const wall = wallClockMs(at, timeZone);
-  const midnightWall = wall - (wall % 86_400_000);
-  // Midnight's own UTC offset: it can differ from the current one on a day the clocks change.
-  let guess = midnightWall - (wall - Math.floor(at.getTime() / 1000) * 1000);
-  guess = midnightWall - (wallClockMs(new Date(guess), timeZone) - guess);
-  return new Date(guess);
-}
+import { periodStart, stageStatsOf } from './stats';
+import { startOfDayIn } from './time-zone';
 
 export function createDashboardService({ db, now }: { db: Db; now: () => Date }) {
   const orm = db.orm;
 
-  async function dashboard(ownerId: number, timeZone = 'UTC'): Promise<DashboardFunnel[]> {
+  async function dashboard(ownerId: number, timeZone = 'UTC', period: StatsPeriod = 'all'): Promise<DashboardFunnel[]> {
     const rows = await orm
       .select()
       .from(funnels)
@@ -55,6 +20,7 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
     if (rows.length === 0) return [];
     const ids = rows.map((f) => f.id);
     const since = startOfDayIn(now(), timeZone);
+    const stats = await stageStatsOf(db, ids, periodStart(period, now(), timeZone));
 
     const stageRows = await orm
       .select({
@@ -97,7 +63,18 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
       stop_reason: f.stopReason ?? null,
       stages: stageRows
         .filter((s) => s.funnelId === f.id)
-        .map((s) => ({ id: s.id, title: s.title, color: s.color, icon: s.icon as StageIcon, people_count: Number(s.people) })),
+        .map((s) => {
+          const figures = stats.get(f.id)?.find((x) => x.stage_id === s.id);
+          return {
+            id: s.id,
+            title: s.title,
+            color: s.color,
+            icon: s.icon as StageIcon,
+            people_count: Number(s.people),
+            reached: figures?.reached ?? 0,
+            conversion: figures?.conversion ?? null,
+          };
+        }),
       people_count: Number(peopleBy.get(f.id)?.total ?? 0),
       today: {
         new_people: Number(peopleBy.get(f.id)?.today ?? 0),

@@ -1,9 +1,11 @@
 // Tags of a funnel and its people (the Telegram users who pressed /start), with their tags and
 // history. The bot runtime writes people and events; the owner reads them and tags by hand.
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import {
+  NO_STAGE,
   PALETTE,
   PEOPLE_PAGE_DEFAULT,
+  PEOPLE_SEARCH_MAX,
   PEOPLE_PAGE_MAX,
   PERSON_HISTORY_LIMIT,
   TAGS_MAX,
@@ -16,7 +18,7 @@ import {
 } from '../../contract/funnels';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
-import { people, personEvents, personTags, tags, type PersonRow, type TagRow } from '../db/schema';
+import { people, personEvents, personTags, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag } from './access';
 import { FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
 
@@ -137,15 +139,27 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     return map;
   }
 
-  /** Newest first; filtered by stage and/or tag. */
+  /**
+   * Newest first; filtered by stage (or `none`: people whose stage was deleted), tag, and a
+   * search in the name and username (any case, any alphabet the database's locale knows).
+   */
   async function listPeople(
     ownerId: number,
     funnelId: number,
-    query: { stage?: number; tag?: number; limit?: number; offset?: number },
+    query: { stage?: number | typeof NO_STAGE; tag?: number; search?: string; limit?: number; offset?: number },
   ): Promise<PeoplePage> {
     await ownedFunnel(orm, ownerId, funnelId);
     const conditions: SQL[] = [eq(people.funnelId, funnelId)];
-    if (query.stage !== undefined) conditions.push(eq(people.stageId, query.stage));
+    if (query.stage === NO_STAGE) conditions.push(isNull(people.stageId));
+    else if (query.stage !== undefined) conditions.push(eq(people.stageId, query.stage));
+    const search = query.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
+    if (search) {
+      // LIKE's own characters are taken literally.
+      const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conditions.push(
+        sql`(lower(${people.firstName} || ' ' || ${people.lastName}) like ${pattern} or lower(coalesce(${people.username}, '')) like ${pattern})`,
+      );
+    }
     if (query.tag !== undefined) {
       conditions.push(sql`exists (select 1 from person_tags pt where pt.person_id = "people"."id" and pt.tag_id = ${query.tag})`);
     }
@@ -182,6 +196,25 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     return { ...toPerson(person, tagIds.get(person.id) ?? []), history };
   }
 
+  /**
+   * The owner moves a person to a stage of the same funnel by hand (a person whose stage was
+   * deleted, say). They get the stage's tag and count as having reached it; nothing is sent.
+   */
+  async function movePerson(ownerId: number, personId: number, stageId: number): Promise<void> {
+    const person = await ownedPerson(orm, ownerId, personId);
+    const [stage] = await orm
+      .select({ id: stages.id, tagId: stages.tagId })
+      .from(stages)
+      .where(and(eq(stages.id, stageId), eq(stages.funnelId, person.funnelId)))
+      .limit(1);
+    if (!stage) throw invalidField('stage_id', FUNNEL_ERRORS.doesNotExist(stageId));
+    await orm.transaction(async (tx) => {
+      await tx.update(people).set({ stageId: stage.id }).where(eq(people.id, personId));
+      await tx.insert(stageReaches).values({ personId, stageId: stage.id, funnelId: person.funnelId }).onConflictDoNothing();
+      if (stage.tagId !== null) await tx.insert(personTags).values({ personId, tagId: stage.tagId, source: 'stage' }).onConflictDoNothing();
+    });
+  }
+
   /** Tags a person by hand; tagging twice is harmless. */
   async function addPersonTag(ownerId: number, personId: number, tagId: number): Promise<PersonDetail> {
     const person = await ownedPerson(orm, ownerId, personId);
@@ -200,7 +233,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     if (removed.length === 0) throw notFound();
   }
 
-  return { listTags, getTag, createTag, updateTag, removeTag, listPeople, getPerson, addPersonTag, removePersonTag };
+  return { listTags, getTag, createTag, updateTag, removeTag, listPeople, getPerson, movePerson, addPersonTag, removePersonTag };
 }
 
 export type PeopleService = ReturnType<typeof createPeopleService>;

@@ -5,7 +5,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { funnels, people, personEvents, personTags } from '../../db/schema';
 import { createTestDb, type TestDb } from '../../test/helpers';
-import { ALREADY_HANDLED, createRuntimeStore, type RuntimeStore } from './store';
+import { ALREADY_HANDLED, type StartedPerson, createRuntimeStore, type RuntimeStore } from './store';
 import { createFunnel, createOwner, type StageSpec } from '../../test/funnel-runtime';
 
 let testDb: TestDb;
@@ -20,6 +20,8 @@ const handled = <T,>(value: T | typeof ALREADY_HANDLED): T => {
   if (value === ALREADY_HANDLED) throw new Error('the update was refused as handled before');
   return value;
 };
+/** The person's id of a /start answer (ALREADY_HANDLED stays as it is). */
+const idOf = (value: StartedPerson | typeof ALREADY_HANDLED) => (value === ALREADY_HANDLED ? value : value.id);
 
 const STAGES: StageSpec[] = [
   { text: 'one', tag: 'lead' },
@@ -64,11 +66,13 @@ describe('runtime store under many updates at once', () => {
   it('/starts of two bots in one turn: every person is in their first stage, with the command in their history and the stage tag', async () => {
     const a = await funnel();
     const b = await funnel();
-    const ids = await Promise.all([
-      store.startPerson(a.id, u(), person(1, 'Ann'), a.stages[0], '/start'),
-      store.startPerson(b.id, u(), person(1, 'Ben'), b.stages[0], '/start ad'),
-      store.startPerson(a.id, u(), person(2, 'Cid'), a.stages[0], '/start'),
-    ]);
+    const ids = (
+      await Promise.all([
+        store.startPerson(a.id, u(), person(1, 'Ann'), a.stages[0], '/start'),
+        store.startPerson(b.id, u(), person(1, 'Ben'), b.stages[0], '/start ad'),
+        store.startPerson(a.id, u(), person(2, 'Cid'), a.stages[0], '/start'),
+      ])
+    ).map(idOf);
     expect(new Set(ids).size).toBe(3);
     const ann = await personRow(a.id, 1);
     const ben = await personRow(b.id, 1);
@@ -83,11 +87,13 @@ describe('runtime store under many updates at once', () => {
 
   it('one person pressing /start twice in one turn is one person, in the first stage, with both commands recorded', async () => {
     const a = await funnel();
-    const ids = await Promise.all([
-      store.startPerson(a.id, u(), person(5, 'Dan'), a.stages[0], '/start'),
-      store.startPerson(a.id, u(), person(5, 'Dan'), a.stages[0], '/start'),
-      store.startPerson(a.id, u(), person(6, 'Eve'), a.stages[0], '/start'),
-    ]);
+    const ids = (
+      await Promise.all([
+        store.startPerson(a.id, u(), person(5, 'Dan'), a.stages[0], '/start'),
+        store.startPerson(a.id, u(), person(5, 'Dan'), a.stages[0], '/start'),
+        store.startPerson(a.id, u(), person(6, 'Eve'), a.stages[0], '/start'),
+      ])
+    ).map(idOf);
     expect(ids[0]).toBe(ids[1]);
     expect(ids[2]).not.toBe(ids[0]);
     expect(await history(handled(ids[0]))).toEqual(['in command /start', 'in command /start']);
@@ -97,8 +103,8 @@ describe('runtime store under many updates at once', () => {
   it('next-step presses in one turn move each person once; a second press of the same button moves nobody', async () => {
     const a = await funnel();
     const b = await funnel();
-    const ann = handled(await store.startPerson(a.id, u(), person(1), a.stages[0], '/start'));
-    const ben = handled(await store.startPerson(b.id, u(), person(1), b.stages[0], '/start'));
+    const ann = handled(await store.startPerson(a.id, u(), person(1), a.stages[0], '/start')).id;
+    const ben = handled(await store.startPerson(b.id, u(), person(1), b.stages[0], '/start')).id;
     const moved = await Promise.all([
       store.movePerson(a.id, u(), 1, a.stages[0].id, a.stages[1], 'Next'),
       store.movePerson(a.id, u(), 1, a.stages[0].id, a.stages[1], 'Next'),
@@ -122,7 +128,7 @@ describe('runtime store under many updates at once', () => {
       store.startPerson(a.id, start, person(7, 'Fay'), a.stages[0], '/start'),
     ]);
     expect([first, again].filter((r) => r === ALREADY_HANDLED)).toHaveLength(1);
-    const fay = handled(first === ALREADY_HANDLED ? again : first);
+    const fay = handled(first === ALREADY_HANDLED ? again : first).id;
     expect(await store.startPerson(a.id, start, person(7, 'Fay'), a.stages[0], '/start')).toBe(ALREADY_HANDLED);
 
     const press = u();

@@ -30,6 +30,12 @@ export interface MediaForSending {
   telegramFileId: string | null;
 }
 
+/** A person after /start, and the stage they are in now (null: the funnel has none). */
+export interface StartedPerson {
+  id: number;
+  stageId: number | null;
+}
+
 /** What startPerson/movePerson answer for an update that was handled before (nothing was done). */
 export const ALREADY_HANDLED = Symbol('already handled');
 
@@ -52,10 +58,12 @@ export interface RuntimeStore {
   saveOffset(funnelId: number, updateId: number): Promise<void>;
   stages(funnelId: number): Promise<RuntimeStage[]>;
   /**
-   * /start: claims the update and, if it is new, creates or refreshes the person, puts them in
-   * `stage`, records the command and tags them. ALREADY_HANDLED for an update claimed before.
+   * /start: claims the update and, if it is new, creates or refreshes the person and records the
+   * command. A new person (or one whose stage was deleted) is put in `stage` and tagged; one
+   * already in a stage stays there (a second /start takes nobody away from what they reached).
+   * Answers the person and the stage they are in now; ALREADY_HANDLED for an update claimed before.
    */
-  startPerson(funnelId: number, updateId: number, from: TelegramProfile, stage: RuntimeStage | null, text: string): Promise<number | typeof ALREADY_HANDLED>;
+  startPerson(funnelId: number, updateId: number, from: TelegramProfile, stage: RuntimeStage | null, text: string): Promise<StartedPerson | typeof ALREADY_HANDLED>;
   /**
    * Next-step press: claims the update and, if it is new, moves the person from `fromStageId` to
    * `to` only if they are still there (a press on an old message moves nobody); records the press
@@ -194,9 +202,9 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       tagId: number | null;
       text: string;
     },
-    number | typeof ALREADY_HANDLED
+    StartedPerson | typeof ALREADY_HANDLED
   >(async (items) => {
-    const rows = await q<{ id: number; ord: string | number }>(
+    const rows = await q<{ id: number; placed: number | null; ord: string | number }>(
       `with input as (
          select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
            with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, ord)),
@@ -206,18 +214,22 @@ export function createRuntimeStore(db: Db): RuntimeStore {
          select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from fresh
          on conflict (funnel_id, telegram_id) do update set
            first_name = excluded.first_name, last_name = excluded.last_name, username = excluded.username,
-           language_code = excluded.language_code, stage_id = coalesce(excluded.stage_id, people.stage_id),
+           language_code = excluded.language_code, stage_id = coalesce(people.stage_id, excluded.stage_id),
            blocked = false, last_seen_at = now()
-         returning id, funnel_id, telegram_id),
-       started as (select person.id, fresh.* from person join fresh using (funnel_id, telegram_id)),
+         returning id, funnel_id, telegram_id, stage_id as placed),
+       started as (select person.id, person.placed, fresh.* from person join fresh using (funnel_id, telegram_id)),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
          select id, funnel_id, 'in', 'command', text from started),
+       reach as (
+         insert into stage_reaches (person_id, stage_id, funnel_id)
+         select id, placed, funnel_id from started where placed is not null
+         on conflict do nothing),
        tag as (
          insert into person_tags (person_id, tag_id, source)
-         select id, tag_id, 'stage' from started where tag_id is not null
+         select id, tag_id, 'stage' from started where tag_id is not null and placed = stage_id
          on conflict do nothing)
-       select id, ord from started`,
+       select id, placed, ord from started`,
       [
         items.map((i) => i.funnelId),
         items.map((i) => i.updateId),
@@ -231,8 +243,8 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         items.map((i) => i.text),
       ],
     );
-    const ids = new Map(rows.map((r) => [Number(r.ord), r.id]));
-    return items.map((_, index) => ids.get(index + 1) ?? ALREADY_HANDLED);
+    const started = new Map(rows.map((r) => [Number(r.ord), { id: r.id, stageId: r.placed === null ? null : Number(r.placed) }]));
+    return items.map((_, index) => started.get(index + 1) ?? ALREADY_HANDLED);
   });
   // UPDATE … FROM uses one input row per person: of two presses of one person in a batch only
   // one moves them (RETURNING says which), as if they had come one after the other. A claimed
@@ -250,10 +262,14 @@ export function createRuntimeStore(db: Db): RuntimeStore {
          update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
          from fresh
          where people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id and people.stage_id = fresh.from_stage_id
-         returning people.id, fresh.ord, fresh.funnel_id, fresh.tag_id, fresh.button_text),
+         returning people.id, fresh.ord, fresh.funnel_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
          select id, funnel_id, 'in', 'button', button_text from moved),
+       reach as (
+         insert into stage_reaches (person_id, stage_id, funnel_id)
+         select id, to_stage_id, funnel_id from moved
+         on conflict do nothing),
        tag as (
          insert into person_tags (person_id, tag_id, source)
          select id, tag_id, 'stage' from moved where tag_id is not null

@@ -16,7 +16,7 @@ import {
 } from '../../../contract/funnels';
 import { media, personEvents } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { startOfDayIn } from '../../funnels/dashboard';
+import { startOfDayIn } from '../../funnels/time-zone';
 import { expectJsonError, TEST_DATABASE_URL } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
@@ -216,8 +216,9 @@ describe('GET /api/dashboard/', () => {
         state: 'draft',
         stop_reason: null,
         stages: [
-          { id: s1.id, title: 'One', color: s1.color, icon: 'flag', people_count: 1 },
-          { id: s2.id, title: 'Two', color: s2.color, icon: 'flag', people_count: 1 },
+          // Added straight to the table: nobody reached a stage through the runtime or by hand.
+          { id: s1.id, title: 'One', color: s1.color, icon: 'flag', people_count: 1, reached: 0, conversion: null },
+          { id: s2.id, title: 'Two', color: s2.color, icon: 'flag', people_count: 1, reached: 0, conversion: null },
         ],
         people_count: 2,
         today: { new_people: 1, messages_sent: 2, stage_moves: 2 },

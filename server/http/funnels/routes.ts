@@ -3,12 +3,14 @@
 // bot runtime); every lookup names the signed-in owner, so other users' objects are 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FUNNELS_PATHS, MEDIA_MAX_BYTES, MEDIA_TYPES, type MessageContentBody } from '../../../contract/funnels';
+import { FUNNELS_PATHS, MEDIA_MAX_BYTES, MEDIA_TYPES, NO_STAGE, type MessageContentBody } from '../../../contract/funnels';
 import type { Sessions } from '../../accounts/sessions';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { ownedFunnel, parseId } from '../../funnels/access';
-import { createDashboardService, isTimeZone } from '../../funnels/dashboard';
+import { createDashboardService } from '../../funnels/dashboard';
+import { createStatsService } from '../../funnels/stats';
+import { isTimeZone } from '../../funnels/time-zone';
 import { FunnelError } from '../../funnels/errors';
 import { createFunnelService } from '../../funnels/funnels';
 import { createMediaService, MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
@@ -60,6 +62,11 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
   const people = createPeopleService({ db, now });
   const mediaFiles = createMediaService({ db });
   const dashboard = createDashboardService({ db, now });
+  const stats = createStatsService({ db, now });
+  const zoneOf = (tz: string | undefined) => {
+    if (tz !== undefined && !isTimeZone(tz)) throw new ApiError(400, codedFieldsBody({ tz: [{ code: 'invalid', text: 'Unknown time zone.' }] }));
+    return tz ?? 'UTC';
+  };
 
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
@@ -178,7 +185,18 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
     app.get(FUNNELS_PATHS.people, { schema: schemas.listPeopleSchema }, async (request) => {
       const q = request.query;
       const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
-      return people.listPeople(ownerOf(request), idOf(request), { stage: num(q.stage), tag: num(q.tag), limit: num(q.limit), offset: num(q.offset) });
+      return people.listPeople(ownerOf(request), idOf(request), {
+        stage: q.stage === NO_STAGE ? NO_STAGE : num(q.stage),
+        tag: num(q.tag),
+        search: q.search,
+        limit: num(q.limit),
+        offset: num(q.offset),
+      });
+    });
+    app.patch(FUNNELS_PATHS.person, { schema: schemas.movePersonSchema }, async (request) => {
+      const id = idOf(request);
+      await people.movePerson(ownerOf(request), id, request.body.stage_id);
+      return people.getPerson(ownerOf(request), id);
     });
     app.get(FUNNELS_PATHS.person, { schema: schemas.personSchema }, async (request) => people.getPerson(ownerOf(request), idOf(request)));
     app.post(FUNNELS_PATHS.personTags, { schema: schemas.addPersonTagSchema }, async (request, reply) =>
@@ -191,9 +209,12 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
 
     // --- dashboard -----------------------------------------------------------------------------
     app.get(FUNNELS_PATHS.dashboard, { schema: schemas.dashboardSchema }, async (request) => {
-      const { tz } = request.query;
-      if (tz !== undefined && !isTimeZone(tz)) throw new ApiError(400, codedFieldsBody({ tz: [{ code: 'invalid', text: 'Unknown time zone.' }] }));
-      return dashboard.dashboard(ownerOf(request), tz);
+      const { tz, period } = request.query;
+      return dashboard.dashboard(ownerOf(request), zoneOf(tz), period ?? 'all');
+    });
+    app.get(FUNNELS_PATHS.stats, { schema: schemas.statsSchema }, async (request) => {
+      const { tz, period } = request.query;
+      return stats.funnelStats(ownerOf(request), idOf(request), period ?? 'all', zoneOf(tz));
     });
 
     // --- media ---------------------------------------------------------------------------------

@@ -16,7 +16,10 @@ import {
   PeoplePageSchema,
   PeopleQuerySchema,
   PersonDetailSchema,
+  PersonPatchSchema,
   PersonTagBodySchema,
+  FunnelStatsSchema,
+  StatsQuerySchema,
   ReplaceTokenBodySchema,
   RunCheckSchema,
   StageCreateBodySchema,
@@ -63,3 +66,5 @@ export const addPersonTagSchema = { params, body: PersonTagBodySchema, response:
 
 export const mediaSchema = { params, querystring: MediaUploadQuerySchema, response: { 201: MessageMediaSchema } };
 export const dashboardSchema = { querystring: DashboardQuerySchema, response: { 200: Type.Array(DashboardFunnelSchema) } };
+export const statsSchema = { params, querystring: StatsQuerySchema, response: { 200: FunnelStatsSchema } };
+export const movePersonSchema = { params, body: PersonPatchSchema, response: { 200: PersonDetailSchema } };

@@ -90,7 +90,10 @@ describe('people', () => {
     const page = await get('?limit=2&offset=2');
     expect(page.count).toBe(5);
     expect(page.results.map((p) => p.first_name)).toEqual(['P2', 'P1']);
-    for (const bad of ['?stage=abc', '?tag=-1', '?limit=x', '?offset=1.5']) {
+    expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.people(funnel.id)}?stage=abc`), 400)).toEqual(
+      fieldsError({ stage: [SCHEMA.invalid('A stage id or "none" is required.')] }),
+    );
+    for (const bad of ['?tag=-1', '?limit=x', '?offset=1.5']) {
       const field = bad.slice(1).split('=')[0];
       expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.people(funnel.id)}${bad}`), 400)).toEqual(fieldsError({ [field]: [SCHEMA.notAnInteger] }));
     }

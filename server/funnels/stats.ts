@@ -1,0 +1,79 @@
+// The results of a funnel per stage: how many people are in each stage now, how many reached it
+// in a period (stage_reaches keeps the first time each person reached each stage, so moving on,
+// a second /start or a move by hand never takes a reach away), and the conversion from each
+// stage to the next. Periods are calendar days in the owner's time zone: "today" from midnight,
+// "7d" and "30d" from midnight 6 and 29 days before, "all" from the beginning.
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { FunnelStats, StageStats, StatsPeriod } from '../../contract/funnels';
+import type { Db } from '../db';
+import { people, stageReaches, stages } from '../db/schema';
+import { ownedFunnel } from './access';
+import { startOfDayIn } from './time-zone';
+
+const PERIOD_DAYS: Record<Exclude<StatsPeriod, 'all'>, number> = { today: 0, '7d': 6, '30d': 29 };
+
+/** When `period` began at `now` in `timeZone` (null for all time). */
+export function periodStart(period: StatsPeriod, now: Date, timeZone: string): Date | null {
+  if (period === 'all') return null;
+  // Noon of the first day, then its midnight: a clock change on the way can't shift the date.
+  const midnight = startOfDayIn(now, timeZone);
+  const firstDayNoon = new Date(midnight.getTime() + 12 * 3_600_000 - PERIOD_DAYS[period] * 86_400_000);
+  return startOfDayIn(firstDayNoon, timeZone);
+}
+
+/** reached(next) / reached(this), as a whole percent; null for the last stage or nobody reached. */
+export function conversions(reached: number[]): Array<number | null> {
+  return reached.map((count, index) => (index === reached.length - 1 || count === 0 ? null : Math.round((reached[index + 1] / count) * 100)));
+}
+
+/** Per funnel, its stages in order with now/reached/conversion since `since` (null: all time). */
+export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | null): Promise<Map<number, StageStats[]>> {
+  const result = new Map<number, StageStats[]>(funnelIds.map((id) => [id, []]));
+  if (funnelIds.length === 0) return result;
+  const orm = db.orm;
+  const [stageRows, nowRows, reachRows] = await Promise.all([
+    orm
+      .select({ id: stages.id, funnelId: stages.funnelId })
+      .from(stages)
+      .where(inArray(stages.funnelId, funnelIds))
+      .orderBy(asc(stages.position), asc(stages.id)),
+    orm
+      .select({ stageId: people.stageId, count: sql<number>`count(*)::int` })
+      .from(people)
+      .where(inArray(people.funnelId, funnelIds))
+      .groupBy(people.stageId),
+    orm
+      .select({ stageId: stageReaches.stageId, count: sql<number>`count(*)::int` })
+      .from(stageReaches)
+      .where(since ? and(inArray(stageReaches.funnelId, funnelIds), gte(stageReaches.reachedAt, since)) : inArray(stageReaches.funnelId, funnelIds))
+      .groupBy(stageReaches.stageId),
+  ]);
+  const nowBy = new Map(nowRows.map((r) => [r.stageId, Number(r.count)]));
+  const reachedBy = new Map(reachRows.map((r) => [r.stageId, Number(r.count)]));
+  for (const funnelId of funnelIds) {
+    const list = stageRows.filter((s) => s.funnelId === funnelId);
+    const reached = list.map((s) => reachedBy.get(s.id) ?? 0);
+    const rates = conversions(reached);
+    result.set(
+      funnelId,
+      list.map((s, index) => ({ stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reached[index], conversion: rates[index] })),
+    );
+  }
+  return result;
+}
+
+export function createStatsService({ db, now }: { db: Db; now: () => Date }) {
+  async function funnelStats(ownerId: number, funnelId: number, period: StatsPeriod, timeZone: string): Promise<FunnelStats> {
+    await ownedFunnel(db.orm, ownerId, funnelId);
+    const since = periodStart(period, now(), timeZone);
+    const [stats, [{ count }]] = await Promise.all([
+      stageStatsOf(db, [funnelId], since),
+      db.orm
+        .select({ count: sql<number>`count(*)::int` })
+        .from(people)
+        .where(since ? and(eq(people.funnelId, funnelId), gte(people.joinedAt, since)) : eq(people.funnelId, funnelId)),
+    ]);
+    return { period, since: since?.toISOString() ?? null, stages: stats.get(funnelId) ?? [], new_people: Number(count) };
+  }
+  return { funnelStats };
+}
