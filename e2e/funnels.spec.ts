@@ -250,8 +250,8 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await page.goto('/content/dashboard/');
   const dashboardStages = page.getByTestId('dashboard-stage');
   await expect(dashboardStages).toHaveCount(3);
-  await expect(dashboardStages.locator('.bar-label span:last-child')).toHaveText(['0', '1', '0']);
-  for (const [i, bars] of [0, 1, 0].entries()) await expect(dashboardStages.nth(i).locator('.bar-fill')).toHaveCount(bars);
+  await expect(dashboardStages.getByTestId('stage-reached')).toHaveText(['1', '1', '0']);
+  await expect(dashboardStages.getByTestId('stage-conversion')).toHaveText(['↓ 100% went on to the next stage', '↓ 0% went on to the next stage']);
   await page.goto(funnelUrl);
 
   // Stop (after a confirmation), and run again.
@@ -349,6 +349,8 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
     `${stagePath}edit/`,
     `${stagePath}message/`,
     `${base}tags/`,
+    `${base}people/`,
+    `${base}token/`,
     `${base}description/`,
     `${base}copy/`,
     `/content/people/${personId}/`,
@@ -467,4 +469,73 @@ test('tags: rename and recolour, titles unique without regard to case', async ({
   await expect(page.getByTestId('tag-row')).toHaveText(/Regulars/);
   const tags = (await (await request.get(FUNNELS_API.tags(funnel.id), { headers })).json()) as Array<{ title: string }>;
   expect(tags.map((t) => t.title)).toEqual(['Regulars']);
+});
+
+test('results per stage: three subscribers reach different stages, one sends /start again; the people list finds them', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const key = await signIn(page, request, 'results');
+  const headers = { Authorization: `Token ${key}` };
+  const bot = await fakeBot(request, 'e2e_results');
+  const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).json()) as { id: number };
+  for (const [title, next] of [['Welcome', true], ['Lesson', true], ['Offer', false]] as const) {
+    const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title } })).json()) as { id: number };
+    await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: `${title}!`, media_id: null, buttons: [], next_button: next ? { text: 'Next' } : null } });
+  }
+  expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
+
+  const base = 8_000_000 + Math.floor(Math.random() * 900_000);
+  const subscribers = [
+    { id: base + 1, first_name: 'Анна', last_name: 'Смирнова', username: 'anna_s' },
+    { id: base + 2, first_name: 'Bob', last_name: 'Stone' },
+    { id: base + 3, first_name: 'Cleo', username: 'cleo' },
+  ];
+  async function play(subscriber: (typeof subscribers)[number], steps: number) {
+    await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: '/start' } });
+    for (let step = 0; step <= steps; step += 1) {
+      let last: FakeMessage | undefined;
+      await expect
+        .poll(async () => {
+          const list = await botMessages(request, bot, subscriber.id);
+          last = list.at(-1);
+          return list.length;
+        })
+        .toBe(step + 1);
+      const next = last?.reply_markup?.inline_keyboard.flat().find((b) => b.callback_data?.startsWith(NEXT_STEP_CALLBACK_PREFIX));
+      if (step < steps) {
+        await request.post(`${FAKE}/control/bots/${bot.token}/callback-queries`, { data: { from: subscriber, message_id: last!.message_id, callback_data: next!.callback_data } });
+      }
+    }
+  }
+  await play(subscribers[0], 0);
+  await play(subscribers[1], 1);
+  await play(subscribers[2], 2);
+  // Bob sends /start again: he stays in "Lesson" and gets it again.
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscribers[1], text: '/start' } });
+  await expect.poll(async () => (await botMessages(request, bot, subscribers[1].id)).map((m) => m.text)).toEqual(['Welcome!', 'Lesson!', 'Lesson!']);
+
+  await page.goto(`/content/funnels/${funnel.id}/`);
+  const results = page.getByTestId('stage-result');
+  await expect(results.getByTestId('stage-reached')).toHaveText(['3', '2', '1']);
+  await expect(results.getByTestId('stage-conversion')).toHaveText(['↓ 67% went on to the next stage', '↓ 50% went on to the next stage']);
+  await expect(stageCounts(page)).resolves.toEqual([1, 1, 1]);
+  await page.getByRole('tab', { name: 'Today' }).click();
+  await expect(page).toHaveURL(/\?period=today$/);
+  await expect(results.getByTestId('stage-reached')).toHaveText(['3', '2', '1']);
+  await expect(page.getByTestId('new-people')).toContainText('3 new people in this period');
+
+  // The people list: search (Russian, any case), filter by stage, open a person, Back returns.
+  await page.getByTestId('people-link').click();
+  await expect(page.getByRole('heading', { name: 'People', exact: true })).toBeVisible();
+  await expect(page.getByTestId('person-row')).toHaveCount(3);
+  await page.getByTestId('people-search').fill('СМИРН');
+  await expect(page.getByTestId('person-row')).toHaveCount(1);
+  await expect(page.getByTestId('person-row')).toContainText('Анна Смирнова');
+  await page.getByTestId('people-search').fill('');
+  await page.getByLabel('Stage').selectOption({ label: '3. Offer' });
+  await expect(page.getByTestId('person-row')).toHaveCount(1);
+  await expect(page.getByTestId('person-row')).toContainText('Cleo');
+  await page.getByTestId('person-row').click();
+  await expect(page.getByRole('heading', { name: 'Cleo' })).toBeVisible();
+  await page.getByRole('link', { name: 'People', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'People', exact: true })).toBeVisible();
 });

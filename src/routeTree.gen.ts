@@ -37,6 +37,7 @@ import { Route as AuthenticatedPartnerDashboardUidRouteImport } from './routes/_
 import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
+import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/new'
@@ -199,6 +200,12 @@ const AuthenticatedContentFunnelsFunnelIdDescriptionRoute =
     path: '/content/funnels/$funnelId/description',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdPeopleRoute =
+  AuthenticatedContentFunnelsFunnelIdPeopleRouteImport.update({
+    id: '/content/funnels/$funnelId/people',
+    path: '/content/funnels/$funnelId/people',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdTagsRoute =
   AuthenticatedContentFunnelsFunnelIdTagsRouteImport.update({
     id: '/content/funnels/$funnelId/tags',
@@ -262,6 +269,7 @@ export interface FileRoutesByFullPath {
   '/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -296,6 +304,7 @@ export interface FileRoutesByTo {
   '/partner/dashboard': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -333,6 +342,7 @@ export interface FileRoutesById {
   '/_authenticated/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/_authenticated/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -369,6 +379,7 @@ export interface FileRouteTypes {
     | '/partner/dashboard/'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId/'
@@ -403,6 +414,7 @@ export interface FileRouteTypes {
     | '/partner/dashboard'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId'
@@ -439,6 +451,7 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/dashboard/'
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
+    | '/_authenticated/content/funnels/$funnelId/people'
     | '/_authenticated/content/funnels/$funnelId/tags'
     | '/_authenticated/content/funnels/$funnelId/token'
     | '/_authenticated/content/funnels/$funnelId/'
@@ -657,6 +670,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/people': {
+      id: '/_authenticated/content/funnels/$funnelId/people'
+      path: '/content/funnels/$funnelId/people'
+      fullPath: '/content/funnels/$funnelId/people'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/tags': {
       id: '/_authenticated/content/funnels/$funnelId/tags'
       path: '/content/funnels/$funnelId/tags'
@@ -719,6 +739,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerDashboardIndexRoute: typeof AuthenticatedPartnerDashboardIndexRoute
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  AuthenticatedContentFunnelsFunnelIdPeopleRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -749,6 +770,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdCopyRoute,
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute:
     AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
+  AuthenticatedContentFunnelsFunnelIdPeopleRoute:
+    AuthenticatedContentFunnelsFunnelIdPeopleRoute,
   AuthenticatedContentFunnelsFunnelIdTagsRoute:
     AuthenticatedContentFunnelsFunnelIdTagsRoute,
   AuthenticatedContentFunnelsFunnelIdTokenRoute:

@@ -5,6 +5,8 @@ import {
   type BotDescription,
   type DashboardFunnel,
   type Funnel,
+  type FunnelStats,
+  type StatsPeriod,
   type MessageContent,
   type MessageContentBody,
   type MessageMedia,
@@ -77,8 +79,18 @@ export async function deleteTag(id: number): Promise<void> {
   await authClient.delete(apiPath(FUNNELS_API.tag(id)));
 }
 
-export const listPeople = (funnelId: number, query: { stage?: number; tag?: number; limit?: number; offset?: number } = {}) =>
-  get<PeoplePage>(FUNNELS_API.people(funnelId), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)) as Record<string, number>);
+export interface PeopleFilter {
+  /** A stage id, or "none" for people whose stage was deleted. */
+  stage?: number | 'none';
+  tag?: number;
+  search?: string;
+  limit?: number;
+  offset?: number;
+}
+export const listPeople = (funnelId: number, query: PeopleFilter = {}) =>
+  get<PeoplePage>(FUNNELS_API.people(funnelId), Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string | number>);
+/** Moves a person to a stage by hand. */
+export const movePerson = (personId: number, stageId: number) => authClient.patch(apiPath(FUNNELS_API.person(personId)), { json: { stage_id: stageId } }).json<PersonDetail>();
 export const getPerson = (id: number) => get<PersonDetail>(FUNNELS_API.person(id));
 export async function addPersonTag(personId: number, tagId: number): Promise<void> {
   await authClient.post(apiPath(FUNNELS_API.personTags(personId)), { json: { tag_id: tagId } });
@@ -87,5 +99,7 @@ export async function removePersonTag(personId: number, tagId: number): Promise<
   await authClient.delete(apiPath(FUNNELS_API.personTag(personId, tagId)));
 }
 
-/** "Today" on the dashboard is the day of the phone's own time zone. */
-export const getDashboard = () => get<DashboardFunnel[]>(FUNNELS_API.dashboard, { tz: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' });
+/** Days (today, a period's first day) are the phone's own time zone's. */
+const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+export const getDashboard = (period: StatsPeriod = 'all') => get<DashboardFunnel[]>(FUNNELS_API.dashboard, { tz: timeZone(), period });
+export const getStats = (funnelId: number, period: StatsPeriod) => get<FunnelStats>(FUNNELS_API.stats(funnelId), { tz: timeZone(), period });

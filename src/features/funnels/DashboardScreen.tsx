@@ -1,7 +1,8 @@
-// /content/dashboard/: per funnel, how many people are in each stage (a bar each) and what
-// happened today (new people, messages sent, stage moves), from GET /api/dashboard/.
+// /content/dashboard/: per funnel, what happened today (new people, messages sent, stage moves)
+// and per stage who is in it now, who reached it in the chosen period and the conversion to the
+// next, from GET /api/dashboard/.
 import { Link } from '@tanstack/react-router';
-import type { DashboardFunnel } from '../../../contract/funnels';
+import type { DashboardFunnel, StatsPeriod } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
@@ -10,11 +11,11 @@ import { EmptyState, Stat, StatGrid } from '@/ui/blocks';
 import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { StateBadge } from './parts';
+import { PeriodTabs, StageResults } from './StageResults';
 import { useRefreshWhile } from './useApi';
 
 function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
   const { t } = useTranslation();
-  const most = Math.max(1, ...funnel.stages.map((s) => s.people_count));
   return (
     <article className="dash-funnel" aria-label={funnel.name} data-testid="dashboard-funnel">
       <Link to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="dash-funnel-head">
@@ -34,29 +35,14 @@ function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
       {funnel.stages.length === 0 ? (
         <p className="hint">{t('dashboard.noStages')}</p>
       ) : (
-        <ol className="bars" aria-label={t('dashboard.perStage')}>
-          {funnel.stages.map((stage) => (
-            <li key={stage.id} data-testid="dashboard-stage">
-              <div className="bar-label">
-                <span>{stage.title}</span>
-                <span>{stage.people_count}</span>
-              </div>
-              <div className="bar-track" role="presentation">
-                {/* No sliver for an empty stage: the minimum width is for small non-zero counts. */}
-                {stage.people_count > 0 ? (
-                  <div className="bar-fill" style={{ width: `${(stage.people_count / most) * 100}%`, background: stage.color }} />
-                ) : null}
-              </div>
-            </li>
-          ))}
-        </ol>
+        <StageResults testId="dashboard-stage" stages={funnel.stages.map((stage) => ({ ...stage, now: stage.people_count }))} />
       )}
     </article>
   );
 }
 
 /** `funnels`: the dashboard's figures, loaded by the route (and again every 10 s while a bot runs). */
-export function DashboardScreen({ funnels }: { funnels: DashboardFunnel[] }) {
+export function DashboardScreen({ funnels, period, onPeriod }: { funnels: DashboardFunnel[]; period: StatsPeriod; onPeriod: (period: StatsPeriod) => void }) {
   const { t } = useTranslation();
   usePageHead(t('dashboard.title'));
   useRefreshWhile(funnels.some((f) => f.state === 'running'), 10_000);
@@ -70,6 +56,7 @@ export function DashboardScreen({ funnels }: { funnels: DashboardFunnel[] }) {
         <Stat label={t('dashboard.people')} value={sum((f) => f.people_count)} testId="dashboard-people" />
         <Stat label={t('dashboard.sent')} value={sum((f) => f.today.messages_sent)} />
       </StatGrid>
+      {funnels.length > 0 ? <PeriodTabs period={period} onChange={onPeriod} /> : null}
       {funnels.length === 0 ? (
         <EmptyState icon={<BotIcon />} title={t('dashboard.emptyTitle')}>
           <p>{t('dashboard.emptyText')}</p>

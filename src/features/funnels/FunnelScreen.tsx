@@ -3,26 +3,37 @@
 // tags, the bot's description, copying into another funnel, the archive.
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
-import type { Funnel, Stage } from '../../../contract/funnels';
+import type { Funnel, FunnelStats, Stage, StatsPeriod } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { archiveFunnel, reorderStages } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
-import { LockIcon } from '@/ui/icons';
+import { LockIcon, UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
 import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from '@/ui/glyphs';
 import { RunControls, StateBadge } from './parts';
 import { BotSection } from './BotSection';
+import { PeriodTabs, StageResults } from './StageResults';
 import { StageList } from './StageList';
 import { runApiAction } from '@/api/action';
 import { noticeFailure, success, useRefresh, useRefreshWhile } from './useApi';
 import { FunnelIcon } from '@/ui/brandIcon';
 
 /** Its route loads the funnel and its stages together (routes/…/$funnelId/index.tsx). */
-export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funnel; stages: Stage[] }) {
+export function FunnelScreen({
+  funnel: data,
+  stages: stageList,
+  stats,
+  onPeriod,
+}: {
+  funnel: Funnel;
+  stages: Stage[];
+  stats: FunnelStats;
+  onPeriod: (period: StatsPeriod) => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const refresh = useRefresh();
@@ -112,6 +123,25 @@ export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funn
         {t('funnels.stages.add')}
       </Link>
 
+      {stageList.length > 0 ? (
+        <section className="section-block" aria-label={t('funnels.stats.title')}>
+          <h2 className="section-title">{t('funnels.stats.title')}</h2>
+          <PeriodTabs period={stats.period} onChange={onPeriod} />
+          <div className="section">
+            <StageResults stages={stageList.map((stage) => ({ ...stage, ...figuresOf(stats, stage.id) }))} />
+          </div>
+          <p className="section-footer" data-testid="new-people">
+            {t('funnels.stats.newPeople', { count: stats.new_people })}. {t('funnels.stats.footer')}
+          </p>
+        </section>
+      ) : null}
+
+      <Section>
+        <Link to="/content/funnels/$funnelId/people/" params={{ funnelId: id }} className="row" data-testid="people-link">
+          <RowContent icon={<RowIcon tint="green"><UsersIcon /></RowIcon>} title={t('funnels.people.title')} description={t('funnels.people.rowText')} value={String(data.people_count)} />
+        </Link>
+      </Section>
+
       <BotSection funnel={data} onChanged={() => void refresh()} />
 
       <Section title={t('funnels.funnel.more')}>
@@ -144,4 +174,9 @@ export function FunnelScreen({ funnel: data, stages: stageList }: { funnel: Funn
       ) : null}
     </Screen>
   );
+}
+
+function figuresOf(stats: FunnelStats, stageId: number) {
+  const found = stats.stages.find((s) => s.stage_id === stageId);
+  return { now: found?.now ?? 0, reached: found?.reached ?? 0, conversion: found?.conversion ?? null };
 }

@@ -1,9 +1,10 @@
 // /content/people/$personId/: one subscriber — profile, current stage, tags set and removed by
 // hand, and the history of what they were sent and what they wrote or pressed.
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import type { HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
 import { visibleText } from '../../../contract/telegram-html';
-import { addPersonTag, removePersonTag } from '@/api/funnels';
+import { addPersonTag, movePerson, removePersonTag } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
@@ -13,10 +14,10 @@ import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, useRefresh } from './useApi';
+import { noticeFailure, success, useRefresh } from './useApi';
 
 /** The route loads the person, then their funnel's tags and stages together. */
-export function PersonScreen({ person: data, tags, stages }: { person: PersonDetail; tags: Tag[]; stages: Stage[] }) {
+export function PersonScreen({ person: data, tags, stages, from }: { person: PersonDetail; tags: Tag[]; stages: Stage[]; from?: 'people' | 'stage' }) {
   const { t } = useTranslation();
   const refresh = useRefresh();
   const personId = data.id;
@@ -35,7 +36,14 @@ export function PersonScreen({ person: data, tags, stages }: { person: PersonDet
   return (
     <Screen>
       <header className="screen-header">
-        <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(data.funnel_id) }} label={t('common.back')} />
+        {/* Back to the list the person was opened from. */}
+        {from === 'people' ? (
+          <BackLink to="/content/funnels/$funnelId/people/" params={{ funnelId: String(data.funnel_id) }} label={t('funnels.people.title')} />
+        ) : from === 'stage' && stage ? (
+          <BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(data.funnel_id), stageId: String(stage.id) }} label={stage.title} />
+        ) : (
+          <BackLink to="/content/funnels/$funnelId/" params={{ funnelId: String(data.funnel_id) }} label={t('common.back')} />
+        )}
         <div className="person-hero">
           <span className="avatar" aria-hidden="true">
             {personName(data).charAt(0).toUpperCase()}
@@ -67,6 +75,7 @@ export function PersonScreen({ person: data, tags, stages }: { person: PersonDet
             </span>
           </div>
         )}
+        {stages.length > 0 ? <MoveToStage person={data} stages={stages} onMoved={() => void refresh()} /> : null}
         <div className="row row--static">
           <span className="row-body">
             <span className="row-description">{t('funnels.person.joined')}</span>
@@ -142,5 +151,49 @@ function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTi
         {time}
       </time>
     </li>
+  );
+}
+
+/** The owner puts the person in a stage by hand (one whose stage was deleted, say). */
+function MoveToStage({ person, stages, onMoved }: { person: PersonDetail; stages: Stage[]; onMoved: () => void }) {
+  const { t } = useTranslation();
+  const [stageId, setStageId] = useState<number | ''>('');
+  const choices = stages.filter((s) => s.id !== person.stage_id);
+  if (choices.length === 0) return null;
+
+  async function move() {
+    if (stageId === '') return;
+    const result = await runApiAction(() => movePerson(person.id, stageId));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t('funnels.people.moved', { title: stages.find((s) => s.id === stageId)?.title ?? '' }));
+    setStageId('');
+    onMoved();
+  }
+
+  return (
+    <div className="row row--static move-row">
+      <span className="row-body">
+        <span className="row-description">{t('funnels.people.move')}</span>
+        <span className="move-controls">
+          <select
+            className="field-input field-select"
+            aria-label={t('funnels.people.move')}
+            value={stageId}
+            onChange={(event) => setStageId(event.target.value ? Number(event.target.value) : '')}
+          >
+            <option value="">{t('funnels.people.choose')}</option>
+            {choices.map((stage) => (
+              <option key={stage.id} value={stage.id}>
+                {stages.indexOf(stage) + 1}. {stage.title}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="button button--secondary button--small" disabled={stageId === ''} onClick={() => void move()}>
+            {t('funnels.people.moveShort')}
+          </button>
+        </span>
+        <span className="row-description">{t('funnels.people.moveHint')}</span>
+      </span>
+    </div>
   );
 }

@@ -79,7 +79,7 @@ export function StageScreen({ stage: data, funnel, people, tags }: { stage: Stag
           <>
             <div className="section">
               {people.results.map((person) => (
-                <Link key={person.id} to="/content/people/$personId/" params={{ personId: String(person.id) }} className="row" data-testid="person-row">
+                <Link key={person.id} to="/content/people/$personId/" params={{ personId: String(person.id) }} search={{ from: 'stage' }} className="row" data-testid="person-row">
                   <RowContent
                     icon={<span className="person-avatar" aria-hidden="true">{personName(person).charAt(0).toUpperCase()}</span>}
                     title={personName(person)}

@@ -1,8 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PersonScreen } from '@/features/funnels/PersonScreen';
 import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
+import { validatePersonSearch } from '@/routes/-lib/search';
 
 export const Route = createFileRoute('/_authenticated/content/people/$personId')({
+  validateSearch: validatePersonSearch,
   loader: ({ params }) => {
     const id = idFrom(params.personId);
     return loadFunnelsScreen(async (api) => {
@@ -16,5 +18,6 @@ export const Route = createFileRoute('/_authenticated/content/people/$personId')
 
 function PersonRoute() {
   const { person, tags, stages } = Route.useLoaderData();
-  return <PersonScreen key={person.id} person={person} tags={tags} stages={stages} />;
+  const { from } = Route.useSearch();
+  return <PersonScreen key={person.id} person={person} tags={tags} stages={stages} from={from} />;
 }

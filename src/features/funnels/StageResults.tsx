@@ -1,0 +1,68 @@
+// Results per stage, on the funnel's screen and the dashboard: who reached each stage in the
+// period, who is in it now, and how many of those who reached it went on to the next (the
+// conversion, between the rows). The period is part of the address (?period=), so Back and a
+// shared link keep it.
+import { useTranslation } from 'react-i18next';
+import { STATS_PERIODS, type StatsPeriod } from '../../../contract/funnels';
+import { StageBadge } from './StageIcon';
+
+export interface StageFigures {
+  id: number;
+  title: string;
+  color: string;
+  icon: Parameters<typeof StageBadge>[0]['icon'];
+  now: number;
+  reached: number;
+  conversion: number | null;
+}
+
+/** Today · 7 days · 30 days · All time; the route puts the choice in the address's ?period=. */
+export function PeriodTabs({ period, onChange }: { period: StatsPeriod; onChange: (period: StatsPeriod) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="period-tabs" role="tablist" aria-label={t('funnels.stats.period')}>
+      {STATS_PERIODS.map((value) => (
+        <button
+          key={value}
+          type="button"
+          role="tab"
+          aria-selected={value === period}
+          className={`period-tab${value === period ? ' period-tab--on' : ''}`}
+          onClick={() => onChange(value)}
+        >
+          {t(`funnels.stats.periods.${value}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function StageResults({ stages, testId = 'stage-result' }: { stages: StageFigures[]; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <ol className="stage-results">
+      {stages.map((stage, index) => (
+        <li key={stage.id} className="stage-result" data-testid={testId}>
+          <div className="stage-result-row">
+            <StageBadge icon={stage.icon} color={stage.color} />
+            <span className="stage-result-title">
+              <span className="stage-result-name">
+                {index + 1}. {stage.title}
+              </span>
+              <span className="stage-result-now">{t('funnels.stats.now', { count: stage.now })}</span>
+            </span>
+            <span className="stage-result-reached">
+              <strong data-testid="stage-reached">{stage.reached}</strong>
+              <span>{t('funnels.stats.reached', { count: stage.reached })}</span>
+            </span>
+          </div>
+          {index < stages.length - 1 ? (
+            <p className="stage-result-conversion" data-testid="stage-conversion">
+              <span aria-hidden="true">↓</span> {stage.conversion === null ? t('funnels.stats.noConversion') : t('funnels.stats.conversion', { percent: stage.conversion })}
+            </p>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,45 @@
+// The query parts of screen addresses, checked: anything unknown is dropped rather than trusted.
+import { STATS_PERIODS, type StatsPeriod } from '../../../contract/funnels';
+
+export interface PeriodSearch {
+  period?: StatsPeriod;
+}
+
+/** ?period=today|7d|30d|all (all time when missing or unknown). */
+export function validatePeriodSearch(search: Record<string, unknown>): PeriodSearch {
+  const period = search.period;
+  return typeof period === 'string' && (STATS_PERIODS as readonly string[]).includes(period) ? { period: period as StatsPeriod } : {};
+}
+
+export interface PeopleSearch {
+  q?: string;
+  stage?: number | 'none';
+  tag?: number;
+  page?: number;
+}
+
+const positive = (value: unknown): number | undefined => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(n) && n > 0 && n < 1e9 ? n : undefined;
+};
+
+/** The people list's search box, stage and tag filters, and page (1 = first). */
+export function validatePeopleSearch(search: Record<string, unknown>): PeopleSearch {
+  const result: PeopleSearch = {};
+  if (typeof search.q === 'string' && search.q.trim()) result.q = search.q.slice(0, 100);
+  if (search.stage === 'none') result.stage = 'none';
+  else if (positive(search.stage)) result.stage = positive(search.stage);
+  if (positive(search.tag)) result.tag = positive(search.tag);
+  const page = positive(search.page);
+  if (page && page > 1) result.page = page;
+  return result;
+}
+
+export interface PersonSearch {
+  /** The list the person was opened from, for Back: the funnel's people list, or a stage. */
+  from?: 'people' | 'stage';
+}
+
+export function validatePersonSearch(search: Record<string, unknown>): PersonSearch {
+  return search.from === 'people' || search.from === 'stage' ? { from: search.from } : {};
+}

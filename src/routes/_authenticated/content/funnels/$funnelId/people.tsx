@@ -1,0 +1,38 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { PEOPLE_PAGE, PeopleScreen } from '@/features/funnels/PeopleScreen';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
+import { validatePeopleSearch } from '@/routes/-lib/search';
+
+export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/people')({
+  validateSearch: validatePeopleSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ params, deps }) => {
+    const id = idFrom(params.funnelId);
+    return loadFunnelsScreen(async (api) => {
+      const [funnel, stages, tags, people] = await Promise.all([
+        api.getFunnel(id),
+        api.listStages(id),
+        api.listTags(id),
+        api.listPeople(id, { search: deps.q, stage: deps.stage, tag: deps.tag, limit: PEOPLE_PAGE, offset: ((deps.page ?? 1) - 1) * PEOPLE_PAGE }),
+      ]);
+      return { funnel, stages, tags, people, filters: deps };
+    });
+  },
+  component: PeopleRoute,
+});
+
+function PeopleRoute() {
+  const { funnel, stages, tags, people, filters } = Route.useLoaderData();
+  const navigate = Route.useNavigate();
+  return (
+    <PeopleScreen
+      key={funnel.id}
+      funnel={funnel}
+      stages={stages}
+      tags={tags}
+      people={people}
+      filters={filters}
+      onFilters={(next) => void navigate({ search: next, replace: true })}
+    />
+  );
+}
