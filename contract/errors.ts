@@ -21,6 +21,7 @@ export const API_ERROR_CODES = [
   'stage_without_message',
   'last_stage_next',
   'other_bot',
+  'person_blocked',
   'run_archived',
   'delete_not_archived',
   'order_locked',

@@ -96,6 +96,9 @@ export const FUNNELS_PATHS = {
   personTag: '/api/people/:id/tags/:tagId/',
   dashboard: '/api/dashboard/',
   stats: '/api/funnels/:id/stats/',
+  inbox: '/api/funnels/:id/inbox/',
+  personRead: '/api/people/:id/read/',
+  personReply: '/api/people/:id/reply/',
 } as const;
 
 /** The same paths filled in, for the clients (the SPA and the tests). */
@@ -120,6 +123,9 @@ export const FUNNELS_API = {
   people: (id: number) => fillPath(FUNNELS_PATHS.people, { id }),
   person: (id: number) => fillPath(FUNNELS_PATHS.person, { id }),
   stats: (id: number) => fillPath(FUNNELS_PATHS.stats, { id }),
+  inbox: (id: number) => fillPath(FUNNELS_PATHS.inbox, { id }),
+  personRead: (id: number) => fillPath(FUNNELS_PATHS.personRead, { id }),
+  personReply: (id: number) => fillPath(FUNNELS_PATHS.personReply, { id }),
   personTags: (id: number) => fillPath(FUNNELS_PATHS.personTags, { id }),
   personTag: (id: number, tagId: number) => fillPath(FUNNELS_PATHS.personTag, { id, tagId }),
   dashboard: FUNNELS_PATHS.dashboard,

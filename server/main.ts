@@ -2,6 +2,7 @@
 // → every running funnel's bot. Stops cleanly on SIGTERM/SIGINT (bots first: updates being
 // handled finish, polling stops).
 import { buildApp } from './app';
+import { inboxAlertSender } from './bots/inbox-alerts';
 import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
 import { createDb, migrate } from './db';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     config,
     tokenOf: (funnel) => decryptBotToken(funnel, config),
     log: app.log.child({ component: 'bot-runtime' }),
+    alertOwner: inboxAlertSender(config),
   });
 
   let serviceBot: { stop(): Promise<void> } | null = null;

@@ -47,6 +47,10 @@ export const FunnelSchema = Type.Object({
   stage_order_locked: Type.Boolean(),
   /** The bot has been run at least once (people may be in any stage). */
   was_run: Type.Boolean(),
+  /** Messages people wrote that the owner has not read (the inbox). */
+  unread_count: Type.Integer(),
+  /** The owner is alerted through the service bot when someone writes. */
+  inbox_alerts: Type.Boolean(),
   people_count: Type.Integer(),
   stage_count: Type.Integer(),
   created_at: Timestamp(),
@@ -59,7 +63,7 @@ export type FunnelListQuery = Static<typeof FunnelListQuerySchema>;
 export const CreateFunnelBodySchema = Type.Object({ bot_token: Text(BOT_TOKEN_INPUT_MAX, 1), name: Type.Optional(Text(FUNNEL_NAME_MAX)) });
 export type CreateFunnelBody = Static<typeof CreateFunnelBodySchema>;
 
-export const UpdateFunnelBodySchema = Type.Object({ name: Type.Optional(Text(FUNNEL_NAME_MAX, 1)) });
+export const UpdateFunnelBodySchema = Type.Object({ name: Type.Optional(Text(FUNNEL_NAME_MAX, 1)), inbox_alerts: Type.Optional(Type.Boolean()) });
 export type UpdateFunnelBody = Static<typeof UpdateFunnelBodySchema>;
 
 /** A new token for the funnel's own bot (after @BotFather revoked the old one). */
@@ -199,7 +203,7 @@ export const HistoryEntrySchema = Type.Object({
   id: Type.Integer(),
   direction: StringEnum(['in', 'out']),
   /** in: text or command the person wrote, or a button they pressed; out: a stage message sent. */
-  kind: StringEnum(['text', 'command', 'button', 'stage_message']),
+  kind: StringEnum(['text', 'command', 'button', 'stage_message', 'reply']),
   text: Type.String(),
   stage_id: Nullable(Type.Integer()),
   created_at: Timestamp(),
@@ -228,6 +232,22 @@ export const PersonTagBodySchema = Type.Object({ tag_id: Id() });
 /** The owner moves a person to a stage by hand. */
 export const PersonPatchSchema = Type.Object({ stage_id: Id() });
 export type PersonPatch = Static<typeof PersonPatchSchema>;
+
+// --- inbox ---------------------------------------------------------------------------------------
+export const InboxQuerySchema = Type.Object({ limit: Type.Optional(QueryInt(9)), offset: Type.Optional(QueryInt(9)) });
+export const ConversationSchema = Type.Object({
+  person: PersonSchema,
+  unread_count: Type.Integer(),
+  /** What they wrote last, and when. */
+  last_text: Type.String(),
+  last_message_at: Timestamp(),
+});
+export type Conversation = Static<typeof ConversationSchema>;
+export const InboxPageSchema = Type.Object({ count: Type.Integer(), unread_total: Type.Integer(), results: Type.Array(ConversationSchema) });
+export type InboxPage = Static<typeof InboxPageSchema>;
+/** A reply from the owner, Telegram HTML (the app escapes what is typed). */
+export const ReplyBodySchema = Type.Object({ text: Text(MESSAGE_HTML_MAX, 1) });
+export type ReplyBody = Static<typeof ReplyBodySchema>;
 
 // --- results -------------------------------------------------------------------------------------
 export const StatsQuerySchema = Type.Object({ period: Type.Optional(StringEnum(STATS_PERIODS)), tz: Type.Optional(Text(TIME_ZONE_MAX)) });

@@ -10,6 +10,10 @@ export interface ServiceBotMessages {
   menuButton: string;
   /** /start in the bot's command list. */
   startCommand: string;
+  /** Someone wrote to one of the owner's bots (the first unread message of that conversation). */
+  inboxAlert: (funnel: string, person: string, text: string) => string;
+  /** The button under it that opens the conversation in the app. */
+  openConversation: string;
 }
 
 export const SERVICE_BOT_MESSAGES: Record<ServiceBotLanguage, ServiceBotMessages> = {
@@ -19,6 +23,8 @@ export const SERVICE_BOT_MESSAGES: Record<ServiceBotLanguage, ServiceBotMessages
     openApp: 'Open the app',
     menuButton: 'Open app',
     startCommand: 'Open the funnel builder',
+    inboxAlert: (funnel, person, text) => `New message to “${funnel}” from ${person}:\n\n${text}`,
+    openConversation: 'Answer',
   },
   ru: {
     welcome:
@@ -26,6 +32,8 @@ export const SERVICE_BOT_MESSAGES: Record<ServiceBotLanguage, ServiceBotMessages
     openApp: 'Открыть приложение',
     menuButton: 'Открыть',
     startCommand: 'Открыть конструктор воронок',
+    inboxAlert: (funnel, person, text) => `Новое сообщение в «${funnel}» от ${person}:\n\n${text}`,
+    openConversation: 'Ответить',
   },
 };
 

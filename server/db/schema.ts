@@ -107,6 +107,8 @@ export const funnels = pgTable(
     archivedAt: timestamptz('archived_at'),
     /** Set the first time the bot is run; from then on the stage order is locked. */
     firstRunAt: timestamptz('first_run_at'),
+    /** The owner is told through the service bot when someone writes to the bot. */
+    inboxAlerts: boolean('inbox_alerts').notNull().default(true),
     /** Highest update_id handled, so polling resumes after a restart without repeats. */
     updateOffset: bigint('update_offset', { mode: 'number' }).notNull().default(0),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
@@ -191,10 +193,17 @@ export const people = pgTable(
     stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
     /** The person blocked the bot (403): nothing is sent to them until they write again. */
     blocked: boolean('blocked').notNull().default(false),
+    /** Messages they wrote that the owner has not read yet (the inbox), and when they last wrote. */
+    unreadCount: integer('unread_count').notNull().default(0),
+    lastMessageAt: timestamptz('last_message_at'),
     joinedAt: timestamptz('joined_at').notNull().defaultNow(),
     lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('people_funnel_telegram_idx').on(t.funnelId, t.telegramId), index('people_stage_id_idx').on(t.stageId)],
+  (t) => [
+    uniqueIndex('people_funnel_telegram_idx').on(t.funnelId, t.telegramId),
+    index('people_stage_id_idx').on(t.stageId),
+    index('people_funnel_last_message_idx').on(t.funnelId, t.lastMessageAt),
+  ],
 );
 
 export const personTags = pgTable(
@@ -245,7 +254,7 @@ export const personEvents = pgTable(
       .notNull()
       .references(() => funnels.id, { onDelete: 'cascade' }),
     direction: varchar('direction', { length: 3 }).notNull().$type<'in' | 'out'>(),
-    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message'>(),
+    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message' | 'reply'>(),
     text: text('text').notNull().default(''),
     stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
     telegramMessageId: bigint('telegram_message_id', { mode: 'number' }),

@@ -70,5 +70,6 @@ export const FUNNEL_ERRORS = {
   badButtonUrl: { code: 'bad_button_url', text: 'Enter a valid URL: http://, https:// or tg://.' },
   /** Telegram would refuse the message's HTML: its technical reason goes along as `detail`. */
   badHtml: (reason: string): FunnelMessage => ({ code: 'bad_html', text: reason, detail: reason }),
+  personBlocked: { code: 'person_blocked', text: 'This person has blocked the bot: Telegram delivers nothing to them until they write again.' },
   notFound: { code: 'not_found', text: 'Not found.' },
 } as const satisfies Record<string, FunnelMessage | ((...args: never[]) => FunnelMessage)>;

@@ -30,8 +30,9 @@ export interface FunnelServiceDeps {
 // Correlated subqueries in plain SQL: Drizzle may print a column without its table there.
 const peopleCount = sql<number>`(select count(*)::int from people p where p.funnel_id = "funnels"."id")`;
 const stageCount = sql<number>`(select count(*)::int from stages s where s.funnel_id = "funnels"."id")`;
+const unreadCount = sql<number>`(select coalesce(sum(p.unread_count), 0)::int from people p where p.funnel_id = "funnels"."id")`;
 
-export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_count: number }): Funnel {
+export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_count: number; unread_count?: number }): Funnel {
   return {
     id: row.id,
     name: row.name,
@@ -43,6 +44,8 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
     archived: row.archivedAt !== null,
     stage_order_locked: row.state === 'running',
     was_run: row.firstRunAt !== null,
+    unread_count: Number(counts.unread_count ?? 0),
+    inbox_alerts: row.inboxAlerts,
     people_count: Number(counts.people_count),
     stage_count: Number(counts.stage_count),
     created_at: row.createdAt.toISOString(),
@@ -54,7 +57,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
 
   async function list(ownerId: number, { archived }: { archived: boolean }): Promise<Funnel[]> {
     const rows = await orm
-      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount })
+      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount })
       .from(funnels)
       .where(and(eq(funnels.ownerId, ownerId), archived ? isNotNull(funnels.archivedAt) : isNull(funnels.archivedAt)))
       .orderBy(desc(funnels.createdAt), desc(funnels.id));
@@ -63,7 +66,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
 
   async function get(ownerId: number, funnelId: number): Promise<Funnel> {
     const [row] = await orm
-      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount })
+      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount })
       .from(funnels)
       .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)))
       .limit(1);
@@ -103,13 +106,14 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     }
   }
 
-  async function update(ownerId: number, funnelId: number, body: { name?: string }): Promise<Funnel> {
+  async function update(ownerId: number, funnelId: number, body: { name?: string; inbox_alerts?: boolean }): Promise<Funnel> {
     await ownedFunnel(orm, ownerId, funnelId);
     if (body.name !== undefined) {
       const name = body.name.trim();
       if (!name) throw invalidField('name', FUNNEL_ERRORS.blank);
       await orm.update(funnels).set({ name, updatedAt: now() }).where(eq(funnels.id, funnelId));
     }
+    if (body.inbox_alerts !== undefined) await orm.update(funnels).set({ inboxAlerts: body.inbox_alerts, updatedAt: now() }).where(eq(funnels.id, funnelId));
     return get(ownerId, funnelId);
   }
 

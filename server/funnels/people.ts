@@ -40,7 +40,7 @@ const toTag = (row: TagRow, peopleCount: number): Tag => ({
   people_count: Number(peopleCount),
 });
 
-function toPerson(row: PersonRow, tagIds: number[]): Person {
+export function toPerson(row: PersonRow, tagIds: number[]): Person {
   return {
     id: row.id,
     funnel_id: row.funnelId,

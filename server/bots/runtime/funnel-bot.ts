@@ -42,6 +42,7 @@ export interface FunnelBotOptions {
   pollRetryMinMs?: number;
   /** Waits between attempts of a call to a person after a network failure or a 5xx. */
   sendRetryDelaysMs?: readonly number[];
+  alertOwner?: FunnelContext['alertOwner'];
 }
 
 /** The identity grammY needs to match "/start@name": known from the funnel row, so no getMe. */
@@ -91,7 +92,15 @@ export class FunnelBot {
     this.funnelId = funnel.id;
     this.tokenHash = funnel.botTokenHash;
     this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S });
-    const fc: FunnelContext = { funnelId: funnel.id, store, log, fileIds, signal: this.abort.signal, sendRetryDelaysMs: options.sendRetryDelaysMs };
+    const fc: FunnelContext = {
+      funnelId: funnel.id,
+      store,
+      log,
+      fileIds,
+      signal: this.abort.signal,
+      sendRetryDelaysMs: options.sendRetryDelaysMs,
+      alertOwner: options.alertOwner,
+    };
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
     this.bot.errorBoundary(onError, startBehaviour(fc), nextStepBehaviour(fc), membershipBehaviour(fc), historyBehaviour(fc));
     this.bot.catch(onError);

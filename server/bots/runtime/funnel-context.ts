@@ -3,7 +3,7 @@
 import { type Api, GrammyError } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
 import { isRetryableBotApiError } from '../create-bot';
-import type { RuntimeStore } from './store';
+import type { InboxAlert, RuntimeStore } from './store';
 
 export type RuntimeLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
@@ -17,6 +17,8 @@ export interface FunnelContext {
   signal: AbortSignal;
   /** Waits between attempts of a call to a person (SEND_RETRY_DELAYS_MS; tests shorten them). */
   sendRetryDelaysMs?: readonly number[];
+  /** Tells the owner someone wrote (through the service bot); best effort, never awaited by updates. */
+  alertOwner?: (alert: InboxAlert) => Promise<void>;
 }
 
 /**

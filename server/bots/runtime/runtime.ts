@@ -43,6 +43,8 @@ export interface FunnelRuntimeOptions {
   pollRetryMinMs?: number;
   /** Waits between attempts of a call to a person after a network failure or a 5xx (tests shorten them). */
   sendRetryDelaysMs?: readonly number[];
+  /** Tells a funnel's owner someone wrote to the bot (main.ts: through the service bot). */
+  alertOwner?: FunnelContext['alertOwner'];
 }
 
 export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
@@ -173,6 +175,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
       onRevoked: (id) => void this.revoked(id),
       pollRetryMinMs: this.options.pollRetryMinMs,
       sendRetryDelaysMs: this.options.sendRetryDelaysMs,
+      alertOwner: this.options.alertOwner,
     });
   }
 

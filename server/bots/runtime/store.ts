@@ -30,6 +30,17 @@ export interface MediaForSending {
   telegramFileId: string | null;
 }
 
+/** Someone wrote to a funnel's bot and its owner wants to know (funnels.inbox_alerts). */
+export interface InboxAlert {
+  funnelId: number;
+  funnelName: string;
+  personId: number;
+  personName: string;
+  text: string;
+  ownerTelegramId: number;
+  ownerLanguage: 'en' | 'ru';
+}
+
 /** A person after /start, and the stage they are in now (null: the funnel has none). */
 export interface StartedPerson {
   id: number;
@@ -79,7 +90,11 @@ export interface RuntimeStore {
   ): Promise<number | null | typeof ALREADY_HANDLED>;
   /** The person's id and current stage, and marks them seen and not blocked (they wrote). */
   touchPerson(funnelId: number, telegramId: number): Promise<{ id: number; stageId: number | null } | null>;
-  recordIncoming(funnelId: number, personId: number, kind: 'text' | 'command' | 'button', text: string): Promise<void>;
+  /**
+   * Records what a person wrote. Text (not a command) goes to the inbox: one more unread. The
+   * answer says whom to alert, once per conversation until the owner reads it (null: nobody).
+   */
+  recordIncoming(funnelId: number, personId: number, kind: 'text' | 'command' | 'button', text: string): Promise<InboxAlert | null>;
   recordStageMessage(funnelId: number, personId: number, stageId: number, text: string, telegramMessageId: number): Promise<void>;
   setBlocked(funnelId: number, telegramId: number, blocked: boolean): Promise<void>;
   media(funnelId: number, mediaId: number, withData: boolean): Promise<MediaForSending | undefined>;
@@ -363,12 +378,42 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       return rows[0] ? { id: rows[0].id, stageId: rows[0].stage_id } : null;
     },
     async recordIncoming(funnelId, personId, kind, text) {
-      await q(`insert into person_events (person_id, funnel_id, direction, kind, text) values ($1, $2, 'in', $3, $4)`, [
-        personId,
+      if (kind !== 'text') {
+        await q(`insert into person_events (person_id, funnel_id, direction, kind, text) values ($1, $2, 'in', $3, $4)`, [personId, funnelId, kind, text]);
+        return null;
+      }
+      // One statement: the event, one more unread, and whether it is the first unread (the alert).
+      const rows = await q<{
+        first: boolean;
+        alerts: boolean;
+        funnel_name: string;
+        first_name: string;
+        last_name: string;
+        owner_telegram_id: string | number | null;
+        owner_language: 'en' | 'ru';
+      }>(
+        `with event as (
+           insert into person_events (person_id, funnel_id, direction, kind, text) values ($1, $2, 'in', 'text', $3)),
+         person as (
+           update people set unread_count = unread_count + 1, last_message_at = now()
+           where id = $1 returning unread_count = 1 as first, first_name, last_name)
+         select person.first, f.inbox_alerts as alerts, f.name as funnel_name, person.first_name, person.last_name,
+                u.telegram_id as owner_telegram_id, u.language as owner_language
+         from person, funnels f join users u on u.id = f.owner_id
+         where f.id = $2`,
+        [personId, funnelId, text],
+      );
+      const row = rows[0];
+      if (!row || !row.first || !row.alerts || row.owner_telegram_id === null) return null;
+      return {
         funnelId,
-        kind,
+        funnelName: row.funnel_name,
+        personId,
+        personName: `${row.first_name} ${row.last_name}`.trim(),
         text,
-      ]);
+        ownerTelegramId: Number(row.owner_telegram_id),
+        ownerLanguage: row.owner_language,
+      };
     },
     recordStageMessage(funnelId, personId, stageId, text, telegramMessageId) {
       return recordStageMessage({ funnelId, personId, stageId, text, telegramMessageId });

@@ -9,6 +9,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { ownedFunnel, parseId } from '../../funnels/access';
 import { createDashboardService } from '../../funnels/dashboard';
+import { createInboxService } from '../../funnels/inbox';
 import { createStatsService } from '../../funnels/stats';
 import { isTimeZone } from '../../funnels/time-zone';
 import { FunnelError } from '../../funnels/errors';
@@ -63,6 +64,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
   const mediaFiles = createMediaService({ db });
   const dashboard = createDashboardService({ db, now });
   const stats = createStatsService({ db, now });
+  const inbox = createInboxService({ db, config });
   const zoneOf = (tz: string | undefined) => {
     if (tz !== undefined && !isTimeZone(tz)) throw new ApiError(400, codedFieldsBody({ tz: [{ code: 'invalid', text: 'Unknown time zone.' }] }));
     return tz ?? 'UTC';
@@ -205,6 +207,21 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
     app.delete(FUNNELS_PATHS.personTag, { schema: schemas.personTagSchema }, async (request, reply) => {
       await people.removePersonTag(ownerOf(request), parseId(request.params.id), parseId(request.params.tagId));
       return reply.code(204).send();
+    });
+
+    // --- inbox ---------------------------------------------------------------------------------
+    app.get(FUNNELS_PATHS.inbox, { schema: schemas.inboxSchema }, async (request) => {
+      const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+      return inbox.list(ownerOf(request), idOf(request), { limit: num(request.query.limit), offset: num(request.query.offset) });
+    });
+    app.post(FUNNELS_PATHS.personRead, { schema: schemas.byIdSchema }, async (request, reply) => {
+      await inbox.markRead(ownerOf(request), idOf(request));
+      return reply.code(204).send();
+    });
+    app.post(FUNNELS_PATHS.personReply, { schema: schemas.replySchema }, async (request, reply) => {
+      const id = idOf(request);
+      await inbox.reply(ownerOf(request), id, request.body.text);
+      return reply.code(201).send(await people.getPerson(ownerOf(request), id));
     });
 
     // --- dashboard -----------------------------------------------------------------------------

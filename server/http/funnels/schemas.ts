@@ -17,6 +17,9 @@ import {
   PeopleQuerySchema,
   PersonDetailSchema,
   PersonPatchSchema,
+  InboxPageSchema,
+  InboxQuerySchema,
+  ReplyBodySchema,
   PersonTagBodySchema,
   FunnelStatsSchema,
   StatsQuerySchema,
@@ -68,3 +71,5 @@ export const mediaSchema = { params, querystring: MediaUploadQuerySchema, respon
 export const dashboardSchema = { querystring: DashboardQuerySchema, response: { 200: Type.Array(DashboardFunnelSchema) } };
 export const statsSchema = { params, querystring: StatsQuerySchema, response: { 200: FunnelStatsSchema } };
 export const movePersonSchema = { params, body: PersonPatchSchema, response: { 200: PersonDetailSchema } };
+export const inboxSchema = { params, querystring: InboxQuerySchema, response: { 200: InboxPageSchema } };
+export const replySchema = { params, body: ReplyBodySchema, response: { 201: PersonDetailSchema } };

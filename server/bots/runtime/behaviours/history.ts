@@ -1,5 +1,6 @@
 // Anything else a known person writes goes into their history (text, or a command), and marks
-// them seen and no longer blocked.
+// them seen and no longer blocked. Text goes to the funnel's inbox too, and the first unread
+// message of a conversation alerts the owner (through the service bot, when they have it).
 import { Composer, type Context } from 'grammy';
 import type { FunnelContext } from '../funnel-context';
 
@@ -11,7 +12,12 @@ export function historyBehaviour(fc: FunnelContext): Composer<Context> {
     if (!person) return;
     const text = ctx.msg.text ?? ctx.msg.caption ?? '';
     const kind = ctx.msg.text?.startsWith('/') ? 'command' : 'text';
-    await fc.store.recordIncoming(fc.funnelId, person.id, kind, text);
+    const alert = await fc.store.recordIncoming(fc.funnelId, person.id, kind, text);
+    if (alert && fc.alertOwner) {
+      void fc.alertOwner(alert).catch((error: unknown) =>
+        fc.log.warn({ funnel_id: fc.funnelId }, `could not alert the owner of funnel ${fc.funnelId}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
   });
   return behaviour;
 }
