@@ -337,6 +337,10 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
       return personId;
     })
     .toBeGreaterThan(0);
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: 'Hi! Is the first lesson really free? And how long is it?' } });
+  await expect
+    .poll(async () => ((await (await request.get(FUNNELS_API.inbox(funnel.id), { headers })).json()) as { unread_total: number }).unread_total)
+    .toBe(1);
   const base = `/content/funnels/${funnel.id}/`;
   const stagePath = `${base}stages/${ids[0]}/`;
   return [
@@ -350,6 +354,8 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
     `${stagePath}message/`,
     `${base}tags/`,
     `${base}people/`,
+    `${base}inbox/`,
+    `${base}inbox/${personId}/`,
     `${base}token/`,
     `${base}description/`,
     `${base}copy/`,
@@ -538,4 +544,40 @@ test('results per stage: three subscribers reach different stages, one sends /st
   await expect(page.getByRole('heading', { name: 'Cleo' })).toBeVisible();
   await page.getByRole('link', { name: 'People', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'People', exact: true })).toBeVisible();
+});
+
+test("a subscriber's question is answered from the inbox", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const key = await signIn(page, request, 'inbox');
+  const headers = { Authorization: `Token ${key}` };
+  const bot = await fakeBot(request, 'e2e_inbox');
+  const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).json()) as { id: number };
+  const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title: 'Welcome' } })).json()) as { id: number };
+  await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Hello!', media_id: null, buttons: [], next_button: null } });
+  expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
+  const subscriber = { id: 9_000_000 + Math.floor(Math.random() * 900_000), first_name: 'Dana' };
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: '/start' } });
+  await expect.poll(async () => (await botMessages(request, bot, subscriber.id)).length).toBe(1);
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: subscriber, text: 'Do you ship to Berlin?' } });
+
+  await page.goto(`/content/funnels/${funnel.id}/`);
+  await expect(page.getByTestId('funnel-unread')).toHaveText('1', { timeout: 15_000 });
+  await page.getByTestId('inbox-link').click();
+  await expect(page.getByRole('heading', { name: 'Inbox' })).toBeVisible();
+  const conversation = page.getByTestId('conversation');
+  await expect(conversation).toContainText('Do you ship to Berlin?');
+  await expect(conversation.getByTestId('unread')).toHaveText('1');
+  await conversation.click();
+  await expect(page.getByTestId('chat')).toContainText('Do you ship to Berlin?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('This field may not be blank.')).toBeVisible();
+  await page.getByLabel('Your answer').fill('Yes: <3 days & free');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByText('Sent', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('chat-message').last()).toContainText('Yes: <3 days & free');
+  await expect.poll(async () => (await botMessages(request, bot, subscriber.id)).map((m) => m.text)).toEqual(['Hello!', 'Yes: <3 days & free']);
+
+  // Read: no badge left.
+  await page.getByRole('link', { name: 'Inbox' }).click();
+  await expect(page.getByTestId('conversation').getByTestId('unread')).toHaveCount(0);
 });

@@ -40,6 +40,8 @@ import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } fr
 import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
+import { Route as AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/index'
+import { Route as AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/$personId'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/new'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
@@ -218,6 +220,18 @@ const AuthenticatedContentFunnelsFunnelIdTokenRoute =
     path: '/content/funnels/$funnelId/token',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdInboxIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/inbox/',
+    path: '/content/funnels/$funnelId/inbox/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute =
+  AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport.update({
+    id: '/content/funnels/$funnelId/inbox/$personId',
+    path: '/content/funnels/$funnelId/inbox/$personId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdStagesNewRoute =
   AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport.update({
     id: '/content/funnels/$funnelId/stages/new',
@@ -273,7 +287,9 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  '/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  '/content/funnels/$funnelId/inbox/': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   '/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
@@ -308,7 +324,9 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  '/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  '/content/funnels/$funnelId/inbox': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   '/content/funnels/$funnelId/stages/$stageId': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
@@ -346,7 +364,9 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  '/_authenticated/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   '/_authenticated/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  '/_authenticated/content/funnels/$funnelId/inbox/': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
@@ -383,7 +403,9 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId/'
+    | '/content/funnels/$funnelId/inbox/$personId'
     | '/content/funnels/$funnelId/stages/new'
+    | '/content/funnels/$funnelId/inbox/'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/message'
     | '/content/funnels/$funnelId/stages/$stageId/'
@@ -418,7 +440,9 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId'
+    | '/content/funnels/$funnelId/inbox/$personId'
     | '/content/funnels/$funnelId/stages/new'
+    | '/content/funnels/$funnelId/inbox'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/message'
     | '/content/funnels/$funnelId/stages/$stageId'
@@ -455,7 +479,9 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/tags'
     | '/_authenticated/content/funnels/$funnelId/token'
     | '/_authenticated/content/funnels/$funnelId/'
+    | '/_authenticated/content/funnels/$funnelId/inbox/$personId'
     | '/_authenticated/content/funnels/$funnelId/stages/new'
+    | '/_authenticated/content/funnels/$funnelId/inbox/'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/'
@@ -691,6 +717,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/inbox/': {
+      id: '/_authenticated/content/funnels/$funnelId/inbox/'
+      path: '/content/funnels/$funnelId/inbox'
+      fullPath: '/content/funnels/$funnelId/inbox/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/inbox/$personId': {
+      id: '/_authenticated/content/funnels/$funnelId/inbox/$personId'
+      path: '/content/funnels/$funnelId/inbox/$personId'
+      fullPath: '/content/funnels/$funnelId/inbox/$personId'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/stages/new': {
       id: '/_authenticated/content/funnels/$funnelId/stages/new'
       path: '/content/funnels/$funnelId/stages/new'
@@ -743,7 +783,9 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
+  AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
+  AuthenticatedContentFunnelsFunnelIdInboxIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
@@ -778,8 +820,12 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdTokenRoute,
   AuthenticatedContentFunnelsFunnelIdIndexRoute:
     AuthenticatedContentFunnelsFunnelIdIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute:
+    AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute,
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute:
     AuthenticatedContentFunnelsFunnelIdStagesNewRoute,
+  AuthenticatedContentFunnelsFunnelIdInboxIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdInboxIndexRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute:
     AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute:

@@ -6,6 +6,7 @@ import {
   type DashboardFunnel,
   type Funnel,
   type FunnelStats,
+  type InboxPage,
   type StatsPeriod,
   type MessageContent,
   type MessageContentBody,
@@ -103,3 +104,10 @@ export async function removePersonTag(personId: number, tagId: number): Promise<
 const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 export const getDashboard = (period: StatsPeriod = 'all') => get<DashboardFunnel[]>(FUNNELS_API.dashboard, { tz: timeZone(), period });
 export const getStats = (funnelId: number, period: StatsPeriod) => get<FunnelStats>(FUNNELS_API.stats(funnelId), { tz: timeZone(), period });
+
+export const getInbox = (funnelId: number, page = 1, size = 50) => get<InboxPage>(FUNNELS_API.inbox(funnelId), { limit: size, offset: (page - 1) * size });
+export async function markRead(personId: number): Promise<void> {
+  await authClient.post(apiPath(FUNNELS_API.personRead(personId)));
+}
+export const sendReply = (personId: number, text: string) => post<PersonDetail>(FUNNELS_API.personReply(personId), { text });
+export const setInboxAlerts = (funnelId: number, on: boolean) => authClient.patch(apiPath(FUNNELS_API.funnel(funnelId)), { json: { inbox_alerts: on } }).json<Funnel>();

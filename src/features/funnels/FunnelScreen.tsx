@@ -13,7 +13,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { LockIcon, UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from './Dialog';
-import { ArchiveIcon, CopyIcon, PlusIcon, TagIcon, TextIcon } from '@/ui/glyphs';
+import { ArchiveIcon, CopyIcon, PlusIcon, SendIcon, TagIcon, TextIcon } from '@/ui/glyphs';
 import { RunControls, StateBadge } from './parts';
 import { BotSection } from './BotSection';
 import { PeriodTabs, StageResults } from './StageResults';
@@ -137,6 +137,14 @@ export function FunnelScreen({
       ) : null}
 
       <Section>
+        <Link to="/content/funnels/$funnelId/inbox/" params={{ funnelId: id }} className="row" data-testid="inbox-link">
+          <RowContent
+            icon={<RowIcon tint="blue"><SendIcon /></RowIcon>}
+            title={t('funnels.inbox.title')}
+            description={t('funnels.inbox.rowText')}
+            value={data.unread_count > 0 ? <span className="unread-badge" data-testid="funnel-unread">{data.unread_count}</span> : undefined}
+          />
+        </Link>
         <Link to="/content/funnels/$funnelId/people/" params={{ funnelId: id }} className="row" data-testid="people-link">
           <RowContent icon={<RowIcon tint="green"><UsersIcon /></RowIcon>} title={t('funnels.people.title')} description={t('funnels.people.rowText')} value={String(data.people_count)} />
         </Link>

@@ -33,6 +33,14 @@ export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (
           <span data-testid="funnel-people">{t('funnels.list.people', { count: funnel.people_count })}</span>
           <span aria-hidden="true"> · </span>
           <span>{t('funnels.list.stages', { count: funnel.stage_count })}</span>
+          {funnel.unread_count > 0 ? (
+            <>
+              <span aria-hidden="true"> · </span>
+              <span className="unread-inline" data-testid="card-unread">
+                {t('funnels.inbox.unread', { count: funnel.unread_count })}
+              </span>
+            </>
+          ) : null}
         </span>
         <RunControls funnel={funnel} onChanged={onChanged} compact />
       </div>

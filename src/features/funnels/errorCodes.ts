@@ -16,6 +16,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   stage_without_message: 'stageWithoutMessage',
   last_stage_next: 'lastStageNext',
   other_bot: 'otherBot',
+  person_blocked: 'personBlocked',
   run_archived: 'runArchived',
   delete_not_archived: 'deleteNotArchived',
   order_locked: 'orderLocked',
