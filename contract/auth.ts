@@ -3,6 +3,8 @@
 // re-exported here (types only: the SPA never bundles TypeBox).
 export type {
   ActivationBody,
+  CredentialsBody,
+  TelegramLinkBody,
   ByIdQuery,
   ByIdsQuery,
   CurrentUser,
@@ -34,6 +36,11 @@ export const API = {
   resetPassword: '/api/users/reset_password/',
   resetPasswordConfirm: '/api/users/reset_password_confirm/',
   setPassword: '/api/users/set_password/',
+  /** Checks a password-reset link before its form is shown (204, or the link's problem). */
+  resetPasswordCheck: '/api/users/reset_password_check/',
+  /** POST (Telegram init data): move this Telegram identity to the e-mail account; DELETE: unlink it. */
+  telegramLink: '/api/users/me/telegram/',
+  credentials: '/api/users/me/credentials/',
   login: '/api/token/login/',
   logout: '/api/token/logout/',
 } as const;

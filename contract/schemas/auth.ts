@@ -123,6 +123,14 @@ export const ResetConfirmBodySchema = Type.Object({
 });
 export type ResetConfirmBody = Static<typeof ResetConfirmBodySchema>;
 
+/** Inside the Mini App: the e-mail account this Telegram identity should open from now on. */
+export const TelegramLinkBodySchema = Type.Object({ email: Email(), password: Password() });
+export type TelegramLinkBody = Static<typeof TelegramLinkBodySchema>;
+
+/** A Telegram-first account adds an e-mail and a password (to sign in from a browser too). */
+export const CredentialsBodySchema = Type.Object({ email: Email(), password: Password(), re_password: Password() });
+export type CredentialsBody = Static<typeof CredentialsBodySchema>;
+
 export const SetPasswordBodySchema = Type.Object({
   current_password: Password(),
   new_password: Password(),

@@ -2,7 +2,7 @@
 // profile, public profiles, and passwords (reset by e-mail link, change). The data access of the
 // auth API, without HTTP: failures are AccountErrors, which server/http/auth maps to Djoser's
 // exact bodies; rate limits and the request's language stay with the routes.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { PublicUser, RegisterBody, UpdateMeBody } from '../../contract/auth';
 import { ACTIVATION_TOKEN_TTL_S, RESET_TOKEN_TTL_S, type Language } from '../../contract/constants';
 import { activationPath, resetPasswordPath } from '../../contract/routes';
@@ -10,7 +10,7 @@ import { MAX_ID } from '../../contract/schemas/common';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
-import { users, type UserRow } from '../db/schema';
+import { funnels, users, type UserRow } from '../db/schema';
 import type { Mailer } from '../mail/mailer';
 import { activationMail, passwordResetMail } from '../mail/templates';
 import { validatePassword } from './password-validators';
@@ -34,6 +34,16 @@ export type AccountErrorReason =
   | 'wrong_password'
   /** The signed-in account is no longer there. */
   | 'user_gone'
+  /** Right password, but the account was never activated. */
+  | 'inactive_account'
+  /** The Telegram identity opens another account already (one with its own data or e-mail). */
+  | 'telegram_taken'
+  /** The e-mail account is linked to another Telegram identity. */
+  | 'other_telegram'
+  /** Unlinking Telegram would leave no way to sign in (no e-mail and password). */
+  | 'last_sign_in'
+  /** The account has an e-mail already. */
+  | 'has_email'
   | 'not_found';
 
 /** Which password a rule was broken by (registering, or choosing a new one). */
@@ -174,11 +184,72 @@ export function createAccountService(deps: AccountServiceDeps) {
       const user = email ? await userByEmail(email) : undefined;
       // Always one scrypt run, so a missing account answers as slowly as a wrong password.
       const ok = await verifyPassword(password ?? '', password ? (user?.passwordHash ?? null) : null);
-      if (!ok || !user || !user.isActive) throw new AccountError('invalid_credentials');
+      if (!ok || !user) throw new AccountError('invalid_credentials');
+      // The password is right: saying the account waits for activation reveals nothing new.
+      if (!user.isActive) throw new AccountError('inactive_account');
       // last_login is not part of what sessions show: no need to tell the other processes.
       await db.orm.update(users).set({ lastLogin: now() }).where(eq(users.id, user.id));
       sessions.forgetUser(user.id);
       return sessions.issue(user.id, userAgent);
+    },
+
+    /**
+     * Inside the Mini App, a person signs in once with their e-mail account: from then on their
+     * Telegram identity opens that account. The account Telegram made for them on first open is
+     * let go if it is empty (no funnels, no e-mail); one with its own data or e-mail is refused.
+     */
+    async linkTelegram(telegramUser: UserRow, email: string, password: string): Promise<UserRow> {
+      const target = await userByEmail(normalizeEmail(email));
+      const ok = await verifyPassword(password, target?.passwordHash ?? null);
+      if (!ok || !target) throw new AccountError('invalid_credentials');
+      if (!target.isActive) throw new AccountError('inactive_account');
+      if (target.id === telegramUser.id) return target;
+      if (target.telegramId !== null && target.telegramId !== telegramUser.telegramId) throw new AccountError('other_telegram');
+      const [{ count }] = await db.orm.select({ count: sql<number>`count(*)::int` }).from(funnels).where(eq(funnels.ownerId, telegramUser.id));
+      if (telegramUser.email !== null || Number(count) > 0) throw new AccountError('telegram_taken');
+      const updated = await sessions.updateUser(target.id, async (tx) => {
+        await tx.delete(users).where(eq(users.id, telegramUser.id));
+        const [row] = await tx
+          .update(users)
+          .set({ telegramId: telegramUser.telegramId, telegramUsername: telegramUser.telegramUsername, telegramPhotoUrl: telegramUser.telegramPhotoUrl })
+          .where(eq(users.id, target.id))
+          .returning();
+        return row;
+      });
+      sessions.forgetUser(telegramUser.id);
+      return updated;
+    },
+
+    /** Unlinks the Telegram identity (the account keeps its e-mail and password to sign in). */
+    async unlinkTelegram(user: UserRow): Promise<UserRow> {
+      if (!user.email || !user.passwordHash) throw new AccountError('last_sign_in');
+      const [updated] = await sessions.updateUser(user.id, (tx) =>
+        tx.update(users).set({ telegramId: null, telegramUsername: null, telegramPhotoUrl: null }).where(eq(users.id, user.id)).returning(),
+      );
+      return updated;
+    },
+
+    /** A Telegram-first account adds an e-mail and a password, to sign in from a browser too. */
+    async addCredentials(user: UserRow, body: { email: string; password: string; re_password: string }): Promise<UserRow> {
+      if (user.email) throw new AccountError('has_email');
+      const email = normalizeEmail(body.email);
+      if (await userByEmail(email)) throw new AccountError('email_taken');
+      checkNewPassword('password', body.password, body.re_password, { email, firstName: user.firstName, lastName: user.lastName });
+      const passwordHash = await hashPassword(body.password);
+      try {
+        const [updated] = await sessions.updateUser(user.id, (tx) =>
+          tx.update(users).set({ email, passwordHash, passwordChangedAt: now() }).where(eq(users.id, user.id)).returning(),
+        );
+        return updated;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AccountError('email_taken');
+        throw error;
+      }
+    },
+
+    /** Whether a password-reset link still works, before its form is filled. */
+    async checkResetLink(uid: string, token: string): Promise<void> {
+      await userFromLink('password-reset', uid, token, RESET_TOKEN_TTL_S);
     },
 
     async logout(apiKey: string | null): Promise<void> {

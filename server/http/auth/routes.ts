@@ -24,6 +24,12 @@ export const AUTH_ERRORS = {
   invalidToken: 'Invalid token for given user.',
   staleToken: 'Stale token for given user.',
   invalidPassword: 'Invalid password.',
+  inactiveAccount: 'This account is not activated yet. Open the letter we sent to your e-mail, or send it again.',
+  telegramTaken: 'This Telegram account already has an account of its own, with funnels or an e-mail. Sign in to that one instead.',
+  otherTelegram: 'This account is linked to another Telegram account. Unlink it in Settings first.',
+  lastSignIn: 'Add an e-mail and a password first: without Telegram there would be no way to sign in.',
+  hasEmail: 'This account has an e-mail already.',
+  telegramOnly: 'Open the app from Telegram to link your Telegram account.',
 } as const;
 
 export interface AuthRoutesDeps {
@@ -68,6 +74,16 @@ function toApiError(error: unknown): unknown {
       return fieldError('current_password', AUTH_ERRORS.invalidPassword);
     case 'user_gone':
       return new ApiError(401, { detail: AUTH_MESSAGES.inactive });
+    case 'inactive_account':
+      return nonFieldError(AUTH_ERRORS.inactiveAccount);
+    case 'telegram_taken':
+      return nonFieldError(AUTH_ERRORS.telegramTaken);
+    case 'other_telegram':
+      return nonFieldError(AUTH_ERRORS.otherTelegram);
+    case 'last_sign_in':
+      return new ApiError(400, { detail: AUTH_ERRORS.lastSignIn });
+    case 'has_email':
+      return new ApiError(400, { detail: AUTH_ERRORS.hasEmail });
     case 'not_found':
       return notFound();
   }
@@ -199,6 +215,25 @@ export function authRoutes(deps: AuthRoutesDeps) {
       await accounts.confirmPasswordReset(body.uid, body.token, body.new_password, body.re_new_password);
       return reply.code(204).send();
     });
+
+    app.post(API.resetPasswordCheck, { schema: schemas.activationSchema }, async (request, reply) => {
+      await limit('reset_password_confirm', request, { kind: 'uid', value: request.body.uid });
+      await accounts.checkResetLink(request.body.uid, request.body.token);
+      return reply.code(204).send();
+    });
+
+    // --- Telegram and e-mail identities of the account ---------------------------------------
+    app.post(API.telegramLink, { onRequest: authenticate, schema: schemas.telegramLinkSchema }, async (request) => {
+      const user = currentUser(request);
+      // Only the Mini App can prove a Telegram identity (its init data): a Token caller has none.
+      if (request.apiKey !== null || user.telegramId === null) throw new ApiError(400, { detail: AUTH_ERRORS.telegramOnly });
+      await limit('login', request, { kind: 'email', value: normalizeEmail(request.body.email) });
+      return toCurrentUser(await accounts.linkTelegram(user, request.body.email, request.body.password));
+    });
+    app.delete(API.telegramLink, { onRequest: authenticate }, async (request) => toCurrentUser(await accounts.unlinkTelegram(currentUser(request))));
+    app.post(API.credentials, { onRequest: authenticate, schema: schemas.credentialsSchema }, async (request) =>
+      toCurrentUser(await accounts.addCredentials(currentUser(request), request.body)),
+    );
 
     app.post(API.setPassword, { onRequest: authenticate, schema: schemas.setPasswordSchema }, async (request, reply) => {
       const body = request.body;

@@ -4,6 +4,8 @@
 import { Type } from 'typebox';
 import {
   ActivationBodySchema,
+  CredentialsBodySchema,
+  TelegramLinkBodySchema,
   ByIdQuerySchema,
   ByIdsQuerySchema,
   CurrentUserSchema,
@@ -30,3 +32,5 @@ export const byIdSchema = { querystring: ByIdQuerySchema, response: { 200: Publi
 export const byIdsSchema = { querystring: ByIdsQuerySchema, response: { 200: Type.Array(PublicUserSchema) } };
 export const resetConfirmSchema = { body: ResetConfirmBodySchema };
 export const setPasswordSchema = { body: SetPasswordBodySchema };
+export const telegramLinkSchema = { body: TelegramLinkBodySchema, response: { 200: CurrentUserSchema } };
+export const credentialsSchema = { body: CredentialsBodySchema, response: { 200: CurrentUserSchema } };

