@@ -23,13 +23,17 @@ test('a new user registers, activates from the e-mail, signs in, switches to Rus
   const activation = linkIn(mail, '/activate/');
   expect(activation.startsWith(`${BASE_URL}/activate/`)).toBe(true);
 
-  // Signing in before activation is refused.
+  // Signing in before activation is refused, says why, and offers the letter again.
   await page.goto('/sign-in/');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText('Unable to log in with provided credentials.')).toBeVisible();
+  await expect(page.getByText('This account is not activated yet.')).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in\/$/);
+  const resentSince = Date.now();
+  await page.getByRole('button', { name: 'Send the activation letter again' }).click();
+  await expect(page.getByText(`We sent the letter to ${user.email} again`)).toBeVisible();
+  await waitForMail(user.email, resentSince, '/activate/');
 
   await page.goto(activation);
   await page.getByRole('link', { name: 'Sign in' }).click();
@@ -99,12 +103,11 @@ test('a forgotten password is reset from the e-mail link and the new one signs i
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/content\/panel\/$/);
 
+  // A used link says so before anything is typed, and offers a new letter.
   await page.goto(link);
-  await page.getByLabel('New password', { exact: true }).fill('Another-Secret-88');
-  await page.getByLabel('Repeat new password').fill('Another-Secret-88');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page).toHaveURL(/\/reset-pass\//);
-  await expect(page.getByRole('link', { name: /new link|Forgot password/i })).toBeVisible();
+  await expect(page.getByTestId('reset-link-problem')).toBeVisible();
+  await expect(page.getByLabel('New password', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /new link|Forgot password/i }).first()).toBeVisible();
 });
 
 test('sign-in returns the visitor to the page they were sent from, and never to another site', async ({ page, request }) => {

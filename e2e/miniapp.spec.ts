@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { FUNNELS_API } from '../contract/funnels';
+import { createActiveUser, loginToken, newUser } from './support/api';
+import { FAKE_TELEGRAM_PORT } from './support/env';
 import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, telegramEvents, telegramUser } from './support/telegram';
 
 const rgb = (hex: string) => {
@@ -43,4 +46,44 @@ test('tampered init data ends at sign-in', async ({ page }) => {
 test('init data signed for another bot ends at sign-in', async ({ page }) => {
   await openAsMiniApp(page, '/content/panel/', signedInitData(telegramUser(), '999:another-bot-token'), DARK_THEME);
   await expect(page).toHaveURL(/\/sign-in\//);
+});
+
+test('an e-mail user opens the Mini App, signs in with e-mail once, and Telegram opens their funnels from then on', async ({ page, request }) => {
+  const account = await createActiveUser(request, newUser('linker'));
+  const key = await loginToken(request, account);
+  const headers = { Authorization: `Token ${key}` };
+  const username = `link_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}_bot`;
+  const bot = ((await (await request.post(`http://127.0.0.1:${FAKE_TELEGRAM_PORT}/control/bots`, { data: { username, first_name: 'Linked Shop' } })).json()) as { result: { token: string } }).result;
+  expect((await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).status()).toBe(201);
+
+  const user = telegramUser();
+  await openAsMiniApp(page, '/', signedInitData(user), DARK_THEME);
+  await expect(page).toHaveURL(/\/content\/panel\//);
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  await page.getByTestId('account-link').click();
+  const form = page.getByTestId('link-email-account');
+  await form.getByLabel('Email').fill(account.email);
+  await form.getByLabel('Password').fill('wrong-password-1');
+  await form.getByRole('button', { name: 'Sign in and link Telegram' }).click();
+  await expect(form.getByText('Unable to log in with provided credentials.')).toBeVisible();
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByRole('button', { name: 'Sign in and link Telegram' }).click();
+  await expect(page).toHaveURL(/\/content\/funnels\/$/);
+  await expect(page.getByTestId('funnel-card')).toContainText('Linked Shop');
+
+  // Next time Telegram opens the app, it is that account straight away.
+  await page.context().clearCookies();
+  await openAsMiniApp(page, '/content/funnels/', signedInitData(user), DARK_THEME);
+  await expect(page.getByTestId('funnel-card')).toContainText('Linked Shop');
+});
+
+test("inside Telegram the app speaks the Telegram user's language, and signing out offers to continue with Telegram", async ({ page }) => {
+  const user = { ...telegramUser(), language_code: 'ru' };
+  await openAsMiniApp(page, '/content/panel/', signedInitData(user), DARK_THEME);
+  await expect(page.getByRole('link', { name: 'Настройки' }).first()).toBeVisible();
+  await page.getByRole('link', { name: 'Настройки' }).first().click();
+  await page.getByRole('button', { name: 'Выйти' }).click();
+  await expect(page).toHaveURL(/\/sign-in\//);
+  await page.getByRole('button', { name: 'Продолжить с Telegram' }).click();
+  await expect(page).toHaveURL(/\/content\/panel\//);
 });

@@ -15,6 +15,7 @@ const userScreens = [
   '/content/archive/',
   '/settings/',
   '/settings/language/',
+  '/settings/account/',
   '/partner/dashboard/',
   '/partner/transactions/',
   '/partner/dashboard/demo-link/',

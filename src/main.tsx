@@ -57,7 +57,7 @@ async function boot(): Promise<void> {
   const theme = launch.inTelegram
     ? import('./telegram/theme').then(({ applyLaunchTheme }) => void applyLaunchTheme(), reportError)
     : undefined;
-  await Promise.all([initI18n(startupLanguage()), theme]);
+  await Promise.all([initI18n(startupLanguage(launch.initData)), theme]);
   startCordova();
 
   const router = createAppRouter({ auth: authSession });

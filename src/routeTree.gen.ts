@@ -26,6 +26,7 @@ import { Route as AuthenticatedPartnerStatisticsRouteImport } from './routes/_au
 import { Route as AuthenticatedPartnerTransactionsRouteImport } from './routes/_authenticated/partner/transactions'
 import { Route as AuthenticatedPartnerWithdrawRouteImport } from './routes/_authenticated/partner/withdraw'
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
+import { Route as AuthenticatedSettingsAccountRouteImport } from './routes/_authenticated/settings/account'
 import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_authenticated/settings/language'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
@@ -136,6 +137,12 @@ const AuthenticatedSettingsIndexRoute =
   AuthenticatedSettingsIndexRouteImport.update({
     id: '/settings/',
     path: '/settings/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedSettingsAccountRoute =
+  AuthenticatedSettingsAccountRouteImport.update({
+    id: '/settings/account',
+    path: '/settings/account',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedSettingsLanguageRoute =
@@ -271,6 +278,7 @@ export interface FileRoutesByFullPath {
   '/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
   '/partner/transactions': typeof AuthenticatedPartnerTransactionsRoute
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
+  '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
@@ -308,6 +316,7 @@ export interface FileRoutesByTo {
   '/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
   '/partner/transactions': typeof AuthenticatedPartnerTransactionsRoute
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
+  '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
@@ -348,6 +357,7 @@ export interface FileRoutesById {
   '/_authenticated/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
   '/_authenticated/partner/transactions': typeof AuthenticatedPartnerTransactionsRoute
   '/_authenticated/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
+  '/_authenticated/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/_authenticated/settings/language': typeof AuthenticatedSettingsLanguageRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
@@ -387,6 +397,7 @@ export interface FileRouteTypes {
     | '/partner/statistics'
     | '/partner/transactions'
     | '/partner/withdraw'
+    | '/settings/account'
     | '/settings/language'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
@@ -424,6 +435,7 @@ export interface FileRouteTypes {
     | '/partner/statistics'
     | '/partner/transactions'
     | '/partner/withdraw'
+    | '/settings/account'
     | '/settings/language'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
@@ -463,6 +475,7 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/statistics'
     | '/_authenticated/partner/transactions'
     | '/_authenticated/partner/withdraw'
+    | '/_authenticated/settings/account'
     | '/_authenticated/settings/language'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
@@ -619,6 +632,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedSettingsIndexRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/settings/account': {
+      id: '/_authenticated/settings/account'
+      path: '/settings/account'
+      fullPath: '/settings/account'
+      preLoaderRoute: typeof AuthenticatedSettingsAccountRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/language': {
       id: '/_authenticated/settings/language'
       path: '/settings/language'
@@ -769,6 +789,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerStatisticsRoute: typeof AuthenticatedPartnerStatisticsRoute
   AuthenticatedPartnerTransactionsRoute: typeof AuthenticatedPartnerTransactionsRoute
   AuthenticatedPartnerWithdrawRoute: typeof AuthenticatedPartnerWithdrawRoute
+  AuthenticatedSettingsAccountRoute: typeof AuthenticatedSettingsAccountRoute
   AuthenticatedSettingsLanguageRoute: typeof AuthenticatedSettingsLanguageRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
@@ -798,6 +819,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPartnerStatisticsRoute: AuthenticatedPartnerStatisticsRoute,
   AuthenticatedPartnerTransactionsRoute: AuthenticatedPartnerTransactionsRoute,
   AuthenticatedPartnerWithdrawRoute: AuthenticatedPartnerWithdrawRoute,
+  AuthenticatedSettingsAccountRoute: AuthenticatedSettingsAccountRoute,
   AuthenticatedSettingsLanguageRoute: AuthenticatedSettingsLanguageRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,

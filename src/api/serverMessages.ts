@@ -17,7 +17,14 @@ export type ServerErrorKey =
   | 'passwordTooSimilarLastName'
   | 'throttled'
   | 'required'
-  | 'invalidEmail';
+  | 'invalidEmail'
+  | 'inactiveAccount'
+  | 'telegramTaken'
+  | 'otherTelegram'
+  | 'lastSignIn'
+  | 'hasEmail'
+  | 'telegramOnly'
+  | 'ensureLength';
 
 const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
   'unable to log in with provided credentials.': 'invalidCredentials',
@@ -36,6 +43,12 @@ const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
   'this field is required.': 'required',
   'this field may not be blank.': 'required',
   'enter a valid email address.': 'invalidEmail',
+  'this account is not activated yet. open the letter we sent to your e-mail, or send it again.': 'inactiveAccount',
+  'this telegram account already has an account of its own, with funnels or an e-mail. sign in to that one instead.': 'telegramTaken',
+  'this account is linked to another telegram account. unlink it in settings first.': 'otherTelegram',
+  'add an e-mail and a password first: without telegram there would be no way to sign in.': 'lastSignIn',
+  'this account has an e-mail already.': 'hasEmail',
+  'open the app from telegram to link your telegram account.': 'telegramOnly',
 };
 
 /** The key under `serverErrors` in the locale files for a known server message, else null. */
@@ -43,5 +56,6 @@ export function knownServerMessage(message: string): ServerErrorKey | null {
   const normalized = message.trim().toLowerCase();
   if (normalized.startsWith('this password is too short')) return 'passwordTooShort';
   if (normalized.startsWith('request was throttled')) return 'throttled';
+  if (normalized.startsWith('ensure this field has no more than')) return 'ensureLength';
   return KNOWN_SERVER_MESSAGES[normalized] ?? null;
 }

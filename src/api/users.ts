@@ -2,6 +2,8 @@
 import {
   API,
   type ActivationBody,
+  type CredentialsBody,
+  type TelegramLinkBody,
   type CurrentUser,
   type EmailBody,
   type LoginBody,
@@ -51,4 +53,21 @@ export async function confirmPasswordReset(body: ResetConfirmBody): Promise<void
 
 export async function setPassword(body: SetPasswordBody): Promise<void> {
   await authClient.post(apiPath(API.setPassword), { json: body });
+}
+
+/** Inside the Mini App: this Telegram identity opens the e-mail account from now on. */
+export function linkTelegram(body: TelegramLinkBody): Promise<CurrentUser> {
+  return authClient.post(apiPath(API.telegramLink), { json: body }).json<CurrentUser>();
+}
+
+export function unlinkTelegram(): Promise<CurrentUser> {
+  return authClient.delete(apiPath(API.telegramLink)).json<CurrentUser>();
+}
+
+export function addCredentials(body: CredentialsBody): Promise<CurrentUser> {
+  return authClient.post(apiPath(API.credentials), { json: body }).json<CurrentUser>();
+}
+
+export async function checkResetLink(body: ActivationBody): Promise<void> {
+  await publicClient.post(apiPath(API.resetPasswordCheck), { json: body });
 }

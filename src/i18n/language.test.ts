@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_DAYS } from '../../contract/constants';
-import { pickLanguage, startupLanguage } from './language';
+import { pickLanguage, startupLanguage, telegramLanguage } from './language';
 
 describe('language at startup (spec §4)', () => {
   beforeEach(() => Cookies.remove(LANGUAGE_COOKIE, { path: '/' }));
@@ -43,5 +43,17 @@ describe('language at startup (spec §4)', () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('pt-BR');
     expect(startupLanguage()).toBe('en');
     expect(Cookies.get(LANGUAGE_COOKIE)).toBe('en');
+  });
+});
+
+describe('inside Telegram', () => {
+  it("follows the Telegram user's language_code when there is no cookie, and the cookie when there is one", () => {
+    const initData = new URLSearchParams({ user: JSON.stringify({ id: 1, first_name: 'Ivan', language_code: 'ru' }), hash: 'x' }).toString();
+    expect(telegramLanguage(initData)).toBe('ru');
+    expect(telegramLanguage('user=%7Bbroken')).toBeNull();
+    expect(telegramLanguage(null)).toBeNull();
+    expect(pickLanguage(undefined, 'en-US', 'ru')).toBe('ru');
+    expect(pickLanguage('en', 'en-US', 'ru')).toBe('en');
+    expect(pickLanguage(undefined, 'ru-RU', 'de')).toBe('en');
   });
 });

@@ -1,5 +1,6 @@
-// Spec §4 language rule: the language cookie (part before '_'), else the browser language (part
-// before '-'), lowercased; anything but ru/en becomes en; the result goes back into the cookie.
+// Spec §4 language rule: the language cookie (part before '_'), else (inside Telegram) the
+// Telegram user's language_code, else the browser language (part before '-'), lowercased;
+// anything but ru/en becomes en; the result goes back into the cookie.
 import Cookies from 'js-cookie';
 import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_COOKIE, LANGUAGE_COOKIE_DAYS, type Language } from '../../contract/constants';
 
@@ -7,8 +8,8 @@ export function isLanguage(value: string): value is Language {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 
-export function pickLanguage(cookieValue: string | null | undefined, browserLanguage: string | null | undefined): Language {
-  const source = cookieValue ? cookieValue.split('_')[0] : (browserLanguage ?? '').split('-')[0];
+export function pickLanguage(cookieValue: string | null | undefined, browserLanguage: string | null | undefined, telegramLanguage?: string | null): Language {
+  const source = cookieValue ? cookieValue.split('_')[0] : (telegramLanguage || browserLanguage || '').split('-')[0];
   const code = source.trim().toLowerCase();
   return isLanguage(code) ? code : DEFAULT_LANGUAGE;
 }
@@ -22,9 +23,18 @@ export function writeLanguageCookie(language: Language): void {
   });
 }
 
+/** The language_code of the user in Telegram's init data (the Mini App), if any. */
+export function telegramLanguage(initData: string | null): string | null {
+  try {
+    return initData ? ((JSON.parse(new URLSearchParams(initData).get('user') ?? '{}') as { language_code?: string }).language_code ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The language to start with; also writes it back to the cookie (LANGUAGE_COOKIE_DAYS). */
-export function startupLanguage(): Language {
-  const language = pickLanguage(Cookies.get(LANGUAGE_COOKIE), typeof navigator === 'undefined' ? null : navigator.language);
+export function startupLanguage(initData: string | null = null): Language {
+  const language = pickLanguage(Cookies.get(LANGUAGE_COOKIE), typeof navigator === 'undefined' ? null : navigator.language, telegramLanguage(initData));
   writeLanguageCookie(language);
   return language;
 }

@@ -13,7 +13,7 @@ export const MESSAGE_NAMESPACES = {
   /** Djoser's messages in the interface language: needed only once a form call has failed. */
   serverErrors: ['serverErrors'],
   panel: ['panel', 'dashboard'],
-  settings: ['settings', 'language'],
+  settings: ['settings', 'language', 'account'],
   partner: ['partner', 'partnerTransactions', 'partnerLink', 'partnerWithdraw', 'partnerStatistics'],
   billing: ['subscribe', 'cancel'],
   /** The funnel builder's screens. */

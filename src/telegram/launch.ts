@@ -77,7 +77,20 @@ export function clearTelegramLaunch(): void {
 }
 
 /** After sign-out or a refused init data, this tab stops identifying itself with it. */
+/** Kept after sign-out (memory only) so "Continue with Telegram" can sign in again without a relaunch. */
+let signedOutInitData: string | null = null;
+
 export function forgetInitData(): void {
+  signedOutInitData = initDataInMemory ?? signedOutInitData;
   initDataInMemory = null;
   session()?.removeItem(INIT_DATA_KEY);
+}
+
+/** The init data of this launch again, after a sign-out (null when there is none to go back to). */
+export function restoreInitData(): string | null {
+  if (signedOutInitData) {
+    initDataInMemory = signedOutInitData;
+    session()?.setItem(INIT_DATA_KEY, signedOutInitData);
+  }
+  return initDataInMemory;
 }

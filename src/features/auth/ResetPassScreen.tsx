@@ -1,8 +1,8 @@
 import { Link, useRouter } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { confirmPasswordReset } from '@/api/users';
+import { checkResetLink, confirmPasswordReset } from '@/api/users';
 import { runApiAction } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
@@ -21,6 +21,18 @@ export function ResetPassScreen({ uid, token }: { uid: string; token: string }) 
   const [repeat, setRepeat] = useState('');
   const [linkProblem, setLinkProblem] = useState(false);
   const { errors, showProblems, showFailure, clearField, clear } = useFormErrors();
+
+  // An old, used or broken link says so before anything is typed into its form.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const result = await runApiAction(() => checkResetLink({ uid, token }));
+      if (live && !result.ok && result.failure.kind === 'http' && result.failure.status === 400) setLinkProblem(true);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [uid, token]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -65,6 +77,7 @@ export function ResetPassScreen({ uid, token }: { uid: string; token: string }) 
           </p>
         </div>
       ) : null}
+      {linkProblem ? null : (
       <form className="form" onSubmit={submit} noValidate>
         <FormAlert messages={errors.messages} />
         <TextField
@@ -94,6 +107,7 @@ export function ResetPassScreen({ uid, token }: { uid: string; token: string }) 
         />
         <Button type="submit">{t('resetPass.submit')}</Button>
       </form>
+      )}
     </AuthLayout>
   );
 }

@@ -3,7 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { runApiAction } from '@/api/action';
-import { usePageHead } from '@/state/ui';
+import { initDataAtom } from '@/state/auth';
+import { appStore } from '@/state/store';
+import { showTopInfo, usePageHead } from '@/state/ui';
+import { inTelegram, restoreInitData } from '@/telegram/launch';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
 import { useAuth } from './useAuth';
@@ -21,6 +24,23 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { errors, showProblems, showFailure, clearField, clear } = useFormErrors();
+  /** The password was right but the account waits for activation: offer the letter again. */
+  const [inactive, setInactive] = useState(false);
+
+  async function resend() {
+    const result = await runApiAction(async () => (await import('@/api/users')).resendActivation({ email: email.trim() }));
+    if (result.ok) showTopInfo({ type: 'success', text: t('signIn.resent', { email: email.trim() }) });
+  }
+
+  /** Inside Telegram, after signing out: back in with the Telegram identity of this launch. */
+  async function continueWithTelegram() {
+    const initData = restoreInitData();
+    if (!initData) return;
+    appStore.set(initDataAtom, initData);
+    if (!(await auth.loadUser())) return;
+    await router.invalidate();
+    await router.navigate({ to: ROUTES.panel });
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -29,7 +49,10 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
     clear();
     // The API module (with ky) is not part of this screen's first paint; it is preloaded after it.
     const result = await runApiAction(async () => (await import('@/api/users')).login({ email: email.trim(), password }));
-    if (!result.ok) return showFailure(result.failure, FIELDS);
+    if (!result.ok) {
+      setInactive(result.failure.kind === 'http' && result.failure.messages.some((m) => m.startsWith('This account is not activated')));
+      return showFailure(result.failure, FIELDS);
+    }
     const user = await auth.signIn(result.value.auth_token);
     if (!user) return;
     await router.invalidate();
@@ -83,6 +106,16 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
           </Link>
         </div>
         <Button type="submit">{t('signIn.submit')}</Button>
+        {inactive ? (
+          <button type="button" className="button button--secondary" onClick={() => void resend()}>
+            {t('signIn.resend')}
+          </button>
+        ) : null}
+        {inTelegram() ? (
+          <button type="button" className="button button--secondary" onClick={() => void continueWithTelegram()}>
+            {t('signIn.continueTelegram')}
+          </button>
+        ) : null}
       </form>
     </AuthLayout>
   );

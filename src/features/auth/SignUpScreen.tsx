@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { NAME_MAX_LENGTH } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
 import { register, resendActivation } from '@/api/users';
 import { currentLanguage } from '@/i18n/i18n';
@@ -78,8 +79,8 @@ export function SignUpScreen() {
       <form className="form" onSubmit={submit} noValidate>
         <FormAlert messages={errors.messages} />
         <div className="field-row">
-          <TextField label={t('fields.firstName')} name="first_name" autoComplete="given-name" value={values.first_name} errors={errors.fields.first_name} onChange={change('first_name')} />
-          <TextField label={t('fields.lastName')} name="last_name" autoComplete="family-name" value={values.last_name} errors={errors.fields.last_name} onChange={change('last_name')} />
+          <TextField label={t('fields.firstName')} name="first_name" autoComplete="given-name" maxLength={NAME_MAX_LENGTH} value={values.first_name} errors={errors.fields.first_name} onChange={change('first_name')} />
+          <TextField label={t('fields.lastName')} name="last_name" autoComplete="family-name" maxLength={NAME_MAX_LENGTH} value={values.last_name} errors={errors.fields.last_name} onChange={change('last_name')} />
         </div>
         <TextField label={t('fields.email')} type="email" name="email" inputMode="email" autoComplete="email" value={values.email} errors={errors.fields.email} onChange={change('email')} />
         <TextField

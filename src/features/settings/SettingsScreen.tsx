@@ -6,7 +6,7 @@ import { ROUTES } from '../../../contract/routes';
 import { userAtom } from '@/state/auth';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
-import { GlobeIcon, LogoutIcon } from '@/ui/icons';
+import { GlobeIcon, LogoutIcon, UserIcon } from '@/ui/icons';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 
@@ -51,6 +51,9 @@ export function SettingsScreen() {
               {name && contact ? <span className="profile-contact">{contact}</span> : null}
             </span>
           </div>
+          <Link to="/settings/account/" className="row" data-testid="account-link">
+            <RowContent icon={<RowIcon tint="gray"><UserIcon /></RowIcon>} title={t('account.title')} description={t('account.settingsRow')} />
+          </Link>
         </Section>
       ) : null}
       <Section title={t('settings.app')}>
