@@ -1,5 +1,9 @@
 // The query parts of screen addresses, checked: anything unknown is dropped rather than trusted.
-import { STATS_PERIODS, type StatsPeriod } from '../../../contract/funnels';
+// Part of the first paint (the route tree): types only from the contract, whose values stay in
+// the funnel screens' chunks.
+import type { StatsPeriod } from '../../../contract/funnels';
+
+const PERIODS: readonly StatsPeriod[] = ['today', '7d', '30d', 'all'];
 
 export interface PeriodSearch {
   period?: StatsPeriod;
@@ -8,7 +12,7 @@ export interface PeriodSearch {
 /** ?period=today|7d|30d|all (all time when missing or unknown). */
 export function validatePeriodSearch(search: Record<string, unknown>): PeriodSearch {
   const period = search.period;
-  return typeof period === 'string' && (STATS_PERIODS as readonly string[]).includes(period) ? { period: period as StatsPeriod } : {};
+  return PERIODS.includes(period as StatsPeriod) ? { period: period as StatsPeriod } : {};
 }
 
 export interface PeopleSearch {
