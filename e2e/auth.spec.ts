@@ -81,7 +81,12 @@ test('a forgotten password is reset from the e-mail link and the new one signs i
   await page.goto('/sign-in/');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/lost-pass\/$/);
+  // The screen settles first (its strings and the screens preloaded after the first paint), so
+  // what is typed is not typed into a form about to be replaced.
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Email').fill(user.email);
+  await expect(page.getByLabel('Email')).toHaveValue(user.email);
   const since = Date.now();
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByRole('heading', { name: 'Check entered email' })).toBeVisible();
