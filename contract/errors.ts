@@ -42,6 +42,12 @@ export const API_ERROR_CODES = [
   'file_too_big',
   'unsupported_file',
   'empty_file',
+  // mailings
+  'empty_audience',
+  'mailing_state',
+  'schedule_in_past',
+  'unsend_too_late',
+  'funnel_archived',
   // anything
   'not_found',
 ] as const;

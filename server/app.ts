@@ -9,6 +9,7 @@ import type { Db } from './db';
 import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
 import { funnelRoutes } from './http/funnels/routes';
+import { mailingRoutes } from './http/mailings/routes';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import {
   ApiError,
@@ -48,6 +49,8 @@ export interface AppDeps {
   funnelWebhooks?: FunnelWebhookPort;
   /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). */
   sessionListenerTimings?: Partial<ListenerTimings>;
+  /** The delivery engine, woken when a mailing starts or resumes (it also looks by itself). */
+  deliveries?: { wake(): void };
 }
 
 declare module 'fastify' {
@@ -188,6 +191,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(authRoutes({ config, db, mailer, sessions, limiter, now, background }));
   app.decorate('funnelRuntime', deps.funnelRuntime ?? idleFunnelRuntime);
   await app.register(funnelRoutes({ config, db, sessions, now, runtime: app.funnelRuntime }));
+  await app.register(mailingRoutes({ db, sessions, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);
   return app;

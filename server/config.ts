@@ -7,6 +7,7 @@ import {
   RATE_LIMIT_PER_IP,
   RATE_LIMIT_WINDOW_S,
 } from '../contract/constants';
+import { DEFAULT_SEND_RATE, TELEGRAM_FREE_RATE } from '../contract/mailings';
 
 export const DEFAULT_TELEGRAM_API_ROOT = 'https://api.telegram.org';
 
@@ -43,6 +44,8 @@ export interface Config {
    * client's address. false (default), true, a hop count, or comma-separated addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /** Messages a second each bot sends (SEND_RATE; Telegram's limit is about 30). */
+  sendRate: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -105,5 +108,6 @@ export function loadConfig(env: Env = process.env): Config {
       perEmail: int(env, 'AUTH_RATE_LIMIT_PER_EMAIL', RATE_LIMIT_PER_EMAIL),
     },
     trustProxy: trustProxyFrom(env),
+    sendRate: Math.min(Math.max(int(env, 'SEND_RATE', DEFAULT_SEND_RATE), 1), TELEGRAM_FREE_RATE),
   };
 }

@@ -7,6 +7,9 @@ import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
 import { createDb, migrate } from './db';
 import { decryptBotToken } from './funnels/secret-box';
+import { OutboxSender } from './jobs/outbox-sender';
+import { createMailingService } from './mailings/mailings';
+import { BotRateLimits } from './telegram/rate-limiter';
 import { createMailer } from './mail/mailer';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -19,6 +22,9 @@ async function main(): Promise<void> {
   // The API tells the runtime about run/stop/archive/…; the runtime is made once the app's log exists.
   // eslint-disable-next-line prefer-const -- assigned after buildApp, read by its callbacks
   let funnelRuntime: FunnelRuntime | undefined;
+  /** Made after the app (it logs through it); the API wakes it when a mailing starts. */
+  const engine: { deliveries?: OutboxSender } = {};
+  const limits = new BotRateLimits(config.sendRate);
   const app = await buildApp({
     config,
     db,
@@ -28,6 +34,7 @@ async function main(): Promise<void> {
       contentChanged: () => funnelRuntime?.contentChanged(),
     },
     // Telegram delivers only once a webhook is set, which the runtime does in webhook mode.
+    deliveries: { wake: () => engine.deliveries?.wake() },
     funnelWebhooks: { deliver: (funnelId, update) => funnelRuntime?.deliver(funnelId, update) ?? Promise.resolve('unknown') },
   });
   funnelRuntime = new FunnelRuntime({
@@ -36,7 +43,19 @@ async function main(): Promise<void> {
     tokenOf: (funnel) => decryptBotToken(funnel, config),
     log: app.log.child({ component: 'bot-runtime' }),
     alertOwner: inboxAlertSender(config),
+    limits,
   });
+  const mailingStarts = createMailingService({ db, now: () => new Date(), sendRate: config.sendRate });
+  const deliveries = new OutboxSender({
+    db,
+    apiRoot: config.telegramApiRoot,
+    tokenOf: (funnel) => decryptBotToken(funnel, config),
+    log: app.log.child({ component: 'outbox' }),
+    limits,
+    startMailing: (id) => mailingStarts.startNow(id),
+    onRevoked: (funnelId) => funnelRuntime!.tokenRevoked(funnelId),
+  });
+  engine.deliveries = deliveries;
 
   let serviceBot: { stop(): Promise<void> } | null = null;
   if (config.telegramBotToken) {
@@ -53,6 +72,7 @@ async function main(): Promise<void> {
     `Listening on http://${config.host}:${port}\nPublic URL: ${config.publicUrl}\nDatabase: ${where}; e-mail: ${mail}\n`,
   );
   await funnelRuntime.start();
+  await deliveries.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -66,6 +86,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await funnelRuntime?.stop();
+      await deliveries.stop();
       await serviceBot?.stop();
       await app.close();
       await mailer.close();

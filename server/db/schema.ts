@@ -254,7 +254,7 @@ export const personEvents = pgTable(
       .notNull()
       .references(() => funnels.id, { onDelete: 'cascade' }),
     direction: varchar('direction', { length: 3 }).notNull().$type<'in' | 'out'>(),
-    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message' | 'reply'>(),
+    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message' | 'reply' | 'mailing'>(),
     text: text('text').notNull().default(''),
     stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
     telegramMessageId: bigint('telegram_message_id', { mode: 'number' }),
@@ -275,6 +275,98 @@ export const handledUpdates = pgTable(
   },
   (t) => [primaryKey({ columns: [t.funnelId, t.updateId] }), index('handled_updates_handled_at_idx').on(t.handledAt)],
 );
+
+// Mailings and the outbox (issue 9). A mailing's recipients are rows of the outbox, one per
+// (mailing, person), made in the transaction that starts it: never a cursor. Each row goes
+// waiting → sending (claimed, in small batches, by the process that holds the bot's lease) → sent |
+// failed | blocked (or waiting again after a 429 or a 5xx); a row found sending after its process
+// died is unknown and is never sent again. "Delete from the chats": sent → unsend → deleting → deleted.
+
+export type MailingMessage = { text: string; media_id: number | null; buttons: Array<{ text: string; url: string }>; next_button: null };
+export type MailingAudience = { stages_in: number[]; stages_out: number[]; tags_in: number[]; tags_out: number[] };
+
+export const mailings = pgTable(
+  'mailings',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    title: varchar('title', { length: 128 }).notNull(),
+    message: jsonb('message').$type<MailingMessage>().notNull(),
+    audience: jsonb('audience').$type<MailingAudience>().notNull(),
+    state: varchar('state', { length: 10 })
+      .notNull()
+      .default('draft')
+      .$type<'draft' | 'scheduled' | 'sending' | 'paused' | 'cancelled' | 'finished'>(),
+    pauseReason: varchar('pause_reason', { length: 32 }).$type<'token_revoked' | 'too_many_errors' | 'paid_broadcast_unavailable' | null>(),
+    paidBroadcast: boolean('paid_broadcast').notNull().default(false),
+    scheduledAt: timestamptz('scheduled_at'),
+    startedAt: timestamptz('started_at'),
+    finishedAt: timestamptz('finished_at'),
+    unsentAt: timestamptz('unsent_at'),
+    /** Recipients made when it started (0 before). */
+    recipientCount: integer('recipient_count').notNull().default(0),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('mailings_funnel_idx').on(t.funnelId, t.id),
+    index('mailings_scheduled_idx').on(t.scheduledAt).where(sql`${t.state} = 'scheduled'`),
+    check('mailings_state_check', sql`${t.state} in ('draft', 'scheduled', 'sending', 'paused', 'cancelled', 'finished')`),
+  ],
+);
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    mailingId: integer('mailing_id').references(() => mailings.id, { onDelete: 'cascade' }),
+    /** Lower goes first (replies 0, letters 5, mailings 10). */
+    priority: integer('priority').notNull().default(10),
+    state: varchar('state', { length: 10 })
+      .notNull()
+      .default('waiting')
+      .$type<'waiting' | 'sending' | 'sent' | 'failed' | 'blocked' | 'unknown' | 'cancelled' | 'unsend' | 'deleting' | 'deleted'>(),
+    notBefore: timestamptz('not_before').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    telegramMessageId: bigint('telegram_message_id', { mode: 'number' }),
+    error: text('error'),
+    sentAt: timestamptz('sent_at'),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('outbox_mailing_person_idx').on(t.mailingId, t.personId).where(sql`${t.mailingId} is not null`),
+    index('outbox_mailing_state_idx').on(t.mailingId, t.state),
+    index('outbox_due_idx').on(t.funnelId, t.priority, t.id).where(sql`${t.state} = 'waiting'`),
+    index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting')`),
+    index('outbox_person_idx').on(t.personId),
+  ],
+);
+
+/**
+ * Which process sends a bot's outbox now: one at a time per bot, so the bot's rate holds across
+ * processes. The lease runs out when its process dies; the next holder turns that process's
+ * unsent claims back to waiting and its on-the-wire rows to unknown.
+ */
+export const botSenders = pgTable('bot_senders', {
+  funnelId: integer('funnel_id')
+    .primaryKey()
+    .references(() => funnels.id, { onDelete: 'cascade' }),
+  owner: varchar('owner', { length: 64 }).notNull(),
+  leaseUntil: timestamptz('lease_until').notNull(),
+  /** A 429 asked the bot to wait: nobody sends for it before this. */
+  pausedUntil: timestamptz('paused_until'),
+});
+
+export type MailingRow = typeof mailings.$inferSelect;
+export type OutboxRow = typeof outbox.$inferSelect;
 
 export type FunnelRow = typeof funnels.$inferSelect;
 export type StageRow = typeof stages.$inferSelect;

@@ -72,4 +72,9 @@ export const FUNNEL_ERRORS = {
   badHtml: (reason: string): FunnelMessage => ({ code: 'bad_html', text: reason, detail: reason }),
   personBlocked: { code: 'person_blocked', text: 'This person has blocked the bot: Telegram delivers nothing to them until they write again.' },
   notFound: { code: 'not_found', text: 'Not found.' },
+  emptyAudience: { code: 'empty_audience', text: 'Nobody would receive this mailing: the audience is empty.' },
+  mailingState: { code: 'mailing_state', text: 'The mailing cannot do this in its present state.' },
+  scheduleInPast: { code: 'schedule_in_past', text: 'Choose a moment in the future.' },
+  unsendTooLate: { code: 'unsend_too_late', text: 'Telegram lets a bot delete its messages for 48 hours only.' },
+  funnelArchived: { code: 'funnel_archived', text: 'Return the funnel from the archive first.' },
 } as const satisfies Record<string, FunnelMessage | ((...args: never[]) => FunnelMessage)>;

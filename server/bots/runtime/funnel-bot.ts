@@ -13,6 +13,7 @@ import { nextStepBehaviour } from './behaviours/next-step';
 import { startBehaviour } from './behaviours/start';
 import { isUnauthorized, PersonBlockedError, sleep, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { RuntimeStore } from './store';
+import type { BotRateLimiter } from '../../telegram/rate-limiter';
 
 /** The updates a funnel's bot asks Telegram for. */
 export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
@@ -43,7 +44,12 @@ export interface FunnelBotOptions {
   /** Waits between attempts of a call to a person after a network failure or a 5xx. */
   sendRetryDelaysMs?: readonly number[];
   alertOwner?: FunnelContext['alertOwner'];
+  /** The bot's sending rate, shared with its mailings (replies take the next free slot first). */
+  limiter?: BotRateLimiter;
 }
+
+/** Bot API methods that send a message to a chat: they count against the bot's rate. */
+const SENDING_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendVideo', 'sendDocument', 'sendAnimation', 'copyMessage', 'forwardMessage']);
 
 /** The identity grammY needs to match "/start@name": known from the funnel row, so no getMe. */
 function botInfoOf(funnel: FunnelRow): UserFromGetMe {
@@ -92,6 +98,18 @@ export class FunnelBot {
     this.funnelId = funnel.id;
     this.tokenHash = funnel.botTokenHash;
     this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S });
+    const limiter = options.limiter;
+    if (limiter) {
+      // Outermost (installed last): each reply takes a slot of the bot's rate, ahead of any
+      // mailing; a 429 that auto-retry gave up on holds back the bot's mailings as well.
+      this.bot.api.config.use(async (prev, method, payload, signal) => {
+        if (!SENDING_METHODS.has(method)) return prev(method, payload, signal);
+        await limiter.take('reply');
+        const result = await prev(method, payload, signal);
+        if (!result.ok && result.error_code === 429) limiter.pauseFor(result.parameters?.retry_after ?? 1);
+        return result;
+      });
+    }
     const fc: FunnelContext = {
       funnelId: funnel.id,
       store,

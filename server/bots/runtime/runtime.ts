@@ -19,6 +19,7 @@ import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { describeBotApiError, isTransientBotApiError } from '../create-bot';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
 import { isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
+import type { BotRateLimits } from '../../telegram/rate-limiter';
 import { createRuntimeStore, type RuntimeStore } from './store';
 import { funnelWebhookPath, funnelWebhookSecret, type FunnelWebhookPort, type WebhookDelivery } from './webhook-port';
 
@@ -45,6 +46,8 @@ export interface FunnelRuntimeOptions {
   sendRetryDelaysMs?: readonly number[];
   /** Tells a funnel's owner someone wrote to the bot (main.ts: through the service bot). */
   alertOwner?: FunnelContext['alertOwner'];
+  /** Per-bot sending rate shared with the outbox (mailings): replies go first. */
+  limits?: BotRateLimits;
 }
 
 export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
@@ -176,6 +179,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
       pollRetryMinMs: this.options.pollRetryMinMs,
       sendRetryDelaysMs: this.options.sendRetryDelaysMs,
       alertOwner: this.options.alertOwner,
+      limiter: this.options.limits?.of(funnel.id),
     });
   }
 
@@ -209,6 +213,12 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
       if (isTransientBotApiError(error)) this.bots.delete(funnel.id);
       this.options.log.warn({ funnel_id: funnel.id }, `could not set funnel ${funnel.id}'s webhook: ${describeBotApiError(error, this.options.tokenOf(funnel))}`);
     }
+  }
+
+  /** The outbox met a 401 for this funnel's bot: it stops as if its own call had. */
+  async tokenRevoked(funnelId: number): Promise<void> {
+    if (this.bots.has(funnelId)) return this.revoked(funnelId);
+    await this.store.stopRevoked(funnelId);
   }
 
   /** 401: the funnel stops (stop_reason 'token_revoked'); other bots go on. */

@@ -44,7 +44,7 @@ const STATUS: Record<FunnelError['kind'], number> = {
  * A FunnelError or a schema error as the Djoser-shaped answer with its codes; anything else goes
  * on to the central handler.
  */
-function toApiError(error: unknown): unknown {
+export function toFunnelApiError(error: unknown): unknown {
   if (error instanceof FunnelError) {
     return new ApiError(STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
   }
@@ -79,7 +79,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) runtime.contentChanged();
     });
     app.setErrorHandler(async (error: FastifyError, _request, _reply) => {
-      throw toApiError(error);
+      throw toFunnelApiError(error);
     });
 
     /** Tells the bot runtime a funnel changed; its trouble is logged, the change stands. */
@@ -260,7 +260,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
       const kind = mediaKindOf(request.headers['content-type']);
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && kind) throw new ApiError(413, codedDetailBody(MEDIA_MESSAGES.tooBig(kind)));
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(MEDIA_MESSAGES.unsupported));
-      throw toApiError(error);
+      throw toFunnelApiError(error);
     });
     app.post(
       FUNNELS_PATHS.media,
@@ -269,7 +269,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
         // Before the body is read: someone else's funnel is 404 whatever the upload.
         preParsing: async (request) => {
           await ownedFunnel(db.orm, ownerOf(request), idOf(request)).catch((error: unknown) => {
-            throw toApiError(error);
+            throw toFunnelApiError(error);
           });
         },
       },

@@ -1,0 +1,111 @@
+// Every shape of the mailings API, written once (see ./funnels.ts for how these are used). The
+// SPA imports the types only, through contract/mailings.ts.
+import { Type, type Static } from 'typebox';
+import { AUDIENCE_IDS_MAX, MAILING_PAUSE_REASONS, MAILING_STATES, MAILING_TITLE_MAX, RECIPIENT_STATES } from '../mailings';
+import { Id, Nullable, QueryInt, StringEnum, Text } from './common';
+import { MessageContentInputSchema, MessageContentSchema } from './funnels';
+
+const Ids = () => Type.Array(Id(), { maxItems: AUDIENCE_IDS_MAX });
+
+/**
+ * Who gets a mailing: everyone of the funnel, narrowed by stages (people now in any of them;
+ * 'none' = whose stage was deleted) and tags (having any of tags_in, none of tags_out), minus
+ * stages_out. People who blocked the bot are always left out.
+ */
+export const AudienceSchema = Type.Object({
+  stages_in: Ids(),
+  stages_out: Ids(),
+  tags_in: Ids(),
+  tags_out: Ids(),
+});
+export type Audience = Static<typeof AudienceSchema>;
+
+export const AudienceCountSchema = Type.Object({ count: Type.Integer() });
+export type AudienceCount = Static<typeof AudienceCountSchema>;
+
+/** Outcomes so far, one count per recipient state. */
+export const MailingProgressSchema = Type.Object({
+  total: Type.Integer(),
+  waiting: Type.Integer(),
+  sending: Type.Integer(),
+  sent: Type.Integer(),
+  failed: Type.Integer(),
+  blocked: Type.Integer(),
+  unknown: Type.Integer(),
+  cancelled: Type.Integer(),
+});
+export type MailingProgress = Static<typeof MailingProgressSchema>;
+
+export const MailingSchema = Type.Object({
+  id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  title: Type.String(),
+  message: MessageContentSchema,
+  audience: AudienceSchema,
+  state: StringEnum(MAILING_STATES),
+  pause_reason: Nullable(StringEnum(MAILING_PAUSE_REASONS)),
+  /** Send with allow_paid_broadcast (up to 1,000 messages a second, paid in Stars). */
+  paid_broadcast: Type.Boolean(),
+  scheduled_at: Nullable(Type.String()),
+  started_at: Nullable(Type.String()),
+  finished_at: Nullable(Type.String()),
+  /** When "delete from the chats" was asked for (finished mailings only, within 48 hours). */
+  unsent_at: Nullable(Type.String()),
+  /** People the audience holds now (drafts) or the recipients made when it started. */
+  audience_size: Type.Integer(),
+  progress: MailingProgressSchema,
+  created_at: Type.String(),
+});
+export type Mailing = Static<typeof MailingSchema>;
+
+export const MailingListSchema = Type.Array(MailingSchema);
+
+/** A new mailing or an edit (drafts and scheduled ones only; a scheduled one returns to draft). */
+export const MailingBodySchema = Type.Object({
+  title: Text(MAILING_TITLE_MAX, 1),
+  message: MessageContentInputSchema,
+  audience: Type.Optional(AudienceSchema),
+  paid_broadcast: Type.Optional(Type.Boolean()),
+});
+export type MailingBody = Static<typeof MailingBodySchema>;
+export const MailingPatchSchema = Type.Partial(MailingBodySchema);
+export type MailingPatch = Static<typeof MailingPatchSchema>;
+
+/** What the pre-send check found: problems (none = can send) and the estimate. */
+export const MailingCheckSchema = Type.Object({
+  problems: Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String(), count: Type.Optional(Type.Integer()) })),
+  audience_size: Type.Integer(),
+  /** At the bot's rate (or the paid rate). */
+  estimated_seconds: Type.Integer(),
+  messages_per_second: Type.Integer(),
+  /** Stars the paid burst costs (0 without it). */
+  stars: Type.Integer(),
+});
+export type MailingCheck = Static<typeof MailingCheckSchema>;
+
+/** Send now (no body, or scheduled_at null) or at a moment (ISO 8601 with its offset). */
+export const SendMailingBodySchema = Type.Object({ scheduled_at: Type.Optional(Nullable(Type.String({ maxLength: 40 }))) });
+export type SendMailingBody = Static<typeof SendMailingBodySchema>;
+
+export const RecipientsQuerySchema = Type.Object({
+  state: Type.Optional(StringEnum(RECIPIENT_STATES)),
+  limit: Type.Optional(QueryInt(9)),
+  offset: Type.Optional(QueryInt(9)),
+});
+export type RecipientsQuery = Static<typeof RecipientsQuerySchema>;
+
+export const RecipientSchema = Type.Object({
+  person_id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  username: Nullable(Type.String()),
+  state: StringEnum(RECIPIENT_STATES),
+  /** When it was sent, or when it last changed. */
+  at: Type.String(),
+  error: Nullable(Type.String()),
+});
+export type Recipient = Static<typeof RecipientSchema>;
+export const RecipientsPageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(RecipientSchema) });
+export type RecipientsPage = Static<typeof RecipientsPageSchema>;
+
+export const MailingsQuerySchema = Type.Object({ limit: Type.Optional(QueryInt(9)) });

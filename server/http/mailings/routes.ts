@@ -1,0 +1,67 @@
+// The mailings API (issue 9): handlers parse ids and call server/mailings; every lookup names the
+// signed-in owner through the mailing's funnel, so another user's mailing is 404.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { MAILINGS_PATHS } from '../../../contract/mailings';
+import type { Sessions } from '../../accounts/sessions';
+import type { Db } from '../../db';
+import { parseId } from '../../funnels/access';
+import { createMailingService } from '../../mailings/mailings';
+import { currentUser, requireAuth } from '../auth/authenticate';
+import { toFunnelApiError } from '../funnels/routes';
+import * as schemas from './schemas';
+
+export interface MailingRoutesDeps {
+  db: Db;
+  sessions: Sessions;
+  now: () => Date;
+  sendRate: number;
+  /** The delivery engine: there is work now. */
+  wake?: () => void;
+}
+
+const ownerOf = (request: FastifyRequest) => currentUser(request).id;
+const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
+const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+
+export function mailingRoutes(deps: MailingRoutesDeps) {
+  const mailings = createMailingService(deps);
+  return async function plugin(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onRequest', requireAuth(deps.sessions));
+    app.setErrorHandler(async (error: FastifyError) => {
+      throw toFunnelApiError(error);
+    });
+
+    app.get(MAILINGS_PATHS.mailings, { schema: schemas.listSchema }, async (request) => mailings.list(ownerOf(request), idOf(request)));
+    app.post(MAILINGS_PATHS.mailings, { schema: schemas.createSchema }, async (request, reply) =>
+      reply.code(201).send(await mailings.create(ownerOf(request), idOf(request), request.body)),
+    );
+    app.post(MAILINGS_PATHS.audience, { schema: schemas.audienceSchema }, async (request) => ({
+      count: await mailings.audienceCount(ownerOf(request), idOf(request), request.body),
+    }));
+    app.get(MAILINGS_PATHS.mailing, { schema: schemas.mailingSchema }, async (request) => mailings.get(ownerOf(request), idOf(request)));
+    app.patch(MAILINGS_PATHS.mailing, { schema: schemas.updateSchema }, async (request) =>
+      mailings.update(ownerOf(request), idOf(request), request.body),
+    );
+    app.delete(MAILINGS_PATHS.mailing, { schema: schemas.byIdSchema }, async (request, reply) => {
+      await mailings.remove(ownerOf(request), idOf(request));
+      return reply.code(204).send();
+    });
+    app.get(MAILINGS_PATHS.check, { schema: schemas.checkSchema }, async (request) => mailings.check(ownerOf(request), idOf(request)));
+    app.post(MAILINGS_PATHS.send, { schema: schemas.sendSchema }, async (request) =>
+      mailings.send(ownerOf(request), idOf(request), request.body?.scheduled_at),
+    );
+    app.post(MAILINGS_PATHS.pause, { schema: schemas.mailingSchema }, async (request) => mailings.pause(ownerOf(request), idOf(request)));
+    app.post(MAILINGS_PATHS.resume, { schema: schemas.mailingSchema }, async (request) => mailings.resume(ownerOf(request), idOf(request)));
+    app.post(MAILINGS_PATHS.cancel, { schema: schemas.mailingSchema }, async (request) => mailings.cancel(ownerOf(request), idOf(request)));
+    app.post(MAILINGS_PATHS.unsend, { schema: schemas.mailingSchema }, async (request) => mailings.unsend(ownerOf(request), idOf(request)));
+    app.get(MAILINGS_PATHS.recipients, { schema: schemas.recipientsSchema }, async (request) =>
+      mailings.recipients(ownerOf(request), idOf(request), {
+        state: request.query.state,
+        limit: num(request.query.limit),
+        offset: num(request.query.offset),
+      }),
+    );
+  };
+}

@@ -1,0 +1,529 @@
+// The delivery engine: sends the outbox (mailings now; letters next) at each bot's rate, from any
+// number of processes sharing one PostgreSQL, and never the same row twice.
+//
+// Why our own claim and not pg-boss or graphile-worker: a job library gives "run this job once",
+// but the work here is a stream of tiny sends per bot under a per-bot rate that must hold across
+// processes, with a state per recipient the owner watches. A job per message would multiply the
+// writes (job row + outbox row) and still need the per-bot rate; a job per bot is what the lease
+// below is. So: one lease row per bot (bot_senders) says which process sends that bot's outbox;
+// its holder claims small batches with FOR UPDATE SKIP LOCKED (safe even if two held it), marks
+// them sending in the claim, and writes each outcome after the Bot API call. A lease whose holder
+// died runs out; the next holder turns the rows the dead one had on the wire into `unknown`
+// (counted, shown, never sent again) — at most one claimed batch per bot.
+import { randomUUID } from 'node:crypto';
+import { Api, GrammyError, HttpError, InputFile, type ApiClientOptions } from 'grammy';
+import type { Message } from 'grammy/types';
+import { fillPlaceholders } from '../../contract/personalise';
+import { botApiFetch, directJsonCalls } from '../bots/bot-api-fetch';
+import { describeBotApiError } from '../bots/create-bot';
+import type { RuntimeLog } from '../bots/runtime/funnel-context';
+import { microBatch } from '../bots/runtime/store';
+import type { Db } from '../db';
+import type { FunnelRow, MailingMessage } from '../db/schema';
+import { messageKeyboard, TEXT_OPTIONS } from '../messages/render';
+import { PAID_BROADCAST_RATE } from '../../contract/mailings';
+import type { BotRateLimiter, BotRateLimits } from '../telegram/rate-limiter';
+
+/** A lease lasts this long unless renewed (every third of it); a dead holder's bots wait this long. */
+export const LEASE_MS = 5_000;
+/** How often the engine looks for due work (a start or resume through this process wakes it at once). */
+export const TICK_MS = 250;
+/** A bot's sender stops (and frees its lease) after this long without work. */
+export const IDLE_EXIT_MS = 2_000;
+/** Waits before a 5xx or a refused connection is tried again; then the row fails. */
+export const RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000];
+/** A mailing pauses itself when this share of its last ERROR_WINDOW outcomes failed. */
+export const ERROR_WINDOW = 200;
+export const ERROR_SHARE = 0.2;
+/** …counted only once it has at least this many outcomes. */
+export const ERROR_MIN_OUTCOMES = 20;
+const API_TIMEOUT_S = 30;
+
+export interface OutboxSenderOptions {
+  db: Db;
+  apiRoot: string;
+  tokenOf(funnel: FunnelRow): string;
+  log: RuntimeLog;
+  limits: BotRateLimits;
+  /** Starts a scheduled mailing whose moment came (the mailing service's startNow). */
+  startMailing(mailingId: number): Promise<boolean>;
+  /** Telegram refused the bot's token (401): the funnel stops and its owner sees why. */
+  onRevoked?(funnelId: number): Promise<void>;
+  leaseMs?: number;
+  tickMs?: number;
+  idleExitMs?: number;
+  retryDelaysMs?: readonly number[];
+}
+
+interface ClaimedRow {
+  id: number;
+  mailing_id: number | null;
+  person_id: number;
+  attempts: number;
+  state: 'sending' | 'deleting';
+  telegram_id: number;
+  telegram_message_id: number | null;
+  first_name: string;
+  last_name: string;
+  username: string | null;
+}
+
+type Outcome =
+  | { state: 'sent'; messageId: number; history: string }
+  | { state: 'deleted' }
+  | { state: 'failed' | 'blocked' | 'unknown'; error: string }
+  | { state: 'waiting'; error: string | null; delayMs: number };
+
+interface OutcomeRow {
+  id: number;
+  outcome: Outcome;
+}
+
+/** The rows a holder claims at once: a quarter of a second at its rate (at least 1). */
+const batchFor = (perSecond: number) => Math.max(1, Math.ceil(perSecond / 4));
+
+/** Network failures where the request surely never reached Telegram (safe to send again). */
+function neverSent(error: HttpError): boolean {
+  const inner = error.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = inner?.code ?? inner?.cause?.code;
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+const CLAIM = `
+  with picked as (
+    select o.id from outbox o
+     where o.funnel_id = $1 and o.state = 'waiting' and o.not_before <= now()
+       and (o.mailing_id is null or exists (select 1 from mailings m where m.id = o.mailing_id and m.state = 'sending'))
+     order by o.priority, o.id
+     limit $2
+     for update of o skip locked
+  )
+  update outbox o set state = 'sending', attempts = o.attempts + 1, updated_at = now()
+    from picked, people p
+   where o.id = picked.id and p.id = o.person_id
+  returning o.id, o.mailing_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
+
+const CLAIM_UNSEND = `
+  with picked as (
+    select o.id from outbox o where o.funnel_id = $1 and o.state = 'unsend' order by o.id limit $2 for update of o skip locked
+  )
+  update outbox o set state = 'deleting', updated_at = now()
+    from picked, people p
+   where o.id = picked.id and p.id = o.person_id
+  returning o.id, o.mailing_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
+
+const RECORD = `
+  with r as (
+    select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::int[])
+      as r(id, state, message_id, error, history, delay_ms)
+  ), u as (
+    update outbox o
+       set state = r.state,
+           telegram_message_id = coalesce(r.message_id, o.telegram_message_id),
+           error = r.error,
+           sent_at = case when r.state = 'sent' then now() else o.sent_at end,
+           not_before = case when r.state = 'waiting' then now() + make_interval(secs => r.delay_ms / 1000.0) else o.not_before end,
+           updated_at = now()
+      from r
+     where o.id = r.id and o.state in ('sending', 'unknown', 'deleting')
+    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, r.history
+  ), h as (
+    insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id)
+    select person_id, funnel_id, 'out', 'mailing', history, telegram_message_id from u where state = 'sent' and history is not null
+  ), b as (
+    update people set blocked = true from u where people.id = u.person_id and u.state = 'blocked'
+  )
+  select count(*)::int as n from u`;
+
+const ACQUIRE = `
+  insert into bot_senders (funnel_id, owner, lease_until) values ($1, $2, now() + make_interval(secs => $3 / 1000.0))
+  on conflict (funnel_id) do update set owner = excluded.owner, lease_until = excluded.lease_until
+   where bot_senders.owner = excluded.owner or bot_senders.lease_until < now()
+  returning funnel_id`;
+
+/** The previous holder is gone: its claimed rows that were never handed over go back, the rest are unknown. */
+const RECOVER = `
+  update outbox set state = case when state = 'deleting' then 'sent' else 'unknown' end,
+                    error = case when state = 'deleting' then error else 'The server stopped while this message was being sent.' end,
+                    updated_at = now()
+   where funnel_id = $1 and state in ('sending', 'deleting')`;
+
+const FINISH = `
+  update mailings m set state = 'finished', finished_at = now(), updated_at = now()
+   where m.funnel_id = $1 and m.state = 'sending'
+     and not exists (select 1 from outbox o where o.mailing_id = m.id and o.state in ('waiting', 'sending'))
+  returning m.id`;
+
+export class OutboxSender {
+  /** This process's name in bot_senders. */
+  readonly owner = randomUUID();
+  private readonly senders = new Map<number, BotSender>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private started = false;
+  private stopping = false;
+  readonly record: (row: OutcomeRow) => Promise<number>;
+  /** Media id → Telegram file_id (or the upload that will give it). */
+  readonly fileIds = new Map<number, Promise<{ fileId: string; kind: 'photo' | 'video' }>>();
+  private readonly messages = new Map<number, Promise<{ message: MailingMessage; paid: boolean } | undefined>>();
+  /** Last outcomes per mailing (true = failed), for the error threshold. */
+  private readonly outcomes = new Map<number, boolean[]>();
+
+  constructor(readonly options: OutboxSenderOptions) {
+    this.record = microBatch(async (rows: OutcomeRow[]) => {
+      const ids: number[] = [];
+      const states: string[] = [];
+      const messageIds: Array<number | null> = [];
+      const errors: Array<string | null> = [];
+      const history: Array<string | null> = [];
+      const delays: number[] = [];
+      for (const { id, outcome } of rows) {
+        ids.push(id);
+        states.push(outcome.state);
+        messageIds.push(outcome.state === 'sent' ? outcome.messageId : null);
+        errors.push('error' in outcome ? outcome.error : null);
+        history.push(outcome.state === 'sent' ? outcome.history : null);
+        delays.push(outcome.state === 'waiting' ? outcome.delayMs : 0);
+      }
+      await options.db.query(RECORD, [ids, states, messageIds, errors, history, delays]);
+      return rows.map(() => 1);
+    });
+  }
+
+  get leaseMs(): number {
+    return this.options.leaseMs ?? LEASE_MS;
+  }
+
+  /** Bots whose outbox this process sends now. */
+  activeFunnelIds(): number[] {
+    return [...this.senders.keys()];
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    // The embedded database belongs to this one process: any lease in it is a previous run's.
+    if (this.options.db.driver === 'pglite') await this.options.db.query('update bot_senders set lease_until = now() - interval \'1 second\'');
+    this.schedule(0);
+  }
+
+  /** There is work now (a mailing started, resumed, or was asked to delete its messages). */
+  wake(): void {
+    if (this.started && !this.stopping) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopping) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.ticking) return this.schedule(this.options.tickMs ?? TICK_MS);
+      this.ticking = this.tick()
+        .catch((error: unknown) => this.options.log.error(`outbox sender: ${error instanceof Error ? error.message : String(error)}`))
+        .finally(() => {
+          this.ticking = undefined;
+          this.schedule(this.options.tickMs ?? TICK_MS);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    const { db } = this.options;
+    const due = await db.query<{ id: number }>(`select id from mailings where state = 'scheduled' and scheduled_at <= now() order by scheduled_at limit 100`);
+    for (const { id } of due) await this.options.startMailing(id);
+    const candidates = await db.query<{ funnel_id: number }>(
+      `select funnel_id from mailings where state = 'sending'
+       union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting')`,
+    );
+    for (const { funnel_id: funnelId } of candidates) {
+      if (this.stopping || this.senders.has(funnelId)) continue;
+      const got = await db.query(ACQUIRE, [funnelId, this.owner, this.leaseMs]);
+      if (got.length === 0) continue;
+      const [funnel] = await db.orm.query.funnels.findMany({ where: (f, { eq }) => eq(f.id, funnelId), limit: 1 });
+      if (!funnel) continue;
+      let token: string;
+      try {
+        token = this.options.tokenOf(funnel);
+      } catch (error) {
+        this.options.log.error(`outbox sender: no token for funnel ${funnelId}: ${(error as Error).message}`);
+        continue;
+      }
+      const sender = new BotSender(this, funnel, token);
+      this.senders.set(funnelId, sender);
+      void sender.run().finally(() => {
+        if (this.senders.get(funnelId) === sender) this.senders.delete(funnelId);
+      });
+    }
+  }
+
+  /** Stops claiming, lets the sends on the wire finish and record, frees the leases. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+    await Promise.allSettled([...this.senders.values()].map((s) => s.stop()));
+  }
+
+  messageOf(mailingId: number): Promise<{ message: MailingMessage; paid: boolean } | undefined> {
+    let cached = this.messages.get(mailingId);
+    if (!cached) {
+      cached = this.options.db
+        .query<{ message: MailingMessage; paid_broadcast: boolean }>('select message, paid_broadcast from mailings where id = $1', [mailingId])
+        .then(([row]) => (row ? { message: row.message, paid: row.paid_broadcast } : undefined));
+      cached.catch(() => this.messages.delete(mailingId));
+      this.messages.set(mailingId, cached);
+      if (this.messages.size > 1000) this.messages.delete(this.messages.keys().next().value!);
+    }
+    return cached;
+  }
+
+  /** Counts an outcome; true when the mailing's errors piled up and it was paused. */
+  async countOutcome(mailingId: number, failed: boolean): Promise<void> {
+    let list = this.outcomes.get(mailingId);
+    if (!list) this.outcomes.set(mailingId, (list = []));
+    list.push(failed);
+    if (list.length > ERROR_WINDOW) list.shift();
+    const failures = list.filter(Boolean).length;
+    if (list.length >= ERROR_MIN_OUTCOMES && failures / list.length >= ERROR_SHARE) {
+      this.outcomes.delete(mailingId);
+      await this.pauseMailings('id', mailingId, 'too_many_errors');
+    }
+  }
+
+  async pauseMailings(by: 'id' | 'funnel_id', id: number, reason: string): Promise<void> {
+    const column = by === 'id' ? 'id' : 'funnel_id';
+    await this.options.db.query(
+      `update mailings set state = 'paused', pause_reason = $2, updated_at = now() where ${column} = $1 and state = 'sending'`,
+      [id, reason],
+    );
+    this.options.log.warn({ [column]: id }, `mailings paused: ${reason}`);
+  }
+}
+
+/** One bot's sender in this process, while it holds the bot's lease. */
+class BotSender {
+  private stopped = false;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly api: Api;
+  private readonly limiter: BotRateLimiter;
+  private readonly baseRate: number;
+  private revoked = false;
+  private done: Promise<void> | undefined;
+
+  constructor(
+    private readonly engine: OutboxSender,
+    private readonly funnel: FunnelRow,
+    private readonly token: string,
+  ) {
+    const { apiRoot } = engine.options;
+    this.api = new Api(token, {
+      apiRoot,
+      fetch: botApiFetch as unknown as NonNullable<ApiClientOptions['fetch']>,
+      timeoutSeconds: API_TIMEOUT_S,
+    });
+    this.api.config.use(directJsonCalls(apiRoot, token, API_TIMEOUT_S));
+    this.limiter = engine.options.limits.of(funnel.id);
+    this.baseRate = engine.options.limits.perSecond;
+  }
+
+  private get db(): Db {
+    return this.engine.options.db;
+  }
+
+  run(): Promise<void> {
+    this.done ??= this.loop();
+    return this.done;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.done;
+  }
+
+  private async loop(): Promise<void> {
+    const { log } = this.engine.options;
+    const leaseMs = this.engine.leaseMs;
+    const tickMs = this.engine.options.tickMs ?? TICK_MS;
+    const idleExitMs = this.engine.options.idleExitMs ?? IDLE_EXIT_MS;
+    let renewedAt = performance.now();
+    let idleSince: number | null = null;
+    let leaseLost = false;
+    try {
+      await this.db.query(RECOVER, [this.funnel.id]);
+      while (!this.stopped && !this.revoked) {
+        if (performance.now() - renewedAt > leaseMs / 3) {
+          const renewed = await this.db.query(ACQUIRE, [this.funnel.id, this.engine.owner, leaseMs]);
+          if (renewed.length === 0) {
+            leaseLost = true;
+            break;
+          }
+          renewedAt = performance.now();
+        }
+        const batch = batchFor(this.limiter.perSecond);
+        const rows = [
+          ...(await this.db.query<ClaimedRow>(CLAIM, [this.funnel.id, batch])),
+          ...(await this.db.query<ClaimedRow>(CLAIM_UNSEND, [this.funnel.id, batch])),
+        ];
+        if (rows.length === 0) {
+          await Promise.allSettled([...this.inFlight]);
+          await this.db.query(FINISH, [this.funnel.id]);
+          idleSince ??= performance.now();
+          if (performance.now() - idleSince > idleExitMs) break;
+          await sleep(tickMs);
+          continue;
+        }
+        idleSince = null;
+        const handed = new Set<number>();
+        try {
+          for (const row of rows) {
+            const paid = row.mailing_id !== null && (await this.engine.messageOf(row.mailing_id))?.paid === true;
+            this.limiter.setRate(paid ? PAID_BROADCAST_RATE : this.baseRate);
+            await this.limiter.take('bulk', row.state === 'deleting' ? undefined : row.telegram_id);
+            if (this.stopped || this.revoked) break;
+            handed.add(row.id);
+            const work = this.send(row).finally(() => this.inFlight.delete(work));
+            this.inFlight.add(work);
+          }
+        } finally {
+          // Claimed but never handed to Telegram (stopping, or the token was refused): back to waiting.
+          const back = rows.filter((r) => !handed.has(r.id));
+          if (back.length) {
+            await this.db.query(
+              `update outbox set state = case when state = 'deleting' then 'unsend' else 'waiting' end, attempts = greatest(attempts - 1, 0), updated_at = now()
+                where id = any($1::bigint[]) and state in ('sending', 'deleting')`,
+              [back.map((r) => r.id)],
+            );
+          }
+        }
+      }
+      await Promise.allSettled([...this.inFlight]);
+      await this.db.query(FINISH, [this.funnel.id]);
+    } catch (error) {
+      log.error({ funnel_id: this.funnel.id }, `outbox sender of funnel ${this.funnel.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      await Promise.allSettled([...this.inFlight]);
+    } finally {
+      if (!leaseLost) {
+        await this.db
+          .query(`update bot_senders set lease_until = now() - interval '1 second' where funnel_id = $1 and owner = $2`, [this.funnel.id, this.engine.owner])
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  private async send(row: ClaimedRow): Promise<void> {
+    const outcome = await this.attempt(row);
+    await this.engine.record({ id: row.id, outcome });
+    if (row.mailing_id !== null && (outcome.state === 'sent' || outcome.state === 'failed')) {
+      await this.engine.countOutcome(row.mailing_id, outcome.state === 'failed');
+    }
+  }
+
+  private async attempt(row: ClaimedRow): Promise<Outcome> {
+    const retryDelays = this.engine.options.retryDelaysMs ?? RETRY_DELAYS_MS;
+    try {
+      if (row.state === 'deleting') {
+        await this.api.deleteMessage(row.telegram_id, row.telegram_message_id ?? 0);
+        return { state: 'deleted' };
+      }
+      const content = row.mailing_id !== null ? await this.engine.messageOf(row.mailing_id) : undefined;
+      if (!content) return { state: 'failed', error: 'The message is gone.' };
+      const person = { first_name: row.first_name, last_name: row.last_name, username: row.username };
+      const text = fillPlaceholders(content.message.text, person);
+      const sent = await this.sendContent(row.telegram_id, content.message, text, content.paid);
+      return { state: 'sent', messageId: sent.message_id, history: text };
+    } catch (error) {
+      if (row.state === 'deleting') {
+        // Too old, or deleted by the person already: it stays sent.
+        return { state: 'failed', error: describeBotApiError(error, this.token) };
+      }
+      if (error instanceof GrammyError) {
+        if (error.error_code === 403) return { state: 'blocked', error: error.description };
+        if (error.error_code === 429) {
+          const after = error.parameters.retry_after ?? 1;
+          this.limiter.pauseFor(after);
+          return { state: 'waiting', error: null, delayMs: after * 1000 };
+        }
+        if (error.error_code === 401) {
+          this.tokenRevoked();
+          return { state: 'waiting', error: null, delayMs: 0 };
+        }
+        if (error.error_code === 400 && /paid broadcast/i.test(error.description) && row.mailing_id !== null) {
+          await this.engine.pauseMailings('id', row.mailing_id, 'paid_broadcast_unavailable');
+          return { state: 'waiting', error: null, delayMs: 0 };
+        }
+        if (error.error_code >= 500 && row.attempts <= retryDelays.length) {
+          return { state: 'waiting', error: error.description, delayMs: retryDelays[row.attempts - 1] };
+        }
+        return { state: 'failed', error: error.description };
+      }
+      if (error instanceof HttpError) {
+        if (neverSent(error) && row.attempts <= retryDelays.length) {
+          return { state: 'waiting', error: describeBotApiError(error, this.token), delayMs: retryDelays[row.attempts - 1] };
+        }
+        // It may have reached Telegram: never sent again blindly.
+        return { state: 'unknown', error: describeBotApiError(error, this.token) };
+      }
+      return { state: 'failed', error: describeBotApiError(error, this.token) };
+    }
+  }
+
+  private tokenRevoked(): void {
+    if (this.revoked) return;
+    this.revoked = true;
+    this.engine.options.log.warn({ funnel_id: this.funnel.id }, 'Telegram refused the bot token (401): its mailings pause');
+    void this.engine
+      .pauseMailings('funnel_id', this.funnel.id, 'token_revoked')
+      .then(() => this.engine.options.onRevoked?.(this.funnel.id))
+      .catch((error: unknown) => this.engine.options.log.error(`could not pause funnel ${this.funnel.id}'s mailings: ${(error as Error).message}`));
+  }
+
+  private async sendContent(chatId: number, message: MailingMessage, text: string, paid: boolean): Promise<Message> {
+    const reply_markup = messageKeyboard({ buttons: message.buttons, next_button: null }, '');
+    const extra = { ...(reply_markup ? { reply_markup } : {}), ...(paid ? { allow_paid_broadcast: true } : {}) };
+    if (message.media_id === null) return this.api.sendMessage(chatId, text, { ...TEXT_OPTIONS, ...extra });
+    const withCaption = { ...extra, ...(text ? { caption: text, parse_mode: TEXT_OPTIONS.parse_mode } : {}) };
+    const mediaId = message.media_id;
+    const sendAs = (kind: 'photo' | 'video', file: string | InputFile) =>
+      kind === 'photo' ? this.api.sendPhoto(chatId, file, withCaption) : this.api.sendVideo(chatId, file, withCaption);
+    const known = this.engine.fileIds.get(mediaId);
+    if (known) {
+      const { fileId, kind } = await known;
+      return sendAs(kind, fileId);
+    }
+    // The first send uploads; every other send of this media waits for its file_id.
+    let resolveUpload!: (value: { fileId: string; kind: 'photo' | 'video' }) => void;
+    let rejectUpload!: (error: unknown) => void;
+    const upload = new Promise<{ fileId: string; kind: 'photo' | 'video' }>((resolve, reject) => {
+      resolveUpload = resolve;
+      rejectUpload = reject;
+    });
+    upload.catch(() => this.engine.fileIds.delete(mediaId));
+    this.engine.fileIds.set(mediaId, upload);
+    try {
+      const [row] = await this.db.query<{ kind: 'photo' | 'video'; filename: string; telegram_file_id: string | null }>(
+        'select kind, filename, telegram_file_id from media where id = $1',
+        [mediaId],
+      );
+      if (!row) throw new Error(`media ${mediaId} is missing`);
+      if (row.telegram_file_id) {
+        resolveUpload({ fileId: row.telegram_file_id, kind: row.kind });
+        return sendAs(row.kind, row.telegram_file_id);
+      }
+      const [withData] = await this.db.query<{ data: Uint8Array }>('select data from media where id = $1', [mediaId]);
+      const sent = await sendAs(row.kind, new InputFile(Buffer.from(withData.data), row.filename));
+      const message = sent as Message;
+      const fileId = row.kind === 'photo' ? message.photo?.at(-1)?.file_id : message.video?.file_id;
+      if (fileId) {
+        await this.db.query('update media set telegram_file_id = $2 where id = $1', [mediaId, fileId]);
+        resolveUpload({ fileId, kind: row.kind });
+      } else rejectUpload(new Error('no file_id'));
+      return sent;
+    } catch (error) {
+      rejectUpload(error);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,405 @@
+// Mailings of a funnel: drafts, the pre-send check, starting (the recipient rows are made in the
+// same transaction that turns the mailing to sending), pause, resume, cancel, delete, and the
+// outcome per recipient. The engine (server/jobs/outbox-sender.ts) does the sending.
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import {
+  DEFAULT_SEND_RATE,
+  DELETE_FROM_CHATS_HOURS,
+  PAID_BROADCAST_RATE,
+  RECIPIENTS_PAGE_DEFAULT,
+  RECIPIENTS_PAGE_MAX,
+  paidBroadcastStars,
+  sendingSeconds,
+  type Audience,
+  type Mailing,
+  type MailingBody,
+  type MailingCheck,
+  type MailingPatch,
+  type MailingProgress,
+  type RecipientState,
+  type RecipientsPage,
+} from '../../contract/mailings';
+import type { Db } from '../db';
+import { rawSql } from '../db/raw';
+import { mailings, media, stages, tags, type FunnelRow, type MailingMessage, type MailingRow } from '../db/schema';
+import { ownedFunnel } from '../funnels/access';
+import { FUNNEL_ERRORS, FunnelError, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
+import { toMessageMedia } from '../funnels/stages';
+import { messageProblems } from '../messages/validate';
+import { AUDIENCE_WHERE, EMPTY_AUDIENCE, audienceParams } from './audience';
+import { MAILING_TRANSITIONS, type MailingAction } from './state';
+
+export interface MailingServiceDeps {
+  db: Db;
+  now: () => Date;
+  /** Messages a second a bot sends (SEND_RATE). */
+  sendRate?: number;
+  /** The engine: there is work now (a mailing started or resumed). */
+  wake?: () => void;
+}
+
+const EMPTY_PROGRESS: MailingProgress = { total: 0, waiting: 0, sending: 0, sent: 0, failed: 0, blocked: 0, unknown: 0, cancelled: 0 };
+
+/** Outbox row states as the owner sees them. */
+function progressKey(state: string): keyof MailingProgress | null {
+  if (state === 'waiting') return 'waiting';
+  if (state === 'deleted' || state === 'unsend' || state === 'deleting') return 'sent';
+  if (state in EMPTY_PROGRESS && state !== 'total') return state as keyof MailingProgress;
+  return null;
+}
+
+const stateError = () => new FunnelError('conflict', null, FUNNEL_ERRORS.mailingState);
+
+export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wake }: MailingServiceDeps) {
+  const orm = db.orm;
+
+  async function ownedMailing(ownerId: number, id: number): Promise<{ mailing: MailingRow; funnel: FunnelRow }> {
+    const [row] = await orm.select().from(mailings).where(eq(mailings.id, id)).limit(1);
+    if (!row) throw notFound();
+    const funnel = await ownedFunnel(orm, ownerId, row.funnelId);
+    return { mailing: row, funnel };
+  }
+
+  async function progressOf(ids: number[]): Promise<Map<number, MailingProgress>> {
+    const result = new Map<number, MailingProgress>();
+    if (ids.length === 0) return result;
+    const rows = await db.query<{ mailing_id: number; state: string; n: number }>(
+      'select mailing_id, state, count(*)::int as n from outbox where mailing_id = any($1::int[]) group by mailing_id, state',
+      [ids],
+    );
+    for (const row of rows) {
+      const progress = result.get(row.mailing_id) ?? { ...EMPTY_PROGRESS };
+      const key = progressKey(row.state);
+      if (key) progress[key] += Number(row.n);
+      progress.total += Number(row.n);
+      result.set(row.mailing_id, progress);
+    }
+    return result;
+  }
+
+  async function countAudience(funnelId: number, audience: Audience): Promise<number> {
+    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from people p where ${AUDIENCE_WHERE}`, audienceParams(funnelId, audience));
+    return Number(row?.n ?? 0);
+  }
+
+  async function toMailings(rows: MailingRow[]): Promise<Mailing[]> {
+    const progress = await progressOf(rows.map((r) => r.id));
+    const mediaIds = [...new Set(rows.map((r) => r.message.media_id).filter((id): id is number => id !== null))];
+    const mediaRows = mediaIds.length
+      ? await orm
+          .select({ id: media.id, kind: media.kind, contentType: media.contentType, size: media.size, filename: media.filename })
+          .from(media)
+          .where(inArray(media.id, mediaIds))
+      : [];
+    const mediaById = new Map(mediaRows.map((m) => [m.id, toMessageMedia(m)]));
+    return Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        funnel_id: row.funnelId,
+        title: row.title,
+        message: {
+          text: row.message.text,
+          media: row.message.media_id !== null ? (mediaById.get(row.message.media_id) ?? null) : null,
+          buttons: row.message.buttons,
+          next_button: null,
+        },
+        audience: row.audience,
+        state: row.state,
+        pause_reason: row.pauseReason,
+        paid_broadcast: row.paidBroadcast,
+        scheduled_at: row.scheduledAt?.toISOString() ?? null,
+        started_at: row.startedAt?.toISOString() ?? null,
+        finished_at: row.finishedAt?.toISOString() ?? null,
+        unsent_at: row.unsentAt?.toISOString() ?? null,
+        audience_size: row.state === 'draft' || row.state === 'scheduled' ? await countAudience(row.funnelId, row.audience) : row.recipientCount,
+        progress: progress.get(row.id) ?? { ...EMPTY_PROGRESS },
+        created_at: row.createdAt.toISOString(),
+      })),
+    );
+  }
+
+  /** The message and audience as stored, with every problem per field (null: none). */
+  async function cleanBody(
+    funnelId: number,
+    body: { message?: MailingBody['message']; audience?: Audience },
+  ): Promise<{ message?: MailingMessage; audience?: Audience; problems: Record<string, FunnelMessage[]> | null }> {
+    const problems: Record<string, FunnelMessage[]> = {};
+    let message: MailingMessage | undefined;
+    if (body.message) {
+      const input = body.message;
+      const candidate = {
+        text: input.text,
+        media_id: input.media_id ?? null,
+        buttons: (input.buttons ?? []) as Array<{ text: string; url: string }>,
+        next_button: null,
+      };
+      const found = await messageProblems(candidate, async (mediaId) => {
+        const [item] = await orm.select({ id: media.id }).from(media).where(and(eq(media.id, mediaId), eq(media.funnelId, funnelId))).limit(1);
+        return Boolean(item);
+      });
+      if (found) for (const [field, list] of Object.entries(found)) problems[field] = list;
+      message = { ...candidate, buttons: candidate.buttons.map((b) => ({ text: (b.text ?? '').trim(), url: (b.url ?? '').trim() })) };
+    }
+    let audience: Audience | undefined;
+    if (body.audience) {
+      audience = {
+        stages_in: [...new Set(body.audience.stages_in)],
+        stages_out: [...new Set(body.audience.stages_out)],
+        tags_in: [...new Set(body.audience.tags_in)],
+        tags_out: [...new Set(body.audience.tags_out)],
+      };
+      const stageIds = [...audience.stages_in, ...audience.stages_out];
+      const tagIds = [...audience.tags_in, ...audience.tags_out];
+      const ownStages = new Set(
+        stageIds.length ? (await orm.select({ id: stages.id }).from(stages).where(and(eq(stages.funnelId, funnelId), inArray(stages.id, stageIds)))).map((s) => s.id) : [],
+      );
+      const ownTags = new Set(
+        tagIds.length ? (await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.funnelId, funnelId), inArray(tags.id, tagIds)))).map((s) => s.id) : [],
+      );
+      const missing = [...stageIds.filter((id) => !ownStages.has(id)), ...tagIds.filter((id) => !ownTags.has(id))];
+      if (missing.length) problems.audience = [FUNNEL_ERRORS.doesNotExist(missing[0])];
+    }
+    return { message, audience, problems: Object.keys(problems).length ? problems : null };
+  }
+
+  async function list(ownerId: number, funnelId: number): Promise<Mailing[]> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    const rows = await orm.select().from(mailings).where(eq(mailings.funnelId, funnelId)).orderBy(desc(mailings.id)).limit(200);
+    return toMailings(rows);
+  }
+
+  async function get(ownerId: number, id: number): Promise<Mailing> {
+    const { mailing } = await ownedMailing(ownerId, id);
+    return (await toMailings([mailing]))[0];
+  }
+
+  async function create(ownerId: number, funnelId: number, body: MailingBody): Promise<Mailing> {
+    const funnel = await ownedFunnel(orm, ownerId, funnelId);
+    if (funnel.archivedAt) throw new FunnelError('conflict', null, FUNNEL_ERRORS.funnelArchived);
+    const clean = await cleanBody(funnelId, { message: body.message, audience: body.audience ?? EMPTY_AUDIENCE });
+    if (clean.problems) throw invalidFields(clean.problems);
+    const [row] = await orm
+      .insert(mailings)
+      .values({ funnelId, title: body.title.trim(), message: clean.message!, audience: clean.audience!, paidBroadcast: body.paid_broadcast ?? false })
+      .returning();
+    return (await toMailings([row]))[0];
+  }
+
+  async function update(ownerId: number, id: number, patch: MailingPatch): Promise<Mailing> {
+    const { mailing } = await ownedMailing(ownerId, id);
+    if (!MAILING_TRANSITIONS.edit.from.includes(mailing.state)) throw stateError();
+    const clean = await cleanBody(mailing.funnelId, { message: patch.message, audience: patch.audience });
+    if (clean.problems) throw invalidFields(clean.problems);
+    const [row] = await orm
+      .update(mailings)
+      .set({
+        ...(patch.title !== undefined ? { title: patch.title.trim() } : {}),
+        ...(clean.message ? { message: clean.message } : {}),
+        ...(clean.audience ? { audience: clean.audience } : {}),
+        ...(patch.paid_broadcast !== undefined ? { paidBroadcast: patch.paid_broadcast } : {}),
+        updatedAt: now(),
+      })
+      .where(and(eq(mailings.id, id), inArray(mailings.state, [...MAILING_TRANSITIONS.edit.from])))
+      .returning();
+    if (!row) throw stateError();
+    return (await toMailings([row]))[0];
+  }
+
+  async function audienceCount(ownerId: number, funnelId: number, audience: Audience): Promise<number> {
+    await ownedFunnel(orm, ownerId, funnelId);
+    const clean = await cleanBody(funnelId, { audience });
+    if (clean.problems) throw invalidFields(clean.problems);
+    return countAudience(funnelId, clean.audience!);
+  }
+
+  /** What Telegram and the audience would say if the mailing went now (the server enforces it on send). */
+  async function checkRow(mailing: MailingRow, funnel: FunnelRow): Promise<MailingCheck> {
+    const problems: MailingCheck['problems'] = [];
+    const add = (field: string, message: FunnelMessage) =>
+      problems.push({ field, code: message.code, message: message.text, ...(message.count !== undefined ? { count: message.count } : {}) });
+    const found = await messageProblems(mailing.message, async (mediaId) => {
+      const [item] = await orm.select({ id: media.id }).from(media).where(and(eq(media.id, mediaId), eq(media.funnelId, mailing.funnelId))).limit(1);
+      return Boolean(item);
+    });
+    for (const [field, list] of Object.entries(found ?? {})) for (const message of list) add(`message.${field}`, message);
+    const size = await countAudience(mailing.funnelId, mailing.audience);
+    if (size === 0) add('audience', FUNNEL_ERRORS.emptyAudience);
+    if (funnel.stopReason === 'token_revoked') add('non_field_errors', FUNNEL_ERRORS.tokenRevoked);
+    if (funnel.archivedAt) add('non_field_errors', FUNNEL_ERRORS.funnelArchived);
+    const rate = mailing.paidBroadcast ? PAID_BROADCAST_RATE : sendRate;
+    return {
+      problems,
+      audience_size: size,
+      estimated_seconds: sendingSeconds(size, rate),
+      messages_per_second: Math.floor(rate),
+      stars: mailing.paidBroadcast ? paidBroadcastStars(size) : 0,
+    };
+  }
+
+  async function check(ownerId: number, id: number): Promise<MailingCheck> {
+    const { mailing, funnel } = await ownedMailing(ownerId, id);
+    return checkRow(mailing, funnel);
+  }
+
+  /**
+   * Turns a draft or scheduled mailing to sending and makes one outbox row per recipient, in one
+   * transaction: a second start (a double click, another process starting it on schedule) finds
+   * the state changed and does nothing. Answers false when it was not startable.
+   */
+  async function startNow(mailingId: number): Promise<boolean> {
+    const started = await orm.transaction(async (tx) => {
+      const [row] = await tx
+        .update(mailings)
+        .set({ state: 'sending', startedAt: now(), scheduledAt: null, updatedAt: now() })
+        .where(and(eq(mailings.id, mailingId), inArray(mailings.state, [...MAILING_TRANSITIONS.start.from])))
+        .returning();
+      if (!row) return false;
+      const priority = 10;
+      const params = [...audienceParams(row.funnelId, row.audience), row.id, priority];
+      await tx.execute(
+        rawSql(
+          `with made as (
+             insert into outbox (funnel_id, person_id, mailing_id, priority)
+             select p.funnel_id, p.id, $6, $7 from people p where ${AUDIENCE_WHERE}
+             on conflict do nothing returning 1)
+           update mailings set recipient_count = (select count(*) from made) where id = $6 returning recipient_count as n`,
+          params,
+        ),
+      );
+      return true;
+    });
+    if (started) wake?.();
+    return started;
+  }
+
+  async function send(ownerId: number, id: number, scheduledAt: string | null | undefined): Promise<Mailing> {
+    const { mailing, funnel } = await ownedMailing(ownerId, id);
+    if (!MAILING_TRANSITIONS.start.from.includes(mailing.state)) throw stateError();
+    const result = await checkRow(mailing, funnel);
+    if (result.problems.length) {
+      const fields: Record<string, FunnelMessage[]> = {};
+      for (const p of result.problems) (fields[p.field] ??= []).push({ code: p.code as FunnelMessage['code'], text: p.message, ...(p.count !== undefined ? { count: p.count } : {}) });
+      throw invalidFields(fields);
+    }
+    if (scheduledAt) {
+      const at = new Date(scheduledAt);
+      if (Number.isNaN(at.getTime()) || !/[zZ]|[+-]\d\d:?\d\d$/.test(scheduledAt)) throw invalidFields({ scheduled_at: [{ code: 'invalid', text: 'Datetime has wrong format.' }] });
+      if (at.getTime() <= now().getTime()) throw invalidFields({ scheduled_at: [FUNNEL_ERRORS.scheduleInPast] });
+      const [row] = await orm
+        .update(mailings)
+        .set({ state: 'scheduled', scheduledAt: at, updatedAt: now() })
+        .where(and(eq(mailings.id, id), inArray(mailings.state, [...MAILING_TRANSITIONS.schedule.from])))
+        .returning();
+      if (!row) throw stateError();
+      wake?.();
+      return (await toMailings([row]))[0];
+    }
+    if (!(await startNow(id))) throw stateError();
+    return get(ownerId, id);
+  }
+
+  async function transition(ownerId: number, id: number, action: MailingAction, extra: Partial<MailingRow> = {}): Promise<MailingRow> {
+    await ownedMailing(ownerId, id);
+    const { from, to } = MAILING_TRANSITIONS[action];
+    const [row] = await orm
+      .update(mailings)
+      .set({ ...(to ? { state: to } : {}), updatedAt: now(), ...extra })
+      .where(and(eq(mailings.id, id), inArray(mailings.state, [...from])))
+      .returning();
+    if (!row) throw stateError();
+    return row;
+  }
+
+  async function pause(ownerId: number, id: number): Promise<Mailing> {
+    return get(ownerId, (await transition(ownerId, id, 'pause', { pauseReason: null })).id);
+  }
+
+  async function resume(ownerId: number, id: number): Promise<Mailing> {
+    const row = await transition(ownerId, id, 'resume', { pauseReason: null });
+    wake?.();
+    return get(ownerId, row.id);
+  }
+
+  /** Cancelled: nobody else gets it; what was sent stays sent. */
+  async function cancel(ownerId: number, id: number): Promise<Mailing> {
+    const row = await orm.transaction(async (tx) => {
+      const [changed] = await tx
+        .update(mailings)
+        .set({ state: 'cancelled', finishedAt: now(), updatedAt: now() })
+        .where(and(eq(mailings.id, id), inArray(mailings.state, [...MAILING_TRANSITIONS.cancel.from])))
+        .returning();
+      if (!changed) return null;
+      await tx.execute(rawSql(`update outbox set state = 'cancelled', updated_at = now() where mailing_id = $1 and state = 'waiting'`, [id]));
+      return changed;
+    });
+    if (!row) {
+      await ownedMailing(ownerId, id);
+      throw stateError();
+    }
+    return get(ownerId, id);
+  }
+
+  /** Deleted with its outcome list; a sending one is cancelled first (its history entries stay). */
+  async function remove(ownerId: number, id: number): Promise<void> {
+    const { mailing } = await ownedMailing(ownerId, id);
+    if (mailing.state === 'sending' || mailing.state === 'paused') await cancel(ownerId, id).catch(() => undefined);
+    await orm.delete(mailings).where(eq(mailings.id, id));
+  }
+
+  /** "Also delete from the chats": every message still within Telegram's 48 hours is deleted by the engine. */
+  async function unsend(ownerId: number, id: number): Promise<Mailing> {
+    const { mailing } = await ownedMailing(ownerId, id);
+    if (!MAILING_TRANSITIONS.unsend.from.includes(mailing.state) || mailing.unsentAt) throw stateError();
+    const [row] = await db.query<{ n: number }>(
+      `with marked as (
+         update outbox set state = 'unsend', updated_at = now()
+         where mailing_id = $1 and state = 'sent' and sent_at > now() - make_interval(hours => $2) returning 1)
+       select count(*)::int as n from marked`,
+      [id, DELETE_FROM_CHATS_HOURS],
+    );
+    if (!row || Number(row.n) === 0) throw new FunnelError('invalid', null, FUNNEL_ERRORS.unsendTooLate);
+    await orm.update(mailings).set({ unsentAt: now(), updatedAt: now() }).where(eq(mailings.id, id));
+    wake?.();
+    return get(ownerId, id);
+  }
+
+  async function recipients(
+    ownerId: number,
+    id: number,
+    query: { state?: RecipientState; limit?: number; offset?: number },
+  ): Promise<RecipientsPage> {
+    await ownedMailing(ownerId, id);
+    const limit = Math.min(Math.max(query.limit ?? RECIPIENTS_PAGE_DEFAULT, 1), RECIPIENTS_PAGE_MAX);
+    const offset = Math.max(query.offset ?? 0, 0);
+    const states = query.state === 'sent' ? ['sent', 'deleted', 'unsend', 'deleting'] : query.state ? [query.state] : null;
+    const rows = await db.query<{ person_id: number; first_name: string; last_name: string; username: string | null; state: string; at: Date; error: string | null; total: number }>(
+      `select o.person_id, p.first_name, p.last_name, p.username, o.state, coalesce(o.sent_at, o.updated_at) as at, o.error,
+              count(*) over ()::int as total
+         from outbox o join people p on p.id = o.person_id
+        where o.mailing_id = $1 and ($2::text[] is null or o.state = any($2::text[]))
+        order by o.id limit $3 offset $4`,
+      [id, states, limit, offset],
+    );
+    let count = rows[0]?.total ?? 0;
+    if (rows.length === 0 && offset > 0) {
+      const [c] = await db.query<{ n: number }>('select count(*)::int as n from outbox where mailing_id = $1 and ($2::text[] is null or state = any($2::text[]))', [id, states]);
+      count = c?.n ?? 0;
+    }
+    return {
+      count: Number(count),
+      results: rows.map((r) => ({
+        person_id: r.person_id,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        username: r.username,
+        state: (progressKey(r.state) === 'waiting' ? 'waiting' : progressKey(r.state) === 'sent' ? 'sent' : r.state) as RecipientState,
+        at: new Date(r.at).toISOString(),
+        error: r.error,
+      })),
+    };
+  }
+
+  return { list, get, create, update, audienceCount, check, send, startNow, pause, resume, cancel, remove, unsend, recipients };
+}
+
+export type MailingService = ReturnType<typeof createMailingService>;

@@ -1,0 +1,122 @@
+// Telegram's sending rules for one bot, in this process: at most `perSecond` messages a second,
+// spaced evenly (a burst at the top of each second would meet Telegram's sliding window jittered
+// by the network), replies before mailings and letters, at most one bulk message a second to one
+// person, and a 429's retry_after honoured for this bot only. The outbox sender (one process per
+// bot at a time, by lease) and the bot's replies in the same process share one limiter.
+
+export type SendPriority = 'reply' | 'bulk';
+
+/** Telegram: "avoid sending more than one message per second" in one chat. */
+export const PER_CHAT_INTERVAL_MS = 1_000;
+
+interface Waiter {
+  priority: SendPriority;
+  resolve(): void;
+}
+
+export class BotRateLimiter {
+  private intervalMs: number;
+  private nextAt = 0;
+  private pausedUntil = 0;
+  private readonly replies: Waiter[] = [];
+  private readonly bulk: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /** Bulk messages per chat: when the chat may get the next one. */
+  private readonly chatReadyAt = new Map<number, number>();
+
+  constructor(
+    perSecond: number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.intervalMs = 1000 / perSecond;
+  }
+
+  /** Messages a second this limiter lets through. */
+  get perSecond(): number {
+    return 1000 / this.intervalMs;
+  }
+
+  setRate(perSecond: number): void {
+    this.intervalMs = 1000 / perSecond;
+  }
+
+  /** A 429 said retry_after: nothing of this bot is sent for that long. */
+  pauseFor(seconds: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock() + seconds * 1000);
+    this.reschedule();
+  }
+
+  /** Waiting callers (replies and bulk). */
+  get waiting(): number {
+    return this.replies.length + this.bulk.length;
+  }
+
+  /**
+   * Resolves when a message may go. Replies jump ahead of every bulk message; a bulk message to
+   * `chatId` also waits until a second has passed since the last bulk message to that chat.
+   */
+  async take(priority: SendPriority, chatId?: number): Promise<void> {
+    if (priority === 'bulk' && chatId !== undefined) {
+      const readyAt = this.chatReadyAt.get(chatId) ?? 0;
+      const wait = readyAt - this.clock();
+      this.chatReadyAt.set(chatId, Math.max(readyAt, this.clock()) + PER_CHAT_INTERVAL_MS);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (this.chatReadyAt.size > 10_000) this.forgetOldChats();
+    }
+    await new Promise<void>((resolve) => {
+      (priority === 'reply' ? this.replies : this.bulk).push({ priority, resolve });
+      this.pump();
+    });
+  }
+
+  private forgetOldChats(): void {
+    const now = this.clock();
+    for (const [chat, at] of this.chatReadyAt) if (at < now) this.chatReadyAt.delete(chat);
+  }
+
+  private pump(): void {
+    if (this.timer) return;
+    for (;;) {
+      const next = this.replies[0] ?? this.bulk[0];
+      if (!next) return;
+      const now = this.clock();
+      const at = Math.max(this.nextAt, this.pausedUntil);
+      if (at > now) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.pump();
+        }, at - now);
+        return;
+      }
+      (next.priority === 'reply' ? this.replies : this.bulk).shift();
+      // Slots on an even grid (a timer firing late does not slow the rate); after an idle spell
+      // the grid starts again from now, so there is no catch-up burst.
+      this.nextAt = (now - at <= this.intervalMs ? at : now) + this.intervalMs;
+      next.resolve();
+    }
+  }
+
+  private reschedule(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.pump();
+  }
+}
+
+/** One limiter per bot (funnel) in this process, made on first use. */
+export class BotRateLimits {
+  private readonly limiters = new Map<number, BotRateLimiter>();
+
+  constructor(readonly perSecond: number) {}
+
+  of(funnelId: number): BotRateLimiter {
+    let limiter = this.limiters.get(funnelId);
+    if (!limiter) {
+      limiter = new BotRateLimiter(this.perSecond);
+      this.limiters.set(funnelId, limiter);
+    }
+    return limiter;
+  }
+}

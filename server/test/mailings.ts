@@ -1,0 +1,49 @@
+// Shared by the mailing tests and the bench: subscribers the fake Bot API knows (they pressed
+// /start there, so Telegram may write to them) and an outbox sender pointed at the fake.
+import type { FakeTelegram } from '../../scripts/telegram/fake-bot-api/fake-telegram';
+import type { Db } from '../db';
+import { people } from '../db/schema';
+import type { RuntimeLog } from '../bots/runtime/funnel-context';
+import { OutboxSender, type OutboxSenderOptions } from '../jobs/outbox-sender';
+import { createMailingService } from '../mailings/mailings';
+import { BotRateLimits } from '../telegram/rate-limiter';
+
+export const quietLog: RuntimeLog = { info() {}, warn() {}, error() {}, debug() {} };
+
+let nextTelegramId = 5_000_000;
+
+/** `count` people who pressed /start on the bot in the fake, and their rows in the funnel. */
+export async function addSubscribers(
+  db: Db,
+  fake: Pick<FakeTelegram, 'sendUserMessage'>,
+  token: string,
+  funnelId: number,
+  count: number,
+  fields: Partial<typeof people.$inferInsert> = {},
+) {
+  const rows: Array<typeof people.$inferInsert> = [];
+  for (let i = 0; i < count; i++) {
+    const id = nextTelegramId++;
+    const firstName = fields.firstName ?? `Person${i}`;
+    fake.sendUserMessage(token, { from: { id, first_name: firstName }, text: '/start' });
+    rows.push({ funnelId, telegramId: id, firstName, ...fields });
+  }
+  const made = [];
+  for (let i = 0; i < rows.length; i += 1000) made.push(...(await db.orm.insert(people).values(rows.slice(i, i + 1000)).returning()));
+  return made;
+}
+
+export function testOutboxSender(db: Db, apiRoot: string, options: Partial<OutboxSenderOptions> = {}): OutboxSender {
+  const starts = createMailingService({ db, now: () => new Date() });
+  return new OutboxSender({
+    db,
+    apiRoot,
+    tokenOf: (row) => row.botTokenEncrypted,
+    log: quietLog,
+    limits: new BotRateLimits(29),
+    startMailing: (id) => starts.startNow(id),
+    tickMs: 50,
+    retryDelaysMs: [50, 100, 200],
+    ...options,
+  });
+}
