@@ -16,6 +16,8 @@ import { addSubscribers, testOutboxSender } from '../../test/mailings';
 import { fieldsError } from '../funnels/expected-errors';
 
 const env = useFunnelsTestEnv();
+const expectError = (res: Parameters<typeof expectJsonError>[0], status: number, body: Record<string, unknown>) =>
+  expect(expectJsonError(res, status)).toEqual(body);
 const senders: OutboxSender[] = [];
 afterAll(async () => {
   await Promise.all(senders.map((s) => s.stop()));
@@ -61,14 +63,14 @@ describe('mailings', () => {
     // Another funnel's stage is not ours to filter by.
     const other = await connectFunnel(env, key);
     const foreign = await addStage(env, key, other.id, { title: 'Foreign' });
-    expectJsonError(
+    expectError(
       await call(env, key, 'POST', MAILINGS_API.audience(funnel.id), { stages_in: [foreign.id], stages_out: [], tags_in: [], tags_out: [] }),
       400,
       fieldsError({ audience: [FUNNEL_ERRORS.doesNotExist(foreign.id)] }),
     );
 
     // A bad button URL and a too-long caption are refused when saving, both at once.
-    expectJsonError(
+    expectError(
       await call(env, key, 'POST', MAILINGS_API.mailings(funnel.id), { title: 'x', message: { text: '', buttons: [{ text: 'Go', url: 'nope' }] } }),
       400,
       fieldsError({ text: [FUNNEL_ERRORS.blank], buttons: [FUNNEL_ERRORS.badButtonUrl] }),
@@ -82,7 +84,7 @@ describe('mailings', () => {
     expect(m).toMatchObject({ state: 'draft', audience_size: 0 });
     const check = ok<MailingCheck>(await call(env, key, 'GET', MAILINGS_API.check(m.id)));
     expect(check.problems).toEqual([{ field: 'audience', code: 'empty_audience', message: FUNNEL_ERRORS.emptyAudience.text }]);
-    expectJsonError(await call(env, key, 'POST', MAILINGS_API.send(m.id), {}), 400, fieldsError({ audience: [FUNNEL_ERRORS.emptyAudience] }));
+    expectError(await call(env, key, 'POST', MAILINGS_API.send(m.id), {}), 400, fieldsError({ audience: [FUNNEL_ERRORS.emptyAudience] }));
 
     // The estimate: 10,000 people at 29 a second.
     await env.t.db.orm.update(mailings).set({ audience: { stages_in: [], stages_out: [], tags_in: [], tags_out: [] } }).where(eq(mailings.id, m.id));
@@ -90,7 +92,7 @@ describe('mailings', () => {
     expect(fine).toMatchObject({ problems: [], audience_size: 2, messages_per_second: 29, estimated_seconds: 1, stars: 0 });
 
     // Scheduling in the past is refused.
-    expectJsonError(
+    expectError(
       await call(env, key, 'POST', MAILINGS_API.send(m.id), { scheduled_at: '2020-01-01T10:00:00Z' }),
       400,
       fieldsError({ scheduled_at: [FUNNEL_ERRORS.scheduleInPast] }),
@@ -98,11 +100,11 @@ describe('mailings', () => {
 
     // Another user sees none of it.
     const stranger = await user(env);
-    expectJsonError(await call(env, stranger, 'GET', MAILINGS_API.mailing(m.id)), 404, NOT_FOUND);
-    expectJsonError(await call(env, stranger, 'GET', MAILINGS_API.mailings(funnel.id)), 404, NOT_FOUND);
-    expectJsonError(await call(env, stranger, 'POST', MAILINGS_API.send(m.id), {}), 404, NOT_FOUND);
-    expectJsonError(await call(env, stranger, 'DELETE', MAILINGS_API.mailing(m.id)), 404, NOT_FOUND);
-    expectJsonError(await call(env, stranger, 'GET', MAILINGS_API.recipients(m.id)), 404, NOT_FOUND);
+    expectError(await call(env, stranger, 'GET', MAILINGS_API.mailing(m.id)), 404, NOT_FOUND);
+    expectError(await call(env, stranger, 'GET', MAILINGS_API.mailings(funnel.id)), 404, NOT_FOUND);
+    expectError(await call(env, stranger, 'POST', MAILINGS_API.send(m.id), {}), 404, NOT_FOUND);
+    expectError(await call(env, stranger, 'DELETE', MAILINGS_API.mailing(m.id)), 404, NOT_FOUND);
+    expectError(await call(env, stranger, 'GET', MAILINGS_API.recipients(m.id)), 404, NOT_FOUND);
   });
 
   it('sends to every recipient exactly once, personalised, with each outcome and the history', async () => {
@@ -150,7 +152,7 @@ describe('mailings', () => {
     expect(paused.state).toBe('paused');
     expect(paused.progress.waiting).toBeGreaterThan(0);
     // Resuming a mailing that is not paused is refused clearly.
-    expectJsonError(await call(env, key, 'POST', MAILINGS_API.pause(m.id)), 409, { detail: FUNNEL_ERRORS.mailingState.text, code: 'mailing_state' });
+    expectError(await call(env, key, 'POST', MAILINGS_API.pause(m.id)), 409, { detail: FUNNEL_ERRORS.mailingState.text, code: 'mailing_state' });
     ok(await call(env, key, 'POST', MAILINGS_API.resume(m.id)));
     const done = await finished(key, m.id);
     expect(done.progress).toMatchObject({ total: 120, sent: 120, waiting: 0, unknown: 0 });
