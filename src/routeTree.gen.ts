@@ -43,7 +43,11 @@ import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './r
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/$personId'
+import { Route as AuthenticatedContentFunnelsFunnelIdMailingsIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/index'
+import { Route as AuthenticatedContentFunnelsFunnelIdMailingsNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/new'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/new'
+import { Route as AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/$mailingId/index'
+import { Route as AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
@@ -239,10 +243,34 @@ const AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute =
     path: '/content/funnels/$funnelId/inbox/$personId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdMailingsIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/mailings/',
+    path: '/content/funnels/$funnelId/mailings/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdMailingsNewRoute =
+  AuthenticatedContentFunnelsFunnelIdMailingsNewRouteImport.update({
+    id: '/content/funnels/$funnelId/mailings/new',
+    path: '/content/funnels/$funnelId/mailings/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdStagesNewRoute =
   AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport.update({
     id: '/content/funnels/$funnelId/stages/new',
     path: '/content/funnels/$funnelId/stages/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/mailings/$mailingId/',
+    path: '/content/funnels/$funnelId/mailings/$mailingId/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute =
+  AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRouteImport.update({
+    id: '/content/funnels/$funnelId/mailings/$mailingId/edit',
+    path: '/content/funnels/$funnelId/mailings/$mailingId/edit',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute =
@@ -296,10 +324,14 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
+  '/content/funnels/$funnelId/mailings/new': typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/content/funnels/$funnelId/inbox/': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
+  '/content/funnels/$funnelId/mailings/': typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  '/content/funnels/$funnelId/mailings/$mailingId/edit': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  '/content/funnels/$funnelId/mailings/$mailingId/': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
   '/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 export interface FileRoutesByTo {
@@ -334,10 +366,14 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
+  '/content/funnels/$funnelId/mailings/new': typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/content/funnels/$funnelId/inbox': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
+  '/content/funnels/$funnelId/mailings': typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  '/content/funnels/$funnelId/mailings/$mailingId/edit': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  '/content/funnels/$funnelId/mailings/$mailingId': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
   '/content/funnels/$funnelId/stages/$stageId': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 export interface FileRoutesById {
@@ -375,10 +411,14 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/_authenticated/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
+  '/_authenticated/content/funnels/$funnelId/mailings/new': typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
   '/_authenticated/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/_authenticated/content/funnels/$funnelId/inbox/': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
+  '/_authenticated/content/funnels/$funnelId/mailings/': typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 export interface FileRouteTypes {
@@ -415,10 +455,14 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId/'
     | '/content/funnels/$funnelId/inbox/$personId'
+    | '/content/funnels/$funnelId/mailings/new'
     | '/content/funnels/$funnelId/stages/new'
     | '/content/funnels/$funnelId/inbox/'
+    | '/content/funnels/$funnelId/mailings/'
+    | '/content/funnels/$funnelId/mailings/$mailingId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/message'
+    | '/content/funnels/$funnelId/mailings/$mailingId/'
     | '/content/funnels/$funnelId/stages/$stageId/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -453,10 +497,14 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId'
     | '/content/funnels/$funnelId/inbox/$personId'
+    | '/content/funnels/$funnelId/mailings/new'
     | '/content/funnels/$funnelId/stages/new'
     | '/content/funnels/$funnelId/inbox'
+    | '/content/funnels/$funnelId/mailings'
+    | '/content/funnels/$funnelId/mailings/$mailingId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/message'
+    | '/content/funnels/$funnelId/mailings/$mailingId'
     | '/content/funnels/$funnelId/stages/$stageId'
   id:
     | '__root__'
@@ -493,10 +541,14 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/token'
     | '/_authenticated/content/funnels/$funnelId/'
     | '/_authenticated/content/funnels/$funnelId/inbox/$personId'
+    | '/_authenticated/content/funnels/$funnelId/mailings/new'
     | '/_authenticated/content/funnels/$funnelId/stages/new'
     | '/_authenticated/content/funnels/$funnelId/inbox/'
+    | '/_authenticated/content/funnels/$funnelId/mailings/'
+    | '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
+    | '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/'
   fileRoutesById: FileRoutesById
 }
@@ -751,11 +803,39 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/mailings/': {
+      id: '/_authenticated/content/funnels/$funnelId/mailings/'
+      path: '/content/funnels/$funnelId/mailings'
+      fullPath: '/content/funnels/$funnelId/mailings/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/mailings/new': {
+      id: '/_authenticated/content/funnels/$funnelId/mailings/new'
+      path: '/content/funnels/$funnelId/mailings/new'
+      fullPath: '/content/funnels/$funnelId/mailings/new'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/stages/new': {
       id: '/_authenticated/content/funnels/$funnelId/stages/new'
       path: '/content/funnels/$funnelId/stages/new'
       fullPath: '/content/funnels/$funnelId/stages/new'
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/': {
+      id: '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/'
+      path: '/content/funnels/$funnelId/mailings/$mailingId'
+      fullPath: '/content/funnels/$funnelId/mailings/$mailingId/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit': {
+      id: '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit'
+      path: '/content/funnels/$funnelId/mailings/$mailingId/edit'
+      fullPath: '/content/funnels/$funnelId/mailings/$mailingId/edit'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/content/funnels/$funnelId/stages/$stageId/': {
@@ -805,10 +885,14 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
+  AuthenticatedContentFunnelsFunnelIdMailingsNewRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   AuthenticatedContentFunnelsFunnelIdInboxIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
+  AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
+  AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
 }
 
@@ -844,14 +928,22 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdIndexRoute,
   AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute:
     AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute,
+  AuthenticatedContentFunnelsFunnelIdMailingsNewRoute:
+    AuthenticatedContentFunnelsFunnelIdMailingsNewRoute,
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute:
     AuthenticatedContentFunnelsFunnelIdStagesNewRoute,
   AuthenticatedContentFunnelsFunnelIdInboxIndexRoute:
     AuthenticatedContentFunnelsFunnelIdInboxIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute:
+    AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute:
     AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute:
     AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute,
+  AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute:
     AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute,
 }

@@ -11,10 +11,10 @@ import { EmptyState } from '@/ui/blocks';
 import { Button } from '@/ui/form';
 import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '@/ui/Dialog';
 import { ArchiveIcon, RestoreIcon, TrashIcon } from '@/ui/glyphs';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, success, useRefresh } from './useApi';
+import { noticeFailure, success, useRefresh } from '@/api/useApi';
 
 /** `funnels`: the archived ones, loaded by the route. */
 export function ArchiveScreen({ funnels }: { funnels: Funnel[] }) {

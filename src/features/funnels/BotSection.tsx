@@ -8,9 +8,9 @@ import { renameFunnel } from '@/api/funnels';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { TextField } from '@/ui/form';
 import { CopyIcon, EditIcon, ExternalIcon, SendIcon } from '@/ui/glyphs';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '@/ui/Dialog';
 import { openInTelegram } from './telegramLink';
-import { describeFailure, success } from './useApi';
+import { describeFailure, success } from '@/api/useApi';
 
 export const botLink = (username: string) => `https://t.me/${username}`;
 /** Telegram's own share sheet for a link (works in every client and in a browser). */

@@ -14,7 +14,7 @@ import { ExternalIcon } from '@/ui/glyphs';
 import './funnels.css';
 import { BOTFATHER_URL, openInTelegram } from './telegramLink';
 import { runApiAction } from '@/api/action';
-import { describeFailure, success, type TranslatedFailure } from './useApi';
+import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 

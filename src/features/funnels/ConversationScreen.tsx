@@ -15,7 +15,7 @@ import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { personName } from './parts';
-import { describeFailure, success, useRefresh, useRefreshWhile, type TranslatedFailure } from './useApi';
+import { describeFailure, success, useRefresh, useRefreshWhile, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 const REPLY_MAX = 4096;

@@ -11,10 +11,10 @@ import { EmptyState } from '@/ui/blocks';
 import { Button, FormAlert } from '@/ui/form';
 import { BotIcon, CheckIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '@/ui/Dialog';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
-import { describeFailure, success } from './useApi';
+import { describeFailure, success } from '@/api/useApi';
 
 /** `source`: the funnel to copy; `funnels`: all of the user's, loaded by the route together. */
 export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funnel[] }) {

@@ -12,7 +12,7 @@ import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { StateBadge } from './parts';
 import { PeriodTabs, StageResults } from './StageResults';
-import { useRefreshWhile } from './useApi';
+import { useRefreshWhile } from '@/api/useApi';
 
 function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
   const { t } = useTranslation();

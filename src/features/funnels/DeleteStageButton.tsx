@@ -6,9 +6,9 @@ import type { Stage } from '../../../contract/funnels';
 import { deleteStage } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '@/ui/Dialog';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, success } from './useApi';
+import { noticeFailure, success } from '@/api/useApi';
 
 export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel_id' | 'title' | 'people_count'> }) {
   const { t } = useTranslation();

@@ -10,7 +10,7 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
 import type { ApiFailure } from '@/api/failure';
-import { describeFailure, success, type TranslatedFailure } from './useApi';
+import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 

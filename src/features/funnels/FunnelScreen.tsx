@@ -12,14 +12,14 @@ import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { LockIcon, UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { ConfirmDialog } from './Dialog';
-import { ArchiveIcon, CopyIcon, PlusIcon, SendIcon, TagIcon, TextIcon } from '@/ui/glyphs';
+import { ConfirmDialog } from '@/ui/Dialog';
+import { ArchiveIcon, CopyIcon, MegaphoneIcon, PlusIcon, SendIcon, TagIcon, TextIcon } from '@/ui/glyphs';
 import { RunControls, StateBadge } from './parts';
 import { BotSection } from './BotSection';
 import { PeriodTabs, StageResults } from './StageResults';
 import { StageList } from './StageList';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, success, useRefresh, useRefreshWhile } from './useApi';
+import { noticeFailure, success, useRefresh, useRefreshWhile } from '@/api/useApi';
 import { FunnelIcon } from '@/ui/brandIcon';
 
 /** Its route loads the funnel and its stages together (routes/…/$funnelId/index.tsx). */
@@ -147,6 +147,9 @@ export function FunnelScreen({
         </Link>
         <Link to="/content/funnels/$funnelId/people/" params={{ funnelId: id }} className="row" data-testid="people-link">
           <RowContent icon={<RowIcon tint="green"><UsersIcon /></RowIcon>} title={t('funnels.people.title')} description={t('funnels.people.rowText')} value={String(data.people_count)} />
+        </Link>
+        <Link to="/content/funnels/$funnelId/mailings/" params={{ funnelId: id }} className="row" data-testid="mailings-link">
+          <RowContent icon={<RowIcon tint="orange"><MegaphoneIcon /></RowIcon>} title={t('mailings.title')} description={t('mailings.rowText')} />
         </Link>
       </Section>
 

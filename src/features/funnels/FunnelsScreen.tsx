@@ -11,7 +11,7 @@ import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
 import { RunControls, StateBadge } from './parts';
-import { useRefresh, useRefreshWhile } from './useApi';
+import { useRefresh, useRefreshWhile } from '@/api/useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 
 export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel?: Funnel) => void }) {

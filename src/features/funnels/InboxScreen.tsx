@@ -13,7 +13,7 @@ import { EmptyState, Section } from '@/ui/blocks';
 import { SendIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { personName } from './parts';
-import { noticeFailure, success, useRefresh, useRefreshWhile } from './useApi';
+import { noticeFailure, success, useRefresh, useRefreshWhile } from '@/api/useApi';
 
 export function InboxScreen({ funnel, inbox }: { funnel: Funnel; inbox: InboxPage }) {
   const { t } = useTranslation();

@@ -11,8 +11,8 @@ import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
 import { draftLimit, draftProblems, MessageEditor, sameDraft, type MessageDraft, type MessageEditorErrors } from '@/ui/message-editor/MessageEditor';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { useUnsavedGuard } from './UnsavedGuard';
-import { describeFailure, success, type TranslatedFailure } from './useApi';
+import { useUnsavedGuard } from '@/ui/UnsavedGuard';
+import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 

@@ -14,7 +14,7 @@ import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { noticeFailure, success, useRefresh } from './useApi';
+import { noticeFailure, success, useRefresh } from '@/api/useApi';
 
 /** The route loads the person, then their funnel's tags and stages together. */
 export function PersonScreen({ person: data, tags, stages, from }: { person: PersonDetail; tags: Tag[]; stages: Stage[]; from?: 'people' | 'stage' }) {

@@ -14,7 +14,7 @@ import { ExternalIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import './funnels.css';
 import { BOTFATHER_URL, openInTelegram } from './telegramLink';
-import { describeFailure, success, type TranslatedFailure } from './useApi';
+import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 

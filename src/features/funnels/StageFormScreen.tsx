@@ -13,7 +13,7 @@ import { ColorPicker, IconPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { describeFailure, success, type TranslatedFailure } from './useApi';
+import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 

@@ -13,7 +13,7 @@ import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { personName, TagChip } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
-import { useRefreshWhile } from './useApi';
+import { useRefreshWhile } from '@/api/useApi';
 
 /** The route loads the stage, its funnel, its people and the funnel's tags at once. */
 export function StageScreen({ stage: data, funnel, people, tags }: { stage: Stage; funnel: Funnel; people: PeoplePage; tags: Tag[] }) {

@@ -8,12 +8,12 @@ import { usePageHead } from '@/state/ui';
 import { EmptyState } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '@/ui/Dialog';
 import { EditIcon, TagIcon, TrashIcon } from '@/ui/glyphs';
 import { ColorPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
-import { describeFailure, noticeFailure, success, useRefresh, type TranslatedFailure } from './useApi';
+import { describeFailure, noticeFailure, success, useRefresh, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 

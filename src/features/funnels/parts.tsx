@@ -6,10 +6,10 @@ import type { ApiErrorCode } from '../../../contract/errors';
 import { checkRun, runFunnel, stopFunnel } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
-import { ConfirmDialog } from './Dialog';
+import { ConfirmDialog } from '@/ui/Dialog';
 import { StageGlyph } from './StageIcon';
 import { runApiAction } from '@/api/action';
-import { describeFailure, noticeFailure, success, translateServerMessage } from './useApi';
+import { describeFailure, noticeFailure, success, translateServerMessage } from '@/api/useApi';
 import './funnels.css';
 
 export function useStateLabel() {

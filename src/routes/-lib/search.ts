@@ -47,3 +47,18 @@ export interface PersonSearch {
 export function validatePersonSearch(search: Record<string, unknown>): PersonSearch {
   return search.from === 'people' || search.from === 'stage' ? { from: search.from } : {};
 }
+
+const RECIPIENT_FILTERS = ['sent', 'waiting', 'failed', 'blocked', 'unknown'] as const;
+export interface RecipientsSearch {
+  /** One outcome only (the list of a mailing's recipients). */
+  state?: (typeof RECIPIENT_FILTERS)[number];
+  page?: number;
+}
+
+export function validateRecipientsSearch(search: Record<string, unknown>): RecipientsSearch {
+  const result: RecipientsSearch = {};
+  if ((RECIPIENT_FILTERS as readonly unknown[]).includes(search.state)) result.state = search.state as RecipientsSearch['state'];
+  const page = positive(search.page);
+  if (page && page > 1) result.page = page;
+  return result;
+}

@@ -85,6 +85,7 @@ export function MessageEditor({
   onPickFile,
   fileProblem,
   botName,
+  nextStep = true,
 }: {
   value: MessageDraft;
   onChange: (next: MessageDraft) => void;
@@ -94,6 +95,8 @@ export function MessageEditor({
   onPickFile: (file: File) => Promise<void>;
   fileProblem: { title: string; text: string } | null;
   botName: string;
+  /** Offer the next-step button (stages); mailings and letters have none. */
+  nextStep?: boolean;
 }) {
   const { t } = useTranslation();
   const ids = useId();
@@ -224,6 +227,7 @@ export function MessageEditor({
         ) : null}
       </section>
 
+      {nextStep ? (
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.next')}</h2>
         <div className="section">
@@ -248,6 +252,7 @@ export function MessageEditor({
         </div>
         {errors.next_button ? <p className="field-error">{errors.next_button.join(' ')}</p> : null}
       </section>
+      ) : null}
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.preview')}</h2>
@@ -255,7 +260,7 @@ export function MessageEditor({
           text={fillPlaceholders(text, sample)}
           media={media ? { kind: media.kind, id: media.id, src: value.mediaSrc } : null}
           buttons={buttons}
-          nextButton={nextOn ? { text: nextText } : null}
+          nextButton={nextStep && nextOn ? { text: nextText } : null}
           botName={botName}
         />
       </section>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { API_ERROR_CODES } from '../../../contract/errors';
-import en from '../../../locales/en.json';
-import ru from '../../../locales/ru.json';
+import { API_ERROR_CODES } from '../../contract/errors';
+import en from '../../locales/en.json';
+import ru from '../../locales/ru.json';
 import { translationOf } from './errorCodes';
 
 const lookup = (messages: unknown, key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);

@@ -1,8 +1,8 @@
 // The product API's error codes (contract/errors.ts) → the screens' words for them, under
 // `funnels.serverErrors.*` in the locale files. A code with no words of its own (`invalid`), or a
 // text with no code, is shown as the server wrote it.
-import type { ApiErrorCode, CodedMessage } from '../../../contract/errors';
-import type en from '../../../locales/en.json';
+import type { ApiErrorCode, CodedMessage } from '../../contract/errors';
+import type en from '../../locales/en.json';
 
 type ServerErrorKey = keyof (typeof en)['funnels']['serverErrors'];
 
@@ -34,6 +34,11 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   file_too_big: 'fileTooBig',
   unsupported_file: 'unsupportedFile',
   empty_file: 'emptyFile',
+  empty_audience: 'emptyAudience',
+  mailing_state: 'mailingState',
+  schedule_in_past: 'scheduleInPast',
+  unsend_too_late: 'unsendTooLate',
+  funnel_archived: 'funnelArchived',
   not_found: 'notFound',
 };
 

@@ -5,7 +5,7 @@ import { useCallback, useEffect } from 'react';
 import type { ApiFailure } from '@/api/failure';
 import { currentLanguage, i18n } from '@/i18n/i18n';
 import { showTopInfo } from '@/state/ui';
-import type { CodedMessage } from '../../../contract/errors';
+import type { CodedMessage } from '../../contract/errors';
 import { translationOf } from './errorCodes';
 
 /**

@@ -1,0 +1,22 @@
+import { createFileRoute, notFound } from '@tanstack/react-router';
+import { MailingFormScreen } from '@/features/mailings/MailingFormScreen';
+import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
+
+export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit')({
+  loader: ({ params }) => {
+    const funnelId = idFrom(params.funnelId);
+    const mailingId = idFrom(params.mailingId);
+    return loadFunnelsScreen(async (api) => {
+      const mailingsApi = await import('@/api/mailings');
+      const [funnel, stages, tags, mailing] = await Promise.all([api.getFunnel(funnelId), api.listStages(funnelId), api.listTags(funnelId), mailingsApi.getMailing(mailingId)]);
+      if (mailing.funnel_id !== funnel.id) throw notFound();
+      return { funnel, stages, tags, mailing };
+    });
+  },
+  component: EditMailingRoute,
+});
+
+function EditMailingRoute() {
+  const { funnel, stages, tags, mailing } = Route.useLoaderData();
+  return <MailingFormScreen key={mailing.id} funnel={funnel} stages={stages} tags={tags} mailing={mailing} />;
+}
