@@ -60,7 +60,7 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
 
   const stageTitle = (id: number | null) => stages.find((s) => s.id === id)?.title ?? t('funnels.person.deletedStage');
   const label = (entry: HistoryEntry) =>
-    entry.kind === 'stage_message' ? t('funnels.person.sent', { stage: stageTitle(entry.stage_id) }) : entry.kind === 'reply' ? t('funnels.inbox.you') : entry.kind === 'button' ? t('funnels.person.pressed') : null;
+    entry.kind === 'stage_message' ? t('funnels.person.sent', { stage: stageTitle(entry.stage_id) }) : entry.kind === 'reply' ? t('funnels.inbox.you') : entry.kind === 'mailing' ? t('funnels.person.mailing') : entry.kind === 'button' ? t('funnels.person.pressed') : null;
 
   return (
     <Screen>
@@ -76,7 +76,7 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
         {messages.map((entry) => (
           <div key={entry.id} className={`chat-bubble chat-bubble--${entry.direction}${entry.kind === 'reply' ? ' chat-bubble--reply' : ''}`} data-testid="chat-message">
             {label(entry) ? <span className="chat-label">{label(entry)}</span> : null}
-            <span className="chat-text">{entry.kind === 'stage_message' || entry.kind === 'reply' ? visibleText(entry.text) : entry.text || t('funnels.inbox.attachment')}</span>
+            <span className="chat-text">{entry.direction === 'out' ? visibleText(entry.text) : entry.text || t('funnels.inbox.attachment')}</span>
             <time className="chat-time" dateTime={entry.created_at}>
               {time.format(new Date(entry.created_at))}
             </time>

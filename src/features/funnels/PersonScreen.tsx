@@ -142,11 +142,15 @@ function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTi
         ? t('funnels.person.pressed')
         : entry.kind === 'command'
           ? t('funnels.person.command')
-          : t('funnels.person.wrote');
+          : entry.kind === 'mailing'
+            ? t('funnels.person.mailing')
+            : entry.kind === 'reply'
+              ? t('funnels.inbox.you')
+              : t('funnels.person.wrote');
   return (
     <li className={`history-item history-item--${entry.direction}`}>
       <span className="history-label">{label}</span>
-      {entry.text ? <span className="history-text">{entry.kind === 'stage_message' ? visibleText(entry.text) : entry.text}</span> : null}
+      {entry.text ? <span className="history-text">{entry.direction === 'out' ? visibleText(entry.text) : entry.text}</span> : null}
       <time className="history-time" dateTime={entry.created_at}>
         {time}
       </time>
