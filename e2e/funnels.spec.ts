@@ -4,6 +4,7 @@
 // delete. Then the funnel screens at phone size, light and dark, and inside Telegram.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX } from '../contract/funnels';
+import { MAILINGS_API } from '../contract/mailings';
 import { botMessages, FAKE, fakeBot, signIn, stageCounts, stageRows, typeMessage, type FakeBot, type FakeMessage, type Segment } from './support/builder';
 import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
 
@@ -284,6 +285,18 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
   await expect
     .poll(async () => ((await (await request.get(FUNNELS_API.inbox(funnel.id), { headers })).json()) as { unread_total: number }).unread_total)
     .toBe(1);
+  // A mailing sent (to Maria) and a draft for the Hot leads, all but those who paid.
+  const mailing = async (title: string, audience: Record<string, number[]>) =>
+    ((await (
+      await request.post(MAILINGS_API.mailings(funnel.id), {
+        headers,
+        data: { title, message: { text: 'Hi {first_name|friend}! The <b>autumn webinar</b> starts tomorrow at 19:00.', buttons: [{ text: 'Join', url: 'https://example.com/webinar' }] }, audience: { stages_in: [], stages_out: [], tags_in: [], tags_out: [], ...audience } },
+      })
+    ).json()) as { id: number }).id;
+  const sent = await mailing('Autumn webinar reminder', {});
+  expect((await request.post(MAILINGS_API.send(sent), { headers, data: {} })).ok()).toBe(true);
+  await expect.poll(async () => ((await (await request.get(MAILINGS_API.mailing(sent), { headers })).json()) as { state: string }).state, { timeout: 20_000 }).toBe('finished');
+  const draft = await mailing('Hot leads: last call', { tags_in: [hot], stages_out: [ids[2]] });
   const base = `/content/funnels/${funnel.id}/`;
   const stagePath = `${base}stages/${ids[0]}/`;
   return [
@@ -302,13 +315,18 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
     `${base}token/`,
     `${base}description/`,
     `${base}copy/`,
+    `${base}mailings/`,
+    `${base}mailings/new/`,
+    `${base}mailings/${sent}/`,
+    `${base}mailings/${draft}/`,
+    `${base}mailings/${draft}/edit/`,
     `/content/people/${personId}/`,
     '/content/archive/',
     '/content/dashboard/',
   ];
 }
 
-const shotName = (path: string) => path.replace(/^\/|\/$/g, '').replace(/\d+/g, 'n').replace(/\//g, '_');
+const shotName = (path: string) => path.replace(/^\/|\/$/g, '').replace(/\//g, '_');
 
 async function checkScreen(page: Page, path: string, name: string) {
   await expect.poll(() => new URL(page.url()).pathname).toBe(path);

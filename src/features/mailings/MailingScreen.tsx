@@ -16,7 +16,7 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { Button } from '@/ui/form';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { formatMoment, MailingStateBadge, ProgressBar, useDuration } from './parts';
+import { formatMoment, MailingStateBadge, ProgressBar, useDuration, useSampleFill } from './parts';
 
 export const RECIPIENTS_PAGE = 50;
 export type RecipientFilter = 'sent' | 'waiting' | 'failed' | 'blocked' | 'unknown';
@@ -60,6 +60,7 @@ export function MailingScreen({
   const navigate = useNavigate();
   const refresh = useRefresh();
   const duration = useDuration();
+  const fill = useSampleFill();
   const [dialog, setDialog] = useState<Dialog>(null);
   const funnelId = String(funnel.id);
   const mailingId = String(mailing.id);
@@ -130,7 +131,7 @@ export function MailingScreen({
 
       <section className="section-block" aria-labelledby={`${ids}-progress`}>
         <h2 className="section-title" id={`${ids}-progress`}>
-          {t('mailings.progress.title')}
+          {canEdit ? t('mailings.audience.title') : t('mailings.progress.title')}
         </h2>
         <div className="section section--padded">
           {canEdit ? (
@@ -141,10 +142,12 @@ export function MailingScreen({
           ) : (
             <ProgressBar progress={progress} />
           )}
-          <p className="mailing-facts">
-            {mailing.started_at ? t('mailings.startedAt', { at: formatMoment(mailing.started_at) }) : null}
-            {mailing.finished_at ? ` · ${t('mailings.finishedAt', { at: formatMoment(mailing.finished_at) })}` : null}
-          </p>
+          {mailing.started_at ? (
+            <p className="mailing-facts">
+              {t('mailings.startedAt', { at: formatMoment(mailing.started_at) })}
+              {mailing.finished_at ? ` · ${t('mailings.finishedAt', { at: formatMoment(mailing.finished_at) })}` : null}
+            </p>
+          ) : null}
         </div>
       </section>
 
@@ -192,7 +195,7 @@ export function MailingScreen({
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.preview')}</h2>
         <MessagePreview
-          text={mailing.message.text}
+          text={fill(mailing.message.text)}
           media={mailing.message.media ? { kind: mailing.message.media.kind, id: mailing.message.media.id, src: null } : null}
           buttons={mailing.message.buttons}
           nextButton={null}

@@ -10,12 +10,13 @@ import { BackLink } from '@/ui/BackLink';
 import { EmptyState } from '@/ui/blocks';
 import { SendIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { formatMoment, MailingStateBadge, plainText, ProgressBar } from './parts';
+import { formatMoment, MailingStateBadge, plainText, ProgressBar, useSampleFill } from './parts';
 
 export function MailingsScreen({ funnel, mailings }: { funnel: Funnel; mailings: Mailing[] }) {
   const { t } = useTranslation();
   usePageHead(t('mailings.title'));
   const funnelId = String(funnel.id);
+  const fill = useSampleFill();
   useRefreshWhile(
     mailings.some((m) => m.state === 'sending' || m.state === 'scheduled'),
     2_000,
@@ -48,7 +49,7 @@ export function MailingsScreen({ funnel, mailings }: { funnel: Funnel; mailings:
                   <span className="mailing-card-title">{m.title}</span>
                   <MailingStateBadge mailing={m} />
                 </span>
-                <span className="mailing-card-text">{plainText(m.message.text) || t('mailings.mediaOnly')}</span>
+                <span className="mailing-card-text">{plainText(fill(m.message.text)) || t('mailings.mediaOnly')}</span>
                 {m.state === 'draft' || m.state === 'scheduled' ? null : <ProgressBar progress={m.progress} legend={false} />}
                 <span className="mailing-card-meta">
                   {t('mailings.audienceCount', { count: m.audience_size })}

@@ -2,6 +2,7 @@
 // duration and a moment are written.
 import { useTranslation } from 'react-i18next';
 import type { Mailing, MailingProgress } from '../../../contract/mailings';
+import { fillPlaceholders } from '../../../contract/personalise';
 import { currentLanguage } from '@/i18n/i18n';
 import './mailings.css';
 
@@ -43,7 +44,7 @@ export function ProgressBar({ progress, legend = true }: { progress: MailingProg
             {percent}%
           </li>
           {(['sent', 'waiting', 'failed', 'blocked', 'unknown', 'cancelled'] as const).map((key) =>
-            key === 'sent' || key === 'waiting' || progress[key] > 0 ? (
+            key === 'sent' || progress[key] + (key === 'waiting' ? progress.sending : 0) > 0 ? (
               <li key={key} className={`mailing-legend-item mailing-legend-item--${key}`} data-testid={`progress-${key}`}>
                 {t(`mailings.progress.${key}`, { count: key === 'waiting' ? progress.waiting + progress.sending : progress[key] })}
               </li>
@@ -67,6 +68,13 @@ export function useDuration(): (seconds: number) => string {
 }
 
 export const formatMoment = (iso: string) => new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+/** The message with a sample person's fields in its name chips, as the editor's preview shows it. */
+export function useSampleFill(): (html: string) => string {
+  const { t } = useTranslation();
+  const sample = { first_name: t('editor.sample.first_name'), last_name: t('editor.sample.last_name'), username: t('editor.sample.username') };
+  return (html) => fillPlaceholders(html, sample);
+}
 
 /** What the owner wrote, as a line: the HTML's visible words. */
 export function plainText(html: string): string {
