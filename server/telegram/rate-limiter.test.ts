@@ -1,0 +1,73 @@
+// The per-bot rate rules, on a clock the test moves: even spacing under the rate, replies before
+// bulk messages, one bulk message a second per chat, and a 429's pause for this bot only.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BotRateLimiter, BotRateLimits } from './rate-limiter';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const clock = () => Date.now();
+
+/** Takes `count` slots of `priority` and records when each was granted. */
+function take(limiter: BotRateLimiter, count: number, priority: 'reply' | 'bulk', log: Array<{ at: number; who: string }>, who = priority, chat?: (i: number) => number) {
+  for (let i = 0; i < count; i++) void limiter.take(priority, chat?.(i)).then(() => log.push({ at: Date.now(), who: `${who}${i}` }));
+}
+
+describe('BotRateLimiter', () => {
+  it('lets at most the rate through in any second, evenly spaced', async () => {
+    const limiter = new BotRateLimiter(10, clock);
+    const log: Array<{ at: number; who: string }> = [];
+    const start = Date.now();
+    take(limiter, 35, 'bulk', log);
+    await vi.advanceTimersByTimeAsync(2_950);
+    expect(log).toHaveLength(30);
+    for (let i = 0; i < log.length; i++) {
+      const inWindow = log.filter((e) => e.at >= log[i].at && e.at < log[i].at + 1000).length;
+      expect(inWindow).toBeLessThanOrEqual(10);
+    }
+    expect(log[1].at - log[0].at).toBe(100);
+    expect(log[0].at).toBe(start);
+  });
+
+  it('gives a reply the next slot ahead of waiting bulk messages', async () => {
+    const limiter = new BotRateLimiter(10, clock);
+    const log: Array<{ at: number; who: string }> = [];
+    take(limiter, 20, 'bulk', log);
+    await vi.advanceTimersByTimeAsync(250);
+    take(limiter, 1, 'reply', log);
+    await vi.advanceTimersByTimeAsync(200);
+    const reply = log.find((e) => e.who === 'reply0');
+    expect(reply).toBeDefined();
+    // Bulk 0,1,2 went at 0,100,200; the reply takes the slot at 300, before bulk 3.
+    expect(log.map((e) => e.who).slice(0, 5)).toEqual(['bulk0', 'bulk1', 'bulk2', 'reply0', 'bulk3']);
+  });
+
+  it('sends bulk messages to one chat at most once a second', async () => {
+    const limiter = new BotRateLimiter(30, clock);
+    const log: Array<{ at: number; who: string }> = [];
+    take(limiter, 3, 'bulk', log, 'same', () => 42);
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(log).toHaveLength(3);
+    expect(log[1].at - log[0].at).toBeGreaterThanOrEqual(1000);
+    expect(log[2].at - log[1].at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("waits out a 429's retry_after for this bot only", async () => {
+    const limits = new BotRateLimits(10);
+    const a = limits.of(1);
+    const b = limits.of(2);
+    expect(limits.of(1)).toBe(a);
+    a.pauseFor(2);
+    const log: Array<{ at: number; who: string }> = [];
+    const start = Date.now();
+    take(a, 1, 'bulk', log, 'a');
+    take(b, 1, 'bulk', log, 'b');
+    await vi.advanceTimersByTimeAsync(2_050);
+    expect(log.find((e) => e.who === 'b0')!.at).toBe(start);
+    expect(log.find((e) => e.who === 'a0')!.at).toBe(start + 2000);
+  });
+});
