@@ -2,6 +2,7 @@
 // (`npm run db:generate`); never edit a generated migration by hand.
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -254,7 +255,7 @@ export const personEvents = pgTable(
       .notNull()
       .references(() => funnels.id, { onDelete: 'cascade' }),
     direction: varchar('direction', { length: 3 }).notNull().$type<'in' | 'out'>(),
-    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message' | 'reply' | 'mailing'>(),
+    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message' | 'reply' | 'mailing' | 'letter'>(),
     text: text('text').notNull().default(''),
     stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
     telegramMessageId: bigint('telegram_message_id', { mode: 'number' }),
@@ -328,12 +329,20 @@ export const outbox = pgTable(
       .notNull()
       .references(() => people.id, { onDelete: 'cascade' }),
     mailingId: integer('mailing_id').references(() => mailings.id, { onDelete: 'cascade' }),
+    /** A letter's moment: the letter, the moment, and what the moment counts from (k-th occurrence). */
+    letterId: integer('letter_id').references((): AnyPgColumn => letters.id, { onDelete: 'cascade' }),
+    seriesId: integer('series_id').references((): AnyPgColumn => letterSeries.id, { onDelete: 'cascade' }),
+    moment: timestamptz('moment'),
+    anchor: timestamptz('anchor'),
+    occurrence: integer('occurrence'),
+    /** A repeating letter's next moment has been made (or is not wanted): the sweep passes it by. */
+    followed: boolean('followed').notNull().default(true),
     /** Lower goes first (replies 0, letters 5, mailings 10). */
     priority: integer('priority').notNull().default(10),
     state: varchar('state', { length: 10 })
       .notNull()
       .default('waiting')
-      .$type<'waiting' | 'sending' | 'sent' | 'failed' | 'blocked' | 'unknown' | 'cancelled' | 'unsend' | 'deleting' | 'deleted'>(),
+      .$type<'waiting' | 'sending' | 'sent' | 'failed' | 'blocked' | 'unknown' | 'cancelled' | 'skipped' | 'unsend' | 'deleting' | 'deleted'>(),
     notBefore: timestamptz('not_before').notNull().defaultNow(),
     attempts: integer('attempts').notNull().default(0),
     telegramMessageId: bigint('telegram_message_id', { mode: 'number' }),
@@ -343,6 +352,9 @@ export const outbox = pgTable(
   },
   (t) => [
     uniqueIndex('outbox_mailing_person_idx').on(t.mailingId, t.personId).where(sql`${t.mailingId} is not null`),
+    uniqueIndex('outbox_letter_moment_idx').on(t.letterId, t.personId, t.moment).where(sql`${t.letterId} is not null`),
+    index('outbox_series_person_idx').on(t.seriesId, t.personId).where(sql`${t.seriesId} is not null`),
+    index('outbox_unfollowed_idx').on(t.moment).where(sql`${t.letterId} is not null and not ${t.followed}`),
     index('outbox_mailing_state_idx').on(t.mailingId, t.state),
     index('outbox_due_idx').on(t.funnelId, t.priority, t.id).where(sql`${t.state} = 'waiting'`),
     index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting')`),
@@ -365,8 +377,73 @@ export const botSenders = pgTable('bot_senders', {
   pausedUntil: timestamptz('paused_until'),
 });
 
+// Series of letters (drip sequences). A person joins a series (on /start, a stage, a tag, or by
+// hand) and gets its letters at their moments; each moment is an outbox row (letter, person,
+// moment), made in the transaction that makes the person a member or that settles the letter's
+// previous moment, so a moment is sent once however many processes look at it.
+
+export type LetterSendingTime = { kind: 'through' | 'every'; every: number; unit: 'years' | 'months' | 'days' | 'hours'; time_of_day: string | null };
+export type SeriesTrigger = { on: 'start' | 'stage' | 'tag' | 'manual'; stage_id: number | null; tag_id: number | null };
+export type SeriesLeave = { stage_id: number | null; tag_id: number | null };
+
+export const letterSeries = pgTable(
+  'letter_series',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 128 }).notNull(),
+    joinOn: jsonb('join_on').$type<SeriesTrigger>().notNull(),
+    leaveOn: jsonb('leave_on').$type<SeriesLeave>().notNull(),
+    /** The owner's IANA time zone: sending times are in it. */
+    timeZone: varchar('time_zone', { length: 64 }).notNull().default('UTC'),
+    /** A moment more than this late (after downtime) is skipped, not sent. */
+    catchUpHours: integer('catch_up_hours').notNull().default(24),
+    /** Joins count from this moment (null: the series is off). */
+    enabledAt: timestamptz('enabled_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('letter_series_funnel_idx').on(t.funnelId)],
+);
+
+export const letters = pgTable(
+  'letters',
+  {
+    id: serial('id').primaryKey(),
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => letterSeries.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: varchar('name', { length: 128 }).notNull(),
+    message: jsonb('message').$type<MailingMessage>().notNull(),
+    sendingTime: jsonb('sending_time').$type<LetterSendingTime | null>(),
+    enabled: boolean('enabled').notNull().default(false),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('letters_series_idx').on(t.seriesId, t.position)],
+);
+
+export const seriesMembers = pgTable(
+  'series_members',
+  {
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => letterSeries.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    joinedAt: timestamptz('joined_at').notNull(),
+    leftAt: timestamptz('left_at'),
+    how: varchar('how', { length: 8 }).notNull().$type<'start' | 'stage' | 'tag' | 'manual'>(),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.personId] }), index('series_members_person_idx').on(t.personId)],
+);
+
 export type MailingRow = typeof mailings.$inferSelect;
 export type OutboxRow = typeof outbox.$inferSelect;
+export type LetterSeriesRow = typeof letterSeries.$inferSelect;
+export type LetterRow = typeof letters.$inferSelect;
 
 export type FunnelRow = typeof funnels.$inferSelect;
 export type StageRow = typeof stages.$inferSelect;
