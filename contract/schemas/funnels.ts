@@ -203,7 +203,7 @@ export const HistoryEntrySchema = Type.Object({
   id: Type.Integer(),
   direction: StringEnum(['in', 'out']),
   /** in: text or command the person wrote, or a button they pressed; out: a stage message sent. */
-  kind: StringEnum(['text', 'command', 'button', 'stage_message', 'reply', 'mailing']),
+  kind: StringEnum(['text', 'command', 'button', 'stage_message', 'reply', 'mailing', 'letter']),
   text: Type.String(),
   stage_id: Nullable(Type.Integer()),
   created_at: Timestamp(),

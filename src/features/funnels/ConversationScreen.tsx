@@ -60,7 +60,7 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
 
   const stageTitle = (id: number | null) => stages.find((s) => s.id === id)?.title ?? t('funnels.person.deletedStage');
   const label = (entry: HistoryEntry) =>
-    entry.kind === 'stage_message' ? t('funnels.person.sent', { stage: stageTitle(entry.stage_id) }) : entry.kind === 'reply' ? t('funnels.inbox.you') : entry.kind === 'mailing' ? t('funnels.person.mailing') : entry.kind === 'button' ? t('funnels.person.pressed') : null;
+    entry.kind === 'stage_message' ? t('funnels.person.sent', { stage: stageTitle(entry.stage_id) }) : entry.kind === 'reply' ? t('funnels.inbox.you') : entry.kind === 'mailing' ? t('funnels.person.mailing') : entry.kind === 'letter' ? t('funnels.person.letter') : entry.kind === 'button' ? t('funnels.person.pressed') : null;
 
   return (
     <Screen>

@@ -144,6 +144,8 @@ function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTi
           ? t('funnels.person.command')
           : entry.kind === 'mailing'
             ? t('funnels.person.mailing')
+            : entry.kind === 'letter'
+              ? t('funnels.person.letter')
             : entry.kind === 'reply'
               ? t('funnels.inbox.you')
               : t('funnels.person.wrote');
