@@ -13,7 +13,7 @@ afterEach(() => {
 const clock = () => Date.now();
 
 /** Takes `count` slots of `priority` and records when each was granted. */
-function take(limiter: BotRateLimiter, count: number, priority: 'reply' | 'bulk', log: Array<{ at: number; who: string }>, who = priority, chat?: (i: number) => number) {
+function take(limiter: BotRateLimiter, count: number, priority: 'reply' | 'bulk', log: Array<{ at: number; who: string }>, who: string = priority, chat?: (i: number) => number) {
   for (let i = 0; i < count; i++) void limiter.take(priority, chat?.(i)).then(() => log.push({ at: Date.now(), who: `${who}${i}` }));
 }
 
