@@ -48,6 +48,10 @@ export const API_ERROR_CODES = [
   'schedule_in_past',
   'unsend_too_late',
   'funnel_archived',
+  // letters
+  'incorrect_data',
+  'no_sending_time',
+  'too_many_letters',
   // anything
   'not_found',
 ] as const;

@@ -10,6 +10,7 @@ import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
 import { funnelRoutes } from './http/funnels/routes';
 import { mailingRoutes } from './http/mailings/routes';
+import { letterRoutes } from './http/letters/routes';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import {
   ApiError,
@@ -192,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('funnelRuntime', deps.funnelRuntime ?? idleFunnelRuntime);
   await app.register(funnelRoutes({ config, db, sessions, now, runtime: app.funnelRuntime }));
   await app.register(mailingRoutes({ db, sessions, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }));
+  await app.register(letterRoutes({ db, sessions, now }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);
   return app;

@@ -354,6 +354,7 @@ export const outbox = pgTable(
     uniqueIndex('outbox_mailing_person_idx').on(t.mailingId, t.personId).where(sql`${t.mailingId} is not null`),
     uniqueIndex('outbox_letter_moment_idx').on(t.letterId, t.personId, t.moment).where(sql`${t.letterId} is not null`),
     index('outbox_series_person_idx').on(t.seriesId, t.personId).where(sql`${t.seriesId} is not null`),
+    index('outbox_letters_due_idx').on(t.notBefore).where(sql`${t.state} = 'waiting' and ${t.letterId} is not null`),
     index('outbox_unfollowed_idx').on(t.moment).where(sql`${t.letterId} is not null and not ${t.followed}`),
     index('outbox_mailing_state_idx').on(t.mailingId, t.state),
     index('outbox_due_idx').on(t.funnelId, t.priority, t.id).where(sql`${t.state} = 'waiting'`),

@@ -77,4 +77,7 @@ export const FUNNEL_ERRORS = {
   scheduleInPast: { code: 'schedule_in_past', text: 'Choose a moment in the future.' },
   unsendTooLate: { code: 'unsend_too_late', text: 'Telegram lets a bot delete its messages for 48 hours only.' },
   funnelArchived: { code: 'funnel_archived', text: 'Return the funnel from the archive first.' },
+  incorrectData: { code: 'incorrect_data', text: 'Incorrect data' },
+  noSendingTime: { code: 'no_sending_time', text: 'You have not configured the sending time' },
+  tooManyLetters: { code: 'too_many_letters', count: 50, text: 'A series can have no more than 50 letters.' },
 } as const satisfies Record<string, FunnelMessage | ((...args: never[]) => FunnelMessage)>;

@@ -11,7 +11,7 @@
 // goes (the others are skipped); both show in the history of the series as skipped.
 import type { Db } from '../db';
 import type { LetterSendingTime } from '../db/schema';
-import { momentAfter } from '../letters/recurrence';
+import { momentAfter } from '../../contract/recurrence';
 
 /** People who joined (or left) a series are looked for this often. */
 export const MEMBERSHIP_INTERVAL_MS = 1_000;

@@ -23,6 +23,7 @@ import type { FunnelRow, MailingMessage } from '../db/schema';
 import { messageKeyboard, TEXT_OPTIONS } from '../messages/render';
 import { PAID_BROADCAST_RATE } from '../../contract/mailings';
 import type { BotRateLimiter, BotRateLimits } from '../telegram/rate-limiter';
+import { LetterScheduler } from './letter-scheduler';
 
 /** A lease lasts this long unless renewed (every third of it); a dead holder's bots wait this long. */
 export const LEASE_MS = 5_000;
@@ -38,6 +39,8 @@ export const ERROR_SHARE = 0.2;
 /** …counted only once it has at least this many outcomes. */
 export const ERROR_MIN_OUTCOMES = 20;
 const API_TIMEOUT_S = 30;
+/** A letter's text is read again after this long (edits reach the next sends). */
+const LETTER_CACHE_MS = 2_000;
 
 export interface OutboxSenderOptions {
   db: Db;
@@ -58,6 +61,7 @@ export interface OutboxSenderOptions {
 interface ClaimedRow {
   id: number;
   mailing_id: number | null;
+  letter_id: number | null;
   person_id: number;
   attempts: number;
   state: 'sending' | 'deleting';
@@ -69,7 +73,7 @@ interface ClaimedRow {
 }
 
 type Outcome =
-  | { state: 'sent'; messageId: number; history: string }
+  | { state: 'sent'; messageId: number; history: string; kind: 'mailing' | 'letter' }
   | { state: 'deleted' }
   | { state: 'failed' | 'blocked' | 'unknown'; error: string }
   | { state: 'waiting'; error: string | null; delayMs: number };
@@ -96,6 +100,10 @@ const CLAIM = `
     select o.id from outbox o
      where o.funnel_id = $1 and o.state = 'waiting' and o.not_before <= now()
        and (o.mailing_id is null or exists (select 1 from mailings m where m.id = o.mailing_id and m.state = 'sending'))
+       and (o.letter_id is null or exists (
+             select 1 from letters l join letter_series s on s.id = l.series_id
+               join series_members sm on sm.series_id = s.id and sm.person_id = o.person_id
+              where l.id = o.letter_id and l.enabled and s.enabled_at is not null and sm.left_at is null))
      order by o.priority, o.id
      limit $2
      for update of o skip locked
@@ -103,7 +111,7 @@ const CLAIM = `
   update outbox o set state = 'sending', attempts = o.attempts + 1, updated_at = now()
     from picked, people p
    where o.id = picked.id and p.id = o.person_id
-  returning o.id, o.mailing_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
+  returning o.id, o.mailing_id, o.letter_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
 
 const CLAIM_UNSEND = `
   with picked as (
@@ -112,12 +120,12 @@ const CLAIM_UNSEND = `
   update outbox o set state = 'deleting', updated_at = now()
     from picked, people p
    where o.id = picked.id and p.id = o.person_id
-  returning o.id, o.mailing_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
+  returning o.id, o.mailing_id, o.letter_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
 
 const RECORD = `
   with r as (
-    select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::int[])
-      as r(id, state, message_id, error, history, delay_ms)
+    select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::int[], $7::text[])
+      as r(id, state, message_id, error, history, delay_ms, kind)
   ), u as (
     update outbox o
        set state = r.state,
@@ -128,10 +136,10 @@ const RECORD = `
            updated_at = now()
       from r
      where o.id = r.id and o.state in ('sending', 'unknown', 'deleting')
-    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, r.history
+    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, r.history, r.kind
   ), h as (
     insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id)
-    select person_id, funnel_id, 'out', 'mailing', history, telegram_message_id from u where state = 'sent' and history is not null
+    select person_id, funnel_id, 'out', kind, history, telegram_message_id from u where state = 'sent' and history is not null
   ), b as (
     update people set blocked = true from u where people.id = u.person_id and u.state = 'blocked'
   )
@@ -168,10 +176,14 @@ export class OutboxSender {
   /** Media id → Telegram file_id (or the upload that will give it). */
   readonly fileIds = new Map<number, Promise<{ fileId: string; kind: 'photo' | 'video' }>>();
   private readonly messages = new Map<number, Promise<{ message: MailingMessage; paid: boolean } | undefined>>();
+  /** Series of letters: members and their moments (runs on this engine's tick). */
+  readonly letterScheduler: LetterScheduler;
+  private readonly letters = new Map<number, { at: number; content: { message: MailingMessage; paid: boolean } | undefined }>();
   /** Last outcomes per mailing (true = failed), for the error threshold. */
   private readonly outcomes = new Map<number, boolean[]>();
 
   constructor(readonly options: OutboxSenderOptions) {
+    this.letterScheduler = new LetterScheduler(options.db);
     this.record = microBatch(async (rows: OutcomeRow[]) => {
       const ids: number[] = [];
       const states: string[] = [];
@@ -179,7 +191,9 @@ export class OutboxSender {
       const errors: Array<string | null> = [];
       const history: Array<string | null> = [];
       const delays: number[] = [];
+      const kinds: Array<string | null> = [];
       for (const { id, outcome } of rows) {
+        kinds.push(outcome.state === 'sent' ? outcome.kind : null);
         ids.push(id);
         states.push(outcome.state);
         messageIds.push(outcome.state === 'sent' ? outcome.messageId : null);
@@ -187,7 +201,7 @@ export class OutboxSender {
         history.push(outcome.state === 'sent' ? outcome.history : null);
         delays.push(outcome.state === 'waiting' ? outcome.delayMs : 0);
       }
-      await options.db.query(RECORD, [ids, states, messageIds, errors, history, delays]);
+      await options.db.query(RECORD, [ids, states, messageIds, errors, history, delays, kinds]);
       return rows.map(() => 1);
     });
   }
@@ -234,9 +248,11 @@ export class OutboxSender {
     const { db } = this.options;
     const due = await db.query<{ id: number }>(`select id from mailings where state = 'scheduled' and scheduled_at <= now() order by scheduled_at limit 100`);
     for (const { id } of due) await this.options.startMailing(id);
+    await this.letterScheduler.tick();
     const candidates = await db.query<{ funnel_id: number }>(
       `select funnel_id from mailings where state = 'sending'
-       union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting')`,
+       union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting')
+       union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()`,
     );
     for (const { funnel_id: funnelId } of candidates) {
       if (this.stopping || this.senders.has(funnelId)) continue;
@@ -278,6 +294,17 @@ export class OutboxSender {
       if (this.messages.size > 1000) this.messages.delete(this.messages.keys().next().value!);
     }
     return cached;
+  }
+
+  /** A letter's message, read again at most every LETTER_CACHE_MS (the owner may edit it meanwhile). */
+  async letterOf(letterId: number): Promise<{ message: MailingMessage; paid: boolean } | undefined> {
+    const cached = this.letters.get(letterId);
+    if (cached && performance.now() - cached.at < LETTER_CACHE_MS) return cached.content;
+    const [row] = await this.options.db.query<{ message: MailingMessage }>('select message from letters where id = $1', [letterId]);
+    const content = row ? { message: row.message, paid: false } : undefined;
+    this.letters.set(letterId, { at: performance.now(), content });
+    if (this.letters.size > 10_000) this.letters.clear();
+    return content;
   }
 
   /** Counts an outcome; true when the mailing's errors piled up and it was paused. */
@@ -428,12 +455,13 @@ class BotSender {
         await this.api.deleteMessage(row.telegram_id, row.telegram_message_id ?? 0);
         return { state: 'deleted' };
       }
-      const content = row.mailing_id !== null ? await this.engine.messageOf(row.mailing_id) : undefined;
+      const content =
+        row.mailing_id !== null ? await this.engine.messageOf(row.mailing_id) : row.letter_id !== null ? await this.engine.letterOf(row.letter_id) : undefined;
       if (!content) return { state: 'failed', error: 'The message is gone.' };
       const person = { first_name: row.first_name, last_name: row.last_name, username: row.username };
       const text = fillPlaceholders(content.message.text, person);
       const sent = await this.sendContent(row.telegram_id, content.message, text, content.paid);
-      return { state: 'sent', messageId: sent.message_id, history: text };
+      return { state: 'sent', messageId: sent.message_id, history: text, kind: row.letter_id !== null ? 'letter' : 'mailing' };
     } catch (error) {
       if (row.state === 'deleting') {
         // Too old, or deleted by the person already: it stays sent.

@@ -39,6 +39,9 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   schedule_in_past: 'scheduleInPast',
   unsend_too_late: 'unsendTooLate',
   funnel_archived: 'funnelArchived',
+  incorrect_data: 'incorrectData',
+  no_sending_time: 'noSendingTime',
+  too_many_letters: 'tooManyLetters',
   not_found: 'notFound',
 };
 

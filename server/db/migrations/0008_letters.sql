@@ -47,4 +47,5 @@ ALTER TABLE "outbox" ADD CONSTRAINT "outbox_letter_id_letters_id_fk" FOREIGN KEY
 ALTER TABLE "outbox" ADD CONSTRAINT "outbox_series_id_letter_series_id_fk" FOREIGN KEY ("series_id") REFERENCES "public"."letter_series"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "outbox_letter_moment_idx" ON "outbox" USING btree ("letter_id","person_id","moment") WHERE "outbox"."letter_id" is not null;--> statement-breakpoint
 CREATE INDEX "outbox_series_person_idx" ON "outbox" USING btree ("series_id","person_id") WHERE "outbox"."series_id" is not null;--> statement-breakpoint
+CREATE INDEX "outbox_letters_due_idx" ON "outbox" USING btree ("not_before") WHERE "outbox"."state" = 'waiting' and "outbox"."letter_id" is not null;--> statement-breakpoint
 CREATE INDEX "outbox_unfollowed_idx" ON "outbox" USING btree ("moment") WHERE "outbox"."letter_id" is not null and not "outbox"."followed";
