@@ -52,6 +52,8 @@ export default defineConfig({
         AUTH_RATE_LIMIT_PER_IP: '1000',
         AUTH_RATE_LIMIT_PER_EMAIL: '100',
         LOG_LEVEL: 'warn',
+        // Tests only: POST /api/test/clock/ moves the letters' schedule forward (no waiting hours).
+        TEST_CLOCK: '1',
       },
     },
   ],

@@ -46,6 +46,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Messages a second each bot sends (SEND_RATE; Telegram's limit is about 30). */
   sendRate: number;
+  /** TEST_CLOCK=1, in tests only: POST /api/test/clock/ moves the letters' schedule forward. */
+  testClock: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -108,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
       perEmail: int(env, 'AUTH_RATE_LIMIT_PER_EMAIL', RATE_LIMIT_PER_EMAIL),
     },
     trustProxy: trustProxyFrom(env),
+    testClock: env.TEST_CLOCK === '1',
     sendRate: Math.min(Math.max(int(env, 'SEND_RATE', DEFAULT_SEND_RATE), 1), TELEGRAM_FREE_RATE),
   };
 }

@@ -45,12 +45,16 @@ import { Route as AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport } fro
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/$personId'
 import { Route as AuthenticatedContentFunnelsFunnelIdMailingsIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdMailingsNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/new'
+import { Route as AuthenticatedContentFunnelsFunnelIdSeriesIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/series/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/new'
 import { Route as AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/$mailingId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit'
+import { Route as AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/series/$seriesId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
 import { Route as AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRouteImport } from './routes/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
+import { Route as AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRouteImport } from './routes/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+import { Route as AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRouteImport } from './routes/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/new'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -255,6 +259,12 @@ const AuthenticatedContentFunnelsFunnelIdMailingsNewRoute =
     path: '/content/funnels/$funnelId/mailings/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdSeriesIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/series/',
+    path: '/content/funnels/$funnelId/series/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdStagesNewRoute =
   AuthenticatedContentFunnelsFunnelIdStagesNewRouteImport.update({
     id: '/content/funnels/$funnelId/stages/new',
@@ -271,6 +281,12 @@ const AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute =
   AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRouteImport.update({
     id: '/content/funnels/$funnelId/mailings/$mailingId/edit',
     path: '/content/funnels/$funnelId/mailings/$mailingId/edit',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute =
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRouteImport.update({
+    id: '/content/funnels/$funnelId/series/$seriesId/',
+    path: '/content/funnels/$funnelId/series/$seriesId/',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute =
@@ -291,6 +307,22 @@ const AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute =
     path: '/content/funnels/$funnelId/stages/$stageId/message',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute =
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRouteImport.update(
+    {
+      id: '/content/funnels/$funnelId/series/$seriesId/letters/$letterId',
+      path: '/content/funnels/$funnelId/series/$seriesId/letters/$letterId',
+      getParentRoute: () => AuthenticatedRoute,
+    } as any,
+  )
+const AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute =
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRouteImport.update(
+    {
+      id: '/content/funnels/$funnelId/series/$seriesId/letters/new',
+      path: '/content/funnels/$funnelId/series/$seriesId/letters/new',
+      getParentRoute: () => AuthenticatedRoute,
+    } as any,
+  )
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -328,11 +360,15 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/content/funnels/$funnelId/inbox/': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   '/content/funnels/$funnelId/mailings/': typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  '/content/funnels/$funnelId/series/': typeof AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute
   '/content/funnels/$funnelId/mailings/$mailingId/edit': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   '/content/funnels/$funnelId/mailings/$mailingId/': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
+  '/content/funnels/$funnelId/series/$seriesId/': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute
   '/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
+  '/content/funnels/$funnelId/series/$seriesId/letters/$letterId': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute
+  '/content/funnels/$funnelId/series/$seriesId/letters/new': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -370,11 +406,15 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/content/funnels/$funnelId/inbox': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   '/content/funnels/$funnelId/mailings': typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  '/content/funnels/$funnelId/series': typeof AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute
   '/content/funnels/$funnelId/mailings/$mailingId/edit': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   '/content/funnels/$funnelId/mailings/$mailingId': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
+  '/content/funnels/$funnelId/series/$seriesId': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute
   '/content/funnels/$funnelId/stages/$stageId': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
+  '/content/funnels/$funnelId/series/$seriesId/letters/$letterId': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute
+  '/content/funnels/$funnelId/series/$seriesId/letters/new': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -415,11 +455,15 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/stages/new': typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   '/_authenticated/content/funnels/$funnelId/inbox/': typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   '/_authenticated/content/funnels/$funnelId/mailings/': typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  '/_authenticated/content/funnels/$funnelId/series/': typeof AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute
   '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/message': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/': typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
+  '/_authenticated/content/funnels/$funnelId/series/$seriesId/': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute
   '/_authenticated/content/funnels/$funnelId/stages/$stageId/': typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
+  '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/$letterId': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute
+  '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/new': typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -459,11 +503,15 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/stages/new'
     | '/content/funnels/$funnelId/inbox/'
     | '/content/funnels/$funnelId/mailings/'
+    | '/content/funnels/$funnelId/series/'
     | '/content/funnels/$funnelId/mailings/$mailingId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/message'
     | '/content/funnels/$funnelId/mailings/$mailingId/'
+    | '/content/funnels/$funnelId/series/$seriesId/'
     | '/content/funnels/$funnelId/stages/$stageId/'
+    | '/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+    | '/content/funnels/$funnelId/series/$seriesId/letters/new'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -501,11 +549,15 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/stages/new'
     | '/content/funnels/$funnelId/inbox'
     | '/content/funnels/$funnelId/mailings'
+    | '/content/funnels/$funnelId/series'
     | '/content/funnels/$funnelId/mailings/$mailingId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/edit'
     | '/content/funnels/$funnelId/stages/$stageId/message'
     | '/content/funnels/$funnelId/mailings/$mailingId'
+    | '/content/funnels/$funnelId/series/$seriesId'
     | '/content/funnels/$funnelId/stages/$stageId'
+    | '/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+    | '/content/funnels/$funnelId/series/$seriesId/letters/new'
   id:
     | '__root__'
     | '/'
@@ -545,11 +597,15 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/stages/new'
     | '/_authenticated/content/funnels/$funnelId/inbox/'
     | '/_authenticated/content/funnels/$funnelId/mailings/'
+    | '/_authenticated/content/funnels/$funnelId/series/'
     | '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/edit'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/edit'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/message'
     | '/_authenticated/content/funnels/$funnelId/mailings/$mailingId/'
+    | '/_authenticated/content/funnels/$funnelId/series/$seriesId/'
     | '/_authenticated/content/funnels/$funnelId/stages/$stageId/'
+    | '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+    | '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/new'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -817,6 +873,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/series/': {
+      id: '/_authenticated/content/funnels/$funnelId/series/'
+      path: '/content/funnels/$funnelId/series'
+      fullPath: '/content/funnels/$funnelId/series/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/stages/new': {
       id: '/_authenticated/content/funnels/$funnelId/stages/new'
       path: '/content/funnels/$funnelId/stages/new'
@@ -838,6 +901,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/series/$seriesId/': {
+      id: '/_authenticated/content/funnels/$funnelId/series/$seriesId/'
+      path: '/content/funnels/$funnelId/series/$seriesId'
+      fullPath: '/content/funnels/$funnelId/series/$seriesId/'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/stages/$stageId/': {
       id: '/_authenticated/content/funnels/$funnelId/stages/$stageId/'
       path: '/content/funnels/$funnelId/stages/$stageId'
@@ -857,6 +927,20 @@ declare module '@tanstack/react-router' {
       path: '/content/funnels/$funnelId/stages/$stageId/message'
       fullPath: '/content/funnels/$funnelId/stages/$stageId/message'
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/$letterId': {
+      id: '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+      path: '/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+      fullPath: '/content/funnels/$funnelId/series/$seriesId/letters/$letterId'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/new': {
+      id: '/_authenticated/content/funnels/$funnelId/series/$seriesId/letters/new'
+      path: '/content/funnels/$funnelId/series/$seriesId/letters/new'
+      fullPath: '/content/funnels/$funnelId/series/$seriesId/letters/new'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
   }
@@ -889,11 +973,15 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdStagesNewRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesNewRoute
   AuthenticatedContentFunnelsFunnelIdInboxIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxIndexRoute
   AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute
+  AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute
   AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute
   AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute
   AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute: typeof AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -936,6 +1024,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdInboxIndexRoute,
   AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute:
     AuthenticatedContentFunnelsFunnelIdMailingsIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdSeriesIndexRoute,
   AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute:
     AuthenticatedContentFunnelsFunnelIdMailingsMailingIdEditRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdEditRoute:
@@ -944,8 +1034,14 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdStagesStageIdMessageRoute,
   AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute:
     AuthenticatedContentFunnelsFunnelIdMailingsMailingIdIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute:
+    AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdIndexRoute,
   AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute:
     AuthenticatedContentFunnelsFunnelIdStagesStageIdIndexRoute,
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute:
+    AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersLetterIdRoute,
+  AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute:
+    AuthenticatedContentFunnelsFunnelIdSeriesSeriesIdLettersNewRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

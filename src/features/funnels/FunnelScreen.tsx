@@ -151,6 +151,9 @@ export function FunnelScreen({
         <Link to="/content/funnels/$funnelId/mailings/" params={{ funnelId: id }} className="row" data-testid="mailings-link">
           <RowContent icon={<RowIcon tint="orange"><MegaphoneIcon /></RowIcon>} title={t('mailings.title')} description={t('mailings.rowText')} />
         </Link>
+        <Link to="/content/funnels/$funnelId/series/" params={{ funnelId: id }} className="row" data-testid="series-link">
+          <RowContent icon={<RowIcon tint="purple"><SendIcon /></RowIcon>} title={t('letters.title')} description={t('letters.rowText')} />
+        </Link>
       </Section>
 
       <BotSection funnel={data} onChanged={() => void refresh()} />

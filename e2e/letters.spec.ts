@@ -1,0 +1,85 @@
+// A series of letters end to end, in Chromium against the real server and the fake Bot API: two
+// letters written with a name chip and their sending times set with the preview of the next
+// moments ('Incorrect data' for a bad value), the series turned on, a subscriber pressing /start,
+// and the letters arriving as the test clock (TEST_CLOCK, tests only) moves on an hour at a time.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { FUNNELS_API } from '../contract/funnels';
+import { LETTERS_API } from '../contract/letters';
+import { botMessages, FAKE, fakeBot, signIn, typeMessage } from './support/builder';
+
+async function advanceHour(request: APIRequestContext, key: string) {
+  const res = await request.post('/api/test/clock/', { headers: { Authorization: `Token ${key}` }, data: { advance_seconds: 3600 } });
+  expect(res.status(), await res.text()).toBe(204);
+}
+
+async function writeLetter(page: Page, name: string, text: string) {
+  await page.getByTestId('add-letter').click();
+  await page.getByLabel('Letter name').fill(name);
+  await typeMessage(page, [text, { field: 'First name' }, '!']);
+  await page.getByTestId('time-set').check();
+  await page.getByTestId('time-kind').selectOption('through');
+  await page.getByTestId('time-every').fill('1');
+  await page.getByTestId('time-unit').selectOption('hours');
+  await expect(page.getByTestId('next-moments').locator('li')).toHaveCount(1);
+  await page.getByTestId('letter-enabled').check();
+  await page.getByTestId('save-letter').click();
+  await expect(page.getByRole('heading', { name: 'Warm-up' })).toBeVisible();
+}
+
+test('a series with two letters reaches a subscriber on its schedule', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const key = await signIn(page, request, 'letters');
+  const headers = { Authorization: `Token ${key}` };
+  const bot = await fakeBot(request, 'e2e_letters');
+  const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token } })).json()) as { id: number };
+  const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title: 'Welcome' } })).json()) as { id: number };
+  await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Welcome!', media_id: null, buttons: [], next_button: null } });
+  expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
+
+  await page.goto(`/content/funnels/${funnel.id}/`);
+  await page.getByTestId('series-link').click();
+  await expect(page.getByText('No series yet')).toBeVisible();
+  await page.getByLabel('New series').fill('Warm-up');
+  await page.getByTestId('create-series').click();
+  await expect(page.getByRole('heading', { name: 'Warm-up' })).toBeVisible();
+
+  // A series without a letter ready cannot be turned on.
+  await page.getByTestId('series-enabled').click();
+  await expect(page.getByRole('alert')).toHaveText('You have not configured the sending time');
+  await expect(page.getByTestId('series-enabled')).not.toBeChecked();
+
+  // The preview of the next five moments, and 'Incorrect data' for a bad value.
+  await page.getByTestId('add-letter').click();
+  await page.getByTestId('time-set').check();
+  await page.getByTestId('time-kind').selectOption('every');
+  await page.getByTestId('time-unit').selectOption('days');
+  await page.getByTestId('time-of-day').fill('10:00');
+  await expect(page.getByTestId('next-moments').locator('li')).toHaveCount(5);
+  await page.getByTestId('time-every').fill('0');
+  await expect(page.getByRole('alert')).toHaveText('Incorrect data');
+  await page.getByRole('link', { name: 'Warm-up' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Leave' }).click();
+
+  await writeLetter(page, 'Hour one', 'Hi ');
+  await writeLetter(page, 'Hour two', 'Still with us, ');
+  await expect(page.getByTestId('letter-row')).toHaveCount(2);
+  // The switch follows the server: it shows on once the series is.
+  await page.getByTestId('series-enabled').click();
+  await expect(page.getByTestId('series-enabled')).toBeChecked();
+
+  const eva = { id: 8_000_000 + Math.floor(Math.random() * 900_000), first_name: 'Eva' };
+  await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: eva, text: '/start' } });
+  await expect.poll(async () => (await botMessages(request, bot, eva.id)).map((m) => m.text)).toEqual(['Welcome!']);
+  // The second letter has not gone to anyone yet.
+  await page.getByTestId('letter-row').nth(1).click();
+  await expect(page.getByTestId('letter-history-empty')).toHaveText('No one received the letter');
+
+  // The scheduler picks her up within a second; then an hour passes, and another.
+  await expect.poll(async () => ((await (await request.get(LETTERS_API.series(funnel.id), { headers })).json()) as Array<{ members_count: number }>)[0].members_count).toBe(1);
+  await advanceHour(request, key);
+  await expect.poll(async () => (await botMessages(request, bot, eva.id)).map((m) => m.text), { timeout: 15_000 }).toEqual(['Welcome!', 'Hi Eva!']);
+  await advanceHour(request, key);
+  await expect.poll(async () => (await botMessages(request, bot, eva.id)).map((m) => m.text), { timeout: 15_000 }).toEqual(['Welcome!', 'Hi Eva!', 'Still with us, Eva!']);
+  await page.reload();
+  await expect(page.getByTestId('letter-history-row')).toContainText('Sent');
+});
