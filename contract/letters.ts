@@ -27,6 +27,7 @@ export const LETTERS_PATHS = {
   member: '/api/series/:id/members/:personId/',
   letter: '/api/letters/:id/',
   history: '/api/letters/:id/history/',
+  personSeries: '/api/people/:id/series/',
 } as const;
 
 export const LETTERS_API = {
@@ -39,4 +40,5 @@ export const LETTERS_API = {
   member: (id: number, personId: number) => fillPath(LETTERS_PATHS.member, { id, personId }),
   letter: (id: number) => fillPath(LETTERS_PATHS.letter, { id }),
   history: (id: number) => fillPath(LETTERS_PATHS.history, { id }),
+  personSeries: (id: number) => fillPath(LETTERS_PATHS.personSeries, { id }),
 } as const;

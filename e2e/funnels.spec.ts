@@ -5,6 +5,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX } from '../contract/funnels';
 import { MAILINGS_API } from '../contract/mailings';
+import { LETTERS_API } from '../contract/letters';
 import { botMessages, FAKE, fakeBot, signIn, stageCounts, stageRows, typeMessage, type FakeBot, type FakeMessage, type Segment } from './support/builder';
 import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
 
@@ -297,6 +298,13 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
   expect((await request.post(MAILINGS_API.send(sent), { headers, data: {} })).ok()).toBe(true);
   await expect.poll(async () => ((await (await request.get(MAILINGS_API.mailing(sent), { headers })).json()) as { state: string }).state, { timeout: 20_000 }).toBe('finished');
   const draft = await mailing('Hot leads: last call', { tags_in: [hot], stages_out: [ids[2]] });
+  // A series with a letter on a schedule and one without a time yet.
+  const series = (await (await request.post(LETTERS_API.series(funnel.id), { headers, data: { name: 'Webinar warm-up', time_zone: 'Europe/Berlin' } })).json()) as { id: number };
+  const letter = async (name: string, sending_time: unknown, enabled: boolean) =>
+    ((await (await request.post(LETTERS_API.letters(series.id), { headers, data: { name, message: { text: `${name}: see you, {first_name|friend}!` }, sending_time, enabled } })).json()) as { id: number }).id;
+  const firstLetter = await letter('The day before', { kind: 'every', every: 1, unit: 'months', time_of_day: '10:00' }, true);
+  await letter('Last call', null, false);
+  expect((await request.post(LETTERS_API.enable(series.id), { headers })).ok()).toBe(true);
   const base = `/content/funnels/${funnel.id}/`;
   const stagePath = `${base}stages/${ids[0]}/`;
   return [
@@ -320,6 +328,10 @@ async function seedFunnel(request: APIRequestContext, headers: Record<string, st
     `${base}mailings/${sent}/`,
     `${base}mailings/${draft}/`,
     `${base}mailings/${draft}/edit/`,
+    `${base}series/`,
+    `${base}series/${series.id}/`,
+    `${base}series/${series.id}/letters/${firstLetter}/`,
+    `${base}series/${series.id}/letters/new/`,
     `/content/people/${personId}/`,
     '/content/archive/',
     '/content/dashboard/',

@@ -67,12 +67,13 @@ test('a series with two letters reaches a subscriber on its schedule', async ({ 
   await page.getByTestId('series-enabled').click();
   await expect(page.getByTestId('series-enabled')).toBeChecked();
 
+  // Nobody is in the series yet: the letter's history says so.
+  await page.getByTestId('letter-row').nth(1).click();
+  await expect(page.getByTestId('letter-history-empty')).toHaveText('No one received the letter');
+
   const eva = { id: 8_000_000 + Math.floor(Math.random() * 900_000), first_name: 'Eva' };
   await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from: eva, text: '/start' } });
   await expect.poll(async () => (await botMessages(request, bot, eva.id)).map((m) => m.text)).toEqual(['Welcome!']);
-  // The second letter has not gone to anyone yet.
-  await page.getByTestId('letter-row').nth(1).click();
-  await expect(page.getByTestId('letter-history-empty')).toHaveText('No one received the letter');
 
   // The scheduler picks her up within a second; then an hour passes, and another.
   await expect.poll(async () => ((await (await request.get(LETTERS_API.series(funnel.id), { headers })).json()) as Array<{ members_count: number }>)[0].members_count).toBe(1);
@@ -82,4 +83,13 @@ test('a series with two letters reaches a subscriber on its schedule', async ({ 
   await expect.poll(async () => (await botMessages(request, bot, eva.id)).map((m) => m.text), { timeout: 15_000 }).toEqual(['Welcome!', 'Hi Eva!', 'Still with us, Eva!']);
   await page.reload();
   await expect(page.getByTestId('letter-history-row')).toContainText('Sent');
+
+  // From her screen she leaves the series by hand (and could be added again).
+  const people = (await (await request.get(FUNNELS_API.people(funnel.id), { headers })).json()) as { results: Array<{ id: number }> };
+  await page.goto(`/content/people/${people.results[0].id}/`);
+  const row = page.getByTestId('person-series');
+  await expect(row).toContainText('Gets its letters');
+  await row.getByRole('button', { name: 'Remove' }).click();
+  await expect(row).toContainText('Not in this series');
+  await expect(page.getByText('Letter', { exact: true }).first()).toBeVisible();
 });

@@ -88,3 +88,7 @@ export const LetterHistorySchema = Type.Object({
   ),
 });
 export type LetterHistory = Static<typeof LetterHistorySchema>;
+
+/** The funnel's series as one person's screen shows them: whether they are in each now. */
+export const PersonSeriesSchema = Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), member: Type.Boolean() }));
+export type PersonSeries = Static<typeof PersonSeriesSchema>;

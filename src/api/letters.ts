@@ -1,6 +1,6 @@
 // The series-of-letters API's calls (contract/letters.ts), on the authenticated client. Only the
 // series screens import this, so it loads with their chunks.
-import { LETTERS_API, type Letter, type LetterBody, type LetterHistory, type LetterPatch, type Series, type SeriesBody, type SeriesPatch } from '../../contract/letters';
+import { LETTERS_API, type Letter, type LetterBody, type PersonSeries, type LetterHistory, type LetterPatch, type Series, type SeriesBody, type SeriesPatch } from '../../contract/letters';
 import { apiPath, authClient } from './clients';
 
 const get = <T>(path: string) => authClient.get(apiPath(path)).json<T>();
@@ -25,3 +25,4 @@ export const joinSeries = async (seriesId: number, personId: number) => {
   await authClient.post(apiPath(LETTERS_API.members(seriesId)), { json: { person_id: personId } });
 };
 export const leaveSeries = (seriesId: number, personId: number) => remove(LETTERS_API.member(seriesId, personId));
+export const seriesOfPerson = (personId: number) => get<PersonSeries>(LETTERS_API.personSeries(personId));

@@ -10,6 +10,7 @@ import {
   LetterPatchSchema,
   LetterSchema,
   MemberBodySchema,
+  PersonSeriesSchema,
   SeriesBodySchema,
   SeriesPatchSchema,
   SeriesSchema,
@@ -71,6 +72,7 @@ export function letterRoutes(deps: LetterRoutesDeps) {
     });
     app.get(LETTERS_PATHS.history, { schema: { params, response: { 200: LetterHistorySchema } } }, async (request) => series.history(ownerOf(request), idOf(request)));
 
+    app.get(LETTERS_PATHS.personSeries, { schema: { params, response: { 200: PersonSeriesSchema } } }, async (request) => series.ofPerson(ownerOf(request), idOf(request)));
     app.post(LETTERS_PATHS.members, { schema: { params, body: MemberBodySchema } }, async (request, reply) => {
       await series.addMember(ownerOf(request), idOf(request), request.body.person_id, async (candidate) => {
         await scheduler.addMembers([candidate]);

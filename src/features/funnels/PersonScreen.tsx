@@ -7,6 +7,8 @@ import { visibleText } from '../../../contract/telegram-html';
 import { addPersonTag, movePerson, removePersonTag } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { useTranslation } from 'react-i18next';
+import type { PersonSeries } from '../../../contract/letters';
+import { joinSeries, leaveSeries } from '@/api/letters';
 import { usePageHead } from '@/state/ui';
 import { Section } from '@/ui/blocks';
 import { Screen } from '@/ui/Screen';
@@ -17,7 +19,19 @@ import { runApiAction } from '@/api/action';
 import { noticeFailure, success, useRefresh } from '@/api/useApi';
 
 /** The route loads the person, then their funnel's tags and stages together. */
-export function PersonScreen({ person: data, tags, stages, from }: { person: PersonDetail; tags: Tag[]; stages: Stage[]; from?: 'people' | 'stage' }) {
+export function PersonScreen({
+  person: data,
+  tags,
+  stages,
+  series = [],
+  from,
+}: {
+  person: PersonDetail;
+  tags: Tag[];
+  stages: Stage[];
+  series?: PersonSeries;
+  from?: 'people' | 'stage';
+}) {
   const { t } = useTranslation();
   const refresh = useRefresh();
   const personId = data.id;
@@ -26,6 +40,13 @@ export function PersonScreen({ person: data, tags, stages, from }: { person: Per
   async function toggle(tag: Tag, on: boolean) {
     const result = await runApiAction(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
     if (!result.ok) return noticeFailure(result.failure);
+    await refresh();
+  }
+
+  async function membership(seriesId: number, join: boolean) {
+    const result = await runApiAction(() => (join ? joinSeries(seriesId, personId) : leaveSeries(seriesId, personId)));
+    if (!result.ok) return noticeFailure(result.failure);
+    success(join ? t('funnels.person.joinedSeries') : t('funnels.person.leftSeries'));
     await refresh();
   }
 
@@ -115,6 +136,25 @@ export function PersonScreen({ person: data, tags, stages, from }: { person: Per
         )}
         <p className="section-footer">{t('funnels.person.tagsHint')}</p>
       </section>
+
+      {series.length > 0 ? (
+        <section className="section-block">
+          <h2 className="section-title">{t('letters.title')}</h2>
+          <div className="section">
+            {series.map((s) => (
+              <div key={s.id} className="row" data-testid="person-series">
+                <span className="row-body">
+                  <span className="row-title">{s.name}</span>
+                  <span className="row-description">{s.member ? t('funnels.person.inSeries') : t('funnels.person.notInSeries')}</span>
+                </span>
+                <button type="button" className="button button--secondary button--small" onClick={() => void membership(s.id, !s.member)} disabled={!s.member && data.blocked}>
+                  {s.member ? t('funnels.person.leaveSeries') : t('funnels.person.joinSeries')}
+                </button>
+              </div>
+            ))}
+          </div>
+        </section>
+      ) : null}
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.person.history')}</h2>

@@ -8,16 +8,17 @@ export const Route = createFileRoute('/_authenticated/content/people/$personId')
   loader: ({ params }) => {
     const id = idFrom(params.personId);
     return loadFunnelsScreen(async (api) => {
-      const person = await api.getPerson(id);
+      const lettersApi = await import('@/api/letters');
+      const [person, series] = await Promise.all([api.getPerson(id), lettersApi.seriesOfPerson(id)]);
       const [tags, stages] = await Promise.all([api.listTags(person.funnel_id), api.listStages(person.funnel_id)]);
-      return { person, tags, stages };
+      return { person, tags, stages, series };
     });
   },
   component: PersonRoute,
 });
 
 function PersonRoute() {
-  const { person, tags, stages } = Route.useLoaderData();
+  const { person, tags, stages, series } = Route.useLoaderData();
   const { from } = Route.useSearch();
-  return <PersonScreen key={person.id} person={person} tags={tags} stages={stages} from={from} />;
+  return <PersonScreen key={person.id} person={person} tags={tags} stages={stages} series={series} from={from} />;
 }
