@@ -558,3 +558,66 @@ describe('control API over HTTP and the page', () => {
     expect(error).toContain('sendMessage → 400 Bad Request: chat not found');
   });
 });
+
+describe("Telegram's sending limits", () => {
+  /** People who pressed /start, so the bot may write to them. */
+  function subscribers(token: string, count: number, from = 90_000): number[] {
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      fake.sendUserMessage(token, { from: { id: from + i, first_name: `P${i}` }, text: '/start' });
+      ids.push(from + i);
+    }
+    return ids;
+  }
+  const send = (token: string, chatId: number, extra: Record<string, unknown> = {}) => raw(token, 'sendMessage', json({ chat_id: chatId, text: 'Hi', ...extra }));
+
+  it('answers the 31st message of a second with 429 and retry_after, and takes it after the wait', async () => {
+    const { token } = newBot();
+    const people = subscribers(token, 31);
+    const answers = await Promise.all(people.map((id) => send(token, id)));
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(1);
+    expect(refused[0].body).toMatchObject({ ok: false, error_code: 429, parameters: { retry_after: 1 } });
+    const stats = fake.limitStats(token);
+    expect(stats.too_many_requests).toBe(1);
+    expect(stats.max_per_second).toBeLessThanOrEqual(30);
+    expect(Object.values(stats.per_second).reduce((a, b) => a + b, 0)).toBe(30);
+    const refusedChat = people[answers.indexOf(refused[0])];
+    expect(fake.botMessages(token, refusedChat)).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, 1050));
+    expect((await send(token, refusedChat)).status).toBe(200);
+    expect(fake.botMessages(token, refusedChat)).toHaveLength(1);
+  });
+
+  it('allows a short burst in one chat, then 429', async () => {
+    const { token } = newBot();
+    const [chat] = subscribers(token, 1, 91_000);
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send(token, chat)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('lets an eligible bot burst with allow_paid_broadcast and counts the Stars; refuses one that is not', async () => {
+    const { token } = newBot();
+    const people = subscribers(token, 100, 92_000);
+    expect((await send(token, people[0], { allow_paid_broadcast: true })).body).toMatchObject({ ok: false, error_code: 400 });
+    fake.setPaidBroadcastEligible(token, true);
+    const answers = await Promise.all(people.map((id) => send(token, id, { allow_paid_broadcast: true })));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(fake.limitStats(token)).toMatchObject({ paid_messages: 70, stars_spent: 7, too_many_requests: 0 });
+  });
+
+  it('deletes a message for 48 hours only', async () => {
+    const { token } = newBot();
+    const [chat] = subscribers(token, 1, 93_000);
+    const first = (await send(token, chat)).body.result as { message_id: number };
+    expect((await raw(token, 'deleteMessage', json({ chat_id: chat, message_id: first.message_id }))).body).toEqual({ ok: true, result: true });
+    const second = (await send(token, chat)).body.result as { message_id: number };
+    fake.ageMessages(token, 48 * 3600 + 60);
+    expect((await raw(token, 'deleteMessage', json({ chat_id: chat, message_id: second.message_id }))).body).toMatchObject({
+      ok: false,
+      error_code: 400,
+      description: "Bad Request: message can't be deleted for everyone",
+    });
+  });
+});

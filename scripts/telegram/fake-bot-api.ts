@@ -163,6 +163,7 @@ const CONTROL_ROUTES: Array<[method: string, pattern: RegExp, handler: ControlHa
       return telegram.setBlocked(params[0], Number(params[1]), b.blocked !== false) ?? null;
     },
   ],
+  ['GET', /^\/control\/bots\/([^/]+)\/limits$/, ({ telegram, params }) => telegram.limitStats(params[0])],
   ['POST', /^\/control\/bots\/([^/]+)\/new-token$/, ({ telegram, params }) => telegram.newToken(params[0])],
   [
     'POST',

@@ -35,6 +35,44 @@ export const SHORT_DESCRIPTION_LIMIT = 120;
 export const PHOTO_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 50 * 1024 * 1024;
 const MAX_POLL_TIMEOUT_S = 50;
+/**
+ * Telegram's sending limits, enforced by default so a sender is proven against them: about 30
+ * messages a second per bot (a sliding second here); in one chat "no more than one message a
+ * second, short bursts allowed" (here: CHAT_BURST messages in any CHAT_WINDOW_MS); with
+ * allow_paid_broadcast up to 1,000 a second for eligible bots, 0.1 Star per message beyond the
+ * free 30; a message can be deleted for 48 hours.
+ */
+export const BOT_MESSAGES_PER_SECOND = 30;
+export const PAID_MESSAGES_PER_SECOND = 1000;
+export const CHAT_BURST = 5;
+export const CHAT_WINDOW_MS = 5000;
+export const DELETE_WINDOW_S = 48 * 3600;
+/** Methods that send a message: they count against the limits. */
+const SENDING_METHODS = new Set(['sendmessage', 'sendphoto', 'sendvideo', 'senddocument', 'sendanimation', 'sendaudio', 'sendvoice', 'copymessage', 'forwardmessage']);
+/** Per-second send counts are kept this long (benchmarks read them after a run). */
+const PER_SECOND_KEEP_S = 900;
+
+export interface SendLimits {
+  enabled: boolean;
+  botPerSecond: number;
+  chatBurst: number;
+  chatWindowMs: number;
+}
+
+/** What the limits saw, per bot (tests and benchmarks read it). */
+export interface LimitStats {
+  /** 429s answered to this bot. */
+  too_many_requests: number;
+  /** Messages sent, per wall-clock second (unix seconds → count), the last PER_SECOND_KEEP_S. */
+  per_second: Record<string, number>;
+  /** The most sent in any one wall-clock second. */
+  max_per_second: number;
+  paid_messages: number;
+  /** 0.1 Star each. */
+  stars_spent: number;
+  paid_broadcast_eligible: boolean;
+}
+
 /** Calls remembered per bot for calls()/waitForCall(); older ones are forgotten (benchmarks make many). */
 export const CALL_LOG_LIMIT = 2000;
 /** Update types a bot gets when allowed_updates is empty (Telegram's default). */
@@ -237,6 +275,12 @@ interface FakeBot {
   failures: InjectedFailure[];
   calls: ApiCall[];
   callbacks: Map<string, CallbackRecord>;
+  /** Send times (ms) in the last second: free ones, and paid ones. */
+  freeSends: number[];
+  paidSends: number[];
+  chatSends: Map<number, number[]>;
+  stats: { tooMany: number; perSecond: Map<number, number>; paidMessages: number; starTenths: number };
+  paidBroadcastEligible: boolean;
 }
 
 export type ApiOutcome =
@@ -258,6 +302,8 @@ export interface FakeTelegramOptions {
   webhookRetryMs?: number;
   /** How long a webhook may take to answer one update. */
   webhookTimeoutMs?: number;
+  /** Telegram's sending limits (on by default). */
+  limits?: Partial<SendLimits>;
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -390,8 +436,10 @@ export class FakeTelegram {
   private readonly webhookRetryMs: number;
   private readonly webhookTimeoutMs: number;
   private readonly handlers: Record<string, Handler>;
+  readonly limits: SendLimits;
 
   constructor(options: FakeTelegramOptions = {}) {
+    this.limits = { enabled: true, botPerSecond: BOT_MESSAGES_PER_SECOND, chatBurst: CHAT_BURST, chatWindowMs: CHAT_WINDOW_MS, ...options.limits };
     this.webhookRetryMs = options.webhookRetryMs ?? 1000;
     this.webhookTimeoutMs = options.webhookTimeoutMs ?? 10_000;
     this.events.setMaxListeners(0);
@@ -459,14 +507,92 @@ export class FakeTelegram {
     if (!handler) return this.failure(ERRORS.notFound());
     const injected = this.takeInjectedFailure(bot, method);
     if (injected) return this.failure(injected);
+    const sending = SENDING_METHODS.has(method.toLowerCase()) && this.limits.enabled;
+    const paid = sending && params.boolean('allow_paid_broadcast') === true;
+    if (sending) {
+      const refused = this.overLimit(bot, params, paid);
+      if (refused) return this.failure(refused);
+    }
     try {
       const result = await handler(bot, params, signal);
+      if (sending) this.countSend(bot, params, paid);
       if (result instanceof Described) return { ok: true, result: result.result, description: result.description };
       return { ok: true, result };
     } catch (error) {
       if (error instanceof ApiError) return this.failure(error);
       throw error;
     }
+  }
+
+  /** A 429 (or 400 for a paid broadcast the bot may not use) when this send would break a limit. */
+  private overLimit(bot: FakeBot, params: Params, paid: boolean): ApiError | undefined {
+    const at = Date.now();
+    if (paid && !bot.paidBroadcastEligible) return badRequest('paid broadcasts are not available for the bot');
+    const window = paid ? bot.paidSends : bot.freeSends;
+    while (window.length > 0 && window[0] <= at - 1000) window.shift();
+    const limit = paid ? PAID_MESSAGES_PER_SECOND : this.limits.botPerSecond;
+    const tooMany = (retryAt: number) => {
+      bot.stats.tooMany += 1;
+      return ERRORS.tooManyRequests(Math.max(1, Math.ceil((retryAt - at) / 1000)));
+    };
+    if (window.length >= limit) return tooMany(window[0] + 1000);
+    const chatId = params.integer('chat_id');
+    if (chatId !== undefined) {
+      const sends = bot.chatSends.get(chatId);
+      if (sends) {
+        while (sends.length > 0 && sends[0] <= at - this.limits.chatWindowMs) sends.shift();
+        if (sends.length >= this.limits.chatBurst) return tooMany(sends[0] + this.limits.chatWindowMs);
+      }
+    }
+    return undefined;
+  }
+
+  private countSend(bot: FakeBot, params: Params, paid: boolean): void {
+    const at = Date.now();
+    if (paid) {
+      bot.paidSends.push(at);
+      while (bot.freeSends.length > 0 && bot.freeSends[0] <= at - 1000) bot.freeSends.shift();
+      // The first 30 of a second are free; the rest cost 0.1 Star each.
+      if (bot.freeSends.length < BOT_MESSAGES_PER_SECOND) bot.freeSends.push(at);
+      else {
+        bot.stats.paidMessages += 1;
+        bot.stats.starTenths += 1;
+      }
+    } else bot.freeSends.push(at);
+    const chatId = params.integer('chat_id');
+    if (chatId !== undefined) {
+      const sends = bot.chatSends.get(chatId) ?? [];
+      sends.push(at);
+      bot.chatSends.set(chatId, sends);
+      if (bot.chatSends.size > 50_000) for (const [id, list] of bot.chatSends) if ((list.at(-1) ?? 0) <= at - this.limits.chatWindowMs) bot.chatSends.delete(id);
+    }
+    const second = Math.floor(at / 1000);
+    bot.stats.perSecond.set(second, (bot.stats.perSecond.get(second) ?? 0) + 1);
+    if (bot.stats.perSecond.size > PER_SECOND_KEEP_S) bot.stats.perSecond.delete(bot.stats.perSecond.keys().next().value!);
+  }
+
+  /** What the sending limits saw for a bot. */
+  limitStats(token: string): LimitStats {
+    const bot = this.botFor(token);
+    const perSecond = Object.fromEntries([...bot.stats.perSecond].map(([k, v]) => [String(k), v]));
+    return {
+      too_many_requests: bot.stats.tooMany,
+      per_second: perSecond,
+      max_per_second: Math.max(0, ...bot.stats.perSecond.values()),
+      paid_messages: bot.stats.paidMessages,
+      stars_spent: bot.stats.starTenths / 10,
+      paid_broadcast_eligible: bot.paidBroadcastEligible,
+    };
+  }
+
+  /** Telegram lets only some bots use allow_paid_broadcast (enough Stars and users). */
+  setPaidBroadcastEligible(token: string, eligible: boolean): void {
+    this.botFor(token).paidBroadcastEligible = eligible;
+  }
+
+  /** Makes every message of the bot look `seconds` older (for the 48-hour delete rule). */
+  ageMessages(token: string, seconds: number): void {
+    for (const chat of this.botFor(token).chats.values()) for (const stored of chat.messages.values()) stored.message.date -= seconds;
   }
 
   private failure(error: ApiError): ApiOutcome {
@@ -964,6 +1090,7 @@ export class FakeTelegram {
     const id = p.integer('message_id');
     const stored = id === undefined ? undefined : chat.messages.get(id);
     if (!stored || stored.deleted) throw badRequest('message to delete not found');
+    if (now() - stored.message.date > DELETE_WINDOW_S) throw badRequest("message can't be deleted for everyone");
     stored.deleted = true;
     stored.editedSeq = ++this.seq;
     this.changed();
@@ -1098,6 +1225,11 @@ export class FakeTelegram {
       failures: [],
       calls: [],
       callbacks: new Map(),
+      freeSends: [],
+      paidSends: [],
+      chatSends: new Map(),
+      stats: { tooMany: 0, perSecond: new Map(), paidMessages: 0, starTenths: 0 },
+      paidBroadcastEligible: false,
     };
     this.bots.set(fullToken, bot);
     this.changed();

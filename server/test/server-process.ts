@@ -1,0 +1,150 @@
+// A real server process (server/main.ts) for the tests that kill it: its database prepared
+// beforehand (embedded PGlite files under a DATA_DIR, or a PostgreSQL database in CI), funnels whose
+// bots live in the fake Bot API, and the HTTP API of the running process to watch it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FakeTelegram } from '../../scripts/telegram/fake-bot-api/fake-telegram';
+import { hashPassword } from '../accounts/passwords';
+import { createDb, migrate, type Db } from '../db';
+import { funnels, mailings, users } from '../db/schema';
+import { botTokenHash, botTokenHint, encryptSecret } from '../funnels/secret-box';
+import { createMailingService } from '../mailings/mailings';
+import { addSubscribers } from './mailings';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SECRET_KEY = 'crash-test-secret-key-0123456789abcdef';
+export const OWNER_PASSWORD = 'Kill-9-and-back!';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Where the server process keeps its data: a fresh DATA_DIR, and DATABASE_URL when given. */
+export interface ServerData {
+  dataDir: string;
+  databaseUrl: string | null;
+}
+
+export function newDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'funnels-crash-'));
+}
+
+/** Opens the process's database from this test (PGlite: only while the process is not running). */
+export async function openDb(data: ServerData): Promise<Db> {
+  const db = await createDb({ databaseUrl: data.databaseUrl, dataDir: data.dataDir });
+  await migrate(db);
+  return db;
+}
+
+/** An owner, `bots` funnels of `people` subscribers each, and a started mailing per funnel. */
+export async function seedMailings(db: Db, fake: FakeTelegram, { bots, people }: { bots: number; people: number }) {
+  const email = `owner.${Date.now()}@example.com`;
+  const [owner] = await db.orm.insert(users).values({ email, isActive: true, passwordHash: await hashPassword(OWNER_PASSWORD) }).returning();
+  const service = createMailingService({ db, now: () => new Date() });
+  const made: Array<{ token: string; funnelId: number; mailingId: number }> = [];
+  for (let b = 0; b < bots; b++) {
+    const username = `crash${Date.now().toString(36)}${b}_bot`;
+    const { token } = fake.addBot({ username, first_name: `Crash ${b}` });
+    const [funnel] = await db.orm
+      .insert(funnels)
+      .values({
+        ownerId: owner.id,
+        name: `Crash ${b}`,
+        botTokenEncrypted: encryptSecret(token, SECRET_KEY),
+        botTokenHash: botTokenHash(token),
+        botTokenHint: botTokenHint(token),
+        botId: Number(token.split(':')[0]),
+        botUsername: username,
+      })
+      .returning();
+    await addSubscribers(db, fake, token, funnel.id, people);
+    const [mailing] = await db.orm
+      .insert(mailings)
+      .values({
+        funnelId: funnel.id,
+        title: 'Crash sale',
+        message: { text: 'Sale today, {first_name|friend}!', media_id: null, buttons: [], next_button: null },
+        audience: { stages_in: [], stages_out: [], tags_in: [], tags_out: [] },
+      })
+      .returning();
+    made.push({ token, funnelId: funnel.id, mailingId: mailing.id });
+  }
+  for (const m of made) await service.startNow(m.mailingId);
+  return { email, made };
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  port: number;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Starts server/main.ts as its own process (as `npm start` runs it, without the build step). */
+export function startServer(data: ServerData, port: number, apiRoot: string, env: Record<string, string> = {}): RunningServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: data.dataDir,
+      ...(data.databaseUrl ? { DATABASE_URL: data.databaseUrl } : { DATABASE_URL: '' }),
+      SECRET_KEY,
+      TELEGRAM_API_ROOT: apiRoot,
+      TELEGRAM_BOT_TOKEN: '',
+      DIST_DIR: path.join(data.dataDir, 'no-dist'),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)));
+  child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, port, exited, output: () => log };
+}
+
+/** Resolves once the server answers its health check. */
+export async function untilHealthy(server: RunningServer, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not start: ${server.output()}`);
+}
+
+export async function loginKey(port: number, email: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/token/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: OWNER_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { auth_token: string }).auth_token;
+}
+
+export async function apiGet<T>(port: number, key: string, url: string): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${port}${url}`, { headers: { authorization: `Token ${key}` } });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
