@@ -47,8 +47,8 @@ export async function openDb(data: ServerData): Promise<Db> {
   return db;
 }
 
-/** An owner, `bots` funnels of `people` subscribers each, and a started mailing per funnel. */
-export async function seedMailings(db: Db, fake: FakeTelegram, { bots, people }: { bots: number; people: number }) {
+/** An owner, `bots` funnels of `people` subscribers each, and a mailing per funnel (started unless `start` is false). */
+export async function seedMailings(db: Db, fake: FakeTelegram, { bots, people, start = true }: { bots: number; people: number; start?: boolean }) {
   const email = `owner.${Date.now()}@example.com`;
   const [owner] = await db.orm.insert(users).values({ email, isActive: true, passwordHash: await hashPassword(OWNER_PASSWORD) }).returning();
   const service = createMailingService({ db, now: () => new Date() });
@@ -80,7 +80,7 @@ export async function seedMailings(db: Db, fake: FakeTelegram, { bots, people }:
       .returning();
     made.push({ token, funnelId: funnel.id, mailingId: mailing.id });
   }
-  for (const m of made) await service.startNow(m.mailingId);
+  if (start) for (const m of made) await service.startNow(m.mailingId);
   return { email, made };
 }
 

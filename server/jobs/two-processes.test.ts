@@ -1,0 +1,64 @@
+// Two server processes on one PostgreSQL mail 3,000 people from two bots at once: nobody gets the
+// message twice, everybody gets it, and each bot stays within Telegram's 30 messages in every
+// second (the fake Bot API counts them) — the per-bot lease makes one process at a time send a
+// bot's outbox. PostgreSQL only (CI runs the server suite on it): the embedded database is one
+// process's.
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAILINGS_API, type Mailing } from '../../contract/mailings';
+import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
+import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
+import { apiGet, freePort, loginKey, newDataDir, seedMailings, startServer, untilHealthy, type RunningServer } from '../test/server-process';
+
+const PEOPLE = 1_500;
+let fake: FakeBotApi | undefined;
+let testDb: TestDb | undefined;
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGTERM');
+  await Promise.all(servers.map((s) => s.exited));
+  await fake?.close();
+  await testDb?.drop();
+});
+
+describe('two processes on one PostgreSQL', () => {
+  it.skipIf(!TEST_DATABASE_URL)('mail 3,000 people from two bots: nobody twice, nobody skipped, each bot within its rate', { timeout: 240_000 }, async () => {
+    fake = await startFakeBotApi();
+    testDb = await createTestDb();
+    // Both processes must be running before the mailings start, so both compete for the bots.
+    const { email, made } = await seedMailings(testDb.db, fake, { bots: 2, people: PEOPLE, start: false });
+    const data = { dataDir: newDataDir(), databaseUrl: testDb.url };
+    const ports = [await freePort(), await freePort()];
+    for (const port of ports) servers.push(startServer({ ...data, dataDir: newDataDir() }, port, fake.url));
+    await Promise.all(servers.map((s) => untilHealthy(s)));
+    const key = await loginKey(ports[0], email);
+    for (const m of made) {
+      const res = await fetch(`http://127.0.0.1:${ports[made.indexOf(m) % 2]}${MAILINGS_API.send(m.mailingId)}`, {
+        method: 'POST',
+        headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status, await res.text()).toBe(200);
+    }
+    for (const m of made) {
+      const deadline = Date.now() + 150_000;
+      let mailing = await apiGet<Mailing>(ports[1], key, MAILINGS_API.mailing(m.mailingId));
+      while (mailing.state !== 'finished' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        mailing = await apiGet<Mailing>(ports[1], key, MAILINGS_API.mailing(m.mailingId));
+      }
+      expect(mailing.state).toBe('finished');
+      expect(mailing.progress).toMatchObject({ total: PEOPLE, sent: PEOPLE, unknown: 0, failed: 0 });
+      let twice = 0;
+      let none = 0;
+      for (const chat of fake.botState(m.token).chats) {
+        const count = fake.botMessages(m.token, chat.id).length;
+        if (count > 1) twice += 1;
+        if (count === 0) none += 1;
+      }
+      expect({ twice, none }).toEqual({ twice: 0, none: 0 });
+      const stats = fake.limitStats(m.token);
+      expect(stats.max_per_second).toBeLessThanOrEqual(30);
+      console.log(`bot ${made.indexOf(m) + 1}: ${PEOPLE} sent, at most ${stats.max_per_second} in a second, ${stats.too_many_requests} 429s`);
+    }
+  });
+});
