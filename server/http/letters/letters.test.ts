@@ -4,7 +4,7 @@
 // a repeating letter after downtime (one overdue letter, the rest skipped), leaving on a tag,
 // and ownership.
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FUNNELS_API } from '../../../contract/funnels';
 import { LETTERS_API, type Letter, type LetterHistory, type Series } from '../../../contract/letters';
 import { outbox, people, seriesMembers } from '../../db/schema';
@@ -21,8 +21,9 @@ import { fieldsError } from '../funnels/expected-errors';
 const env = useFunnelsTestEnv();
 const expectError = (res: Parameters<typeof expectJsonError>[0], status: number, body: Record<string, unknown>) => expect(expectJsonError(res, status)).toEqual(body);
 const senders: OutboxSender[] = [];
-afterAll(async () => {
-  await Promise.all(senders.map((s) => s.stop()));
+// Each test's engine stops with it: one still running would claim the next test's rows.
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
 });
 
 function startSender(): OutboxSender {

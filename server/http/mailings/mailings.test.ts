@@ -2,7 +2,7 @@
 // filters, the pre-send check, sending with a state per recipient, pause/resume without
 // duplicates or skips, Telegram's errors (429, 403, 5xx, 401), a crash's unknown rows, ownership.
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FUNNELS_API, type Funnel, type PersonDetail } from '../../../contract/funnels';
 import { MAILINGS_API, type Mailing, type MailingCheck, type RecipientsPage } from '../../../contract/mailings';
 import { mailings, outbox, people } from '../../db/schema';
@@ -19,8 +19,9 @@ const env = useFunnelsTestEnv();
 const expectError = (res: Parameters<typeof expectJsonError>[0], status: number, body: Record<string, unknown>) =>
   expect(expectJsonError(res, status)).toEqual(body);
 const senders: OutboxSender[] = [];
-afterAll(async () => {
-  await Promise.all(senders.map((s) => s.stop()));
+// Each test's engine stops with it: one still running would claim the next test's rows.
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
 });
 
 function startSender(options: Parameters<typeof testOutboxSender>[2] = {}): OutboxSender {
