@@ -146,12 +146,17 @@ export class LetterScheduler {
   async tick(): Promise<void> {
     if (this.clock() - this.lastMembership >= MEMBERSHIP_INTERVAL_MS) {
       this.lastMembership = this.clock();
-      await this.joins();
-      await this.db.query(LEAVE);
+      await this.memberships();
     }
     await this.follow();
     await this.db.query(SKIP_LATE);
     await this.db.query(SKIP_PILED);
+  }
+
+  /** Who joins and who leaves, now (tick() does it once a second). */
+  async memberships(): Promise<void> {
+    await this.joins();
+    await this.db.query(LEAVE);
   }
 
   /** People who met a series' joining rule since it was turned on become members, with their first moments. */

@@ -149,4 +149,22 @@ describe('series of letters', () => {
     const [row] = await env.t.db.orm.select().from(people).where(eq(people.id, bob.id));
     expect(row.blocked).toBe(false);
   });
+
+  it('a person joins on reaching the series’ stage and leaves on blocking the bot', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const stage = ok<{ id: number }>(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'Paid' }), 201);
+    const { series, letters } = await seriesWith(key, funnel.id, { join_on: { on: 'stage', stage_id: stage.id, tag_id: null } }, [letterBody('Thanks', hours(24))]);
+    const [cleo, dan] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 2);
+    ok(await call(env, key, 'PATCH', FUNNELS_API.person(cleo.id), { stage_id: stage.id }));
+    const scheduler = new LetterScheduler(env.t.db);
+    await scheduler.tick();
+    expect((await historyOf(key, letters[0].id)).results.map((r) => [r.person_id, r.state])).toEqual([[cleo.id, 'waiting']]);
+    expect(ok<Series>(await call(env, key, 'GET', LETTERS_API.oneSeries(series.id))).members_count).toBe(1);
+    void dan;
+    await env.t.db.orm.update(people).set({ blocked: true }).where(eq(people.id, cleo.id));
+    await scheduler.memberships();
+    expect((await historyOf(key, letters[0].id)).results.map((r) => r.state)).toEqual(['cancelled']);
+    expect(ok<Series>(await call(env, key, 'GET', LETTERS_API.oneSeries(series.id))).members_count).toBe(0);
+  });
 });
