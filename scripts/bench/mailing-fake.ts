@@ -13,6 +13,7 @@ type Command =
   | { type: 'subscribe'; token: string; from: number; count: number }
   | { type: 'probe'; token: string; from: number; count: number; everyMs: number }
   | { type: 'report'; tokens: string[]; text: string }
+  | { type: 'arrivals'; tokens: string[] }
   | { type: 'close' };
 
 const send = (message: unknown) => process.send!(message);
@@ -21,11 +22,14 @@ async function main(): Promise<void> {
   const fake = await startFakeBotApi();
   const probes = new Map<string, number>();
   const replyTimes: number[] = [];
+  /** When each chat got its first message (wall clock, ms), for the letters' lag. */
+  const firstArrival = new Map<string, number>();
   const original = fake.callMethod.bind(fake);
   fake.callMethod = async (token, method, params, signal) => {
     const outcome = await original(token, method, params, signal);
     if (method === 'sendMessage' && outcome.ok) {
       const key = `${token}:${(outcome.result as Message).chat.id}`;
+      if (!firstArrival.has(key)) firstArrival.set(key, Date.now());
       const at = probes.get(key);
       if (at !== undefined) {
         probes.delete(key);
@@ -73,6 +77,14 @@ async function main(): Promise<void> {
         return { rate: inner.length ? inner.reduce((a, b) => a + b, 0) / inner.length : 0, max: stats.max_per_second, tooMany: stats.too_many_requests, twice, got };
       });
       send({ type: 'report', perBot, replies: spread(replyTimes.splice(0)) });
+    } else if (command.type === 'arrivals') {
+      const wanted = new Set(command.tokens);
+      const list: Array<[string, number, number]> = [];
+      for (const [key, at] of firstArrival) {
+        const [token, chat] = [key.slice(0, key.lastIndexOf(':')), Number(key.slice(key.lastIndexOf(':') + 1))];
+        if (wanted.has(token)) list.push([token, chat, at]);
+      }
+      send({ type: 'arrivals', list });
     } else if (command.type === 'close') {
       await fake.close();
       process.exit(0);

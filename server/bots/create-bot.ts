@@ -2,7 +2,7 @@
 // development point it at scripts/telegram/fake-bot-api.ts), 429s are waited out per bot, and
 // calls go through the lean fetch of bot-api-fetch.ts.
 import { autoRetry } from '@grammyjs/auto-retry';
-import { type ApiClientOptions, Bot, GrammyError, HttpError } from 'grammy';
+import { type ApiClientOptions, Bot, GrammyError, HttpError, type Transformer } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { botApiFetch, directJsonCalls } from './bot-api-fetch';
 
@@ -18,12 +18,14 @@ export interface CreateBotOptions {
   botInfo?: UserFromGetMe;
   /** Per-request timeout; must exceed the long polling timeout (30 s). grammY's default is 500 s. */
   timeoutSeconds?: number;
+  /** Run around every attempt, inside auto-retry (a retried call passes through them again). */
+  perAttempt?: Transformer[];
 }
 
 /** grammY's own per-request timeout. */
 const DEFAULT_TIMEOUT_S = 500;
 
-export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DEFAULT_TIMEOUT_S }: CreateBotOptions): Bot {
+export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DEFAULT_TIMEOUT_S, perAttempt = [] }: CreateBotOptions): Bot {
   const bot = new Bot(token, {
     client: {
       apiRoot,
@@ -39,6 +41,7 @@ export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DE
   // auto-retry's 3 s doubling backoff multiplying with the caller's retries.
   bot.api.config.use(
     directJsonCalls(apiRoot, token, timeoutSeconds),
+    ...perAttempt,
     autoRetry({
       maxRetryAttempts: MAX_API_RETRIES,
       maxDelaySeconds: MAX_RATE_LIMIT_WAIT_S,

@@ -31,6 +31,8 @@ export const LEASE_MS = 5_000;
 export const TICK_MS = 250;
 /** A bot's sender stops (and frees its lease) after this long without work. */
 export const IDLE_EXIT_MS = 2_000;
+/** A bot's sender that has not moved for this long (more than a 429 wait and a request timeout) is given up, logged, and the bot taken over. */
+export const STALL_MS = 120_000;
 /** Waits before a 5xx or a refused connection is tried again; then the row fails. */
 export const RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000];
 /** A mailing pauses itself when this share of its last ERROR_WINDOW outcomes failed. */
@@ -254,6 +256,13 @@ export class OutboxSender {
        union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting')
        union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()`,
     );
+    for (const [funnelId, sender] of this.senders) {
+      if (performance.now() - sender.lastBeat > STALL_MS) {
+        this.options.log.error({ funnel_id: funnelId }, `outbox sender of funnel ${funnelId} made no progress for ${STALL_MS / 1000} s: given up, the bot is taken over`);
+        sender.abandon();
+        this.senders.delete(funnelId);
+      }
+    }
     for (const { funnel_id: funnelId } of candidates) {
       if (this.stopping || this.senders.has(funnelId)) continue;
       const got = await db.query(ACQUIRE, [funnelId, this.owner, this.leaseMs]);
@@ -332,6 +341,8 @@ export class OutboxSender {
 
 /** One bot's sender in this process, while it holds the bot's lease. */
 class BotSender {
+  /** When the loop last moved (the engine gives up a sender that stops moving). */
+  lastBeat = performance.now();
   private stopped = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly api: Api;
@@ -370,6 +381,11 @@ class BotSender {
     await this.done;
   }
 
+  /** Stops without waiting (the engine gave it up): its lease is taken over; what it claims no more is counted there. */
+  abandon(): void {
+    this.stopped = true;
+  }
+
   private async loop(): Promise<void> {
     const { log } = this.engine.options;
     const leaseMs = this.engine.leaseMs;
@@ -381,6 +397,7 @@ class BotSender {
     try {
       await this.db.query(RECOVER, [this.funnel.id]);
       while (!this.stopped && !this.revoked) {
+        this.lastBeat = performance.now();
         if (performance.now() - renewedAt > leaseMs / 3) {
           const renewed = await this.db.query(ACQUIRE, [this.funnel.id, this.engine.owner, leaseMs]);
           if (renewed.length === 0) {
@@ -409,6 +426,7 @@ class BotSender {
             const paid = row.mailing_id !== null && (await this.engine.messageOf(row.mailing_id))?.paid === true;
             this.limiter.setRate(paid ? PAID_BROADCAST_RATE : this.baseRate);
             await this.limiter.take('bulk', row.state === 'deleting' ? undefined : row.telegram_id);
+            this.lastBeat = performance.now();
             if (this.stopped || this.revoked) break;
             handed.add(row.id);
             const work = this.send(row).finally(() => this.inFlight.delete(work));
@@ -442,7 +460,13 @@ class BotSender {
 
   private async send(row: ClaimedRow): Promise<void> {
     const outcome = await this.attempt(row);
-    await this.engine.record({ id: row.id, outcome });
+    try {
+      await this.engine.record({ id: row.id, outcome });
+    } catch (error) {
+      // The row stays `sending`: the next holder of the lease counts it unknown, never resends it.
+      this.engine.options.log.error({ funnel_id: this.funnel.id, outbox_id: row.id }, `could not record an outcome (${outcome.state}): ${(error as Error).message}`);
+      return;
+    }
     if (row.mailing_id !== null && (outcome.state === 'sent' || outcome.state === 'failed')) {
       await this.engine.countOutcome(row.mailing_id, outcome.state === 'failed');
     }

@@ -2,7 +2,7 @@
 // behaviours, fed either by its own lean long-polling loop or by the webhook route. Every update
 // is claimed in handled_updates before it has any effect (by the behaviour that handles it, in
 // the same statement as its first write where it can), so none is handled twice.
-import { type Bot, type BotError, type Context } from 'grammy';
+import { type Bot, type BotError, type Context, type Transformer } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
 import { createBot, describeBotApiError } from '../create-bot';
@@ -97,19 +97,17 @@ export class FunnelBot {
     const { funnel, token, apiRoot, store, log, fileIds } = options;
     this.funnelId = funnel.id;
     this.tokenHash = funnel.botTokenHash;
-    this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S });
     const limiter = options.limiter;
-    if (limiter) {
-      // Outermost (installed last): each reply takes a slot of the bot's rate, ahead of any
-      // mailing; a 429 that auto-retry gave up on holds back the bot's mailings as well.
-      this.bot.api.config.use(async (prev, method, payload, signal) => {
-        if (!SENDING_METHODS.has(method)) return prev(method, payload, signal);
-        await limiter.take('reply');
-        const result = await prev(method, payload, signal);
-        if (!result.ok && result.error_code === 429) limiter.pauseFor(result.parameters?.retry_after ?? 1);
-        return result;
-      });
-    }
+    // Inside auto-retry: every attempt, a retry after a 429 too, takes a slot of the bot's rate
+    // (ahead of any mailing), and a 429 holds back the bot's mailings as well.
+    const paced: Transformer = async (prev, method, payload, signal) => {
+      if (!limiter || !SENDING_METHODS.has(method)) return prev(method, payload, signal);
+      await limiter.take('reply');
+      const result = await prev(method, payload, signal);
+      if (!result.ok && result.error_code === 429) limiter.pauseFor(result.parameters?.retry_after ?? 1);
+      return result;
+    };
+    this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S, perAttempt: limiter ? [paced] : [] });
     const fc: FunnelContext = {
       funnelId: funnel.id,
       store,
