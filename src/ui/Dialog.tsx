@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from '@/ui/form';
+import './dialog.css';
 
 export function ConfirmDialog({
   title,
