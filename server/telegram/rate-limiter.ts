@@ -1,6 +1,9 @@
 // Telegram's sending rules for one bot, in this process: at most `perSecond` messages a second,
 // spaced evenly (a burst at the top of each second would meet Telegram's sliding window jittered
-// by the network), replies before mailings and letters, at most one bulk message a second to one
+// by the network), and never more than floor(perSecond) + 1 in any window of that many slots: a
+// timer that fires late and the next one on time are squeezed together, and with the 30/s cap one
+// message away that squeeze alone made a 429 under load; the window keeps the slack of running a
+// little under the cap (34 ms at 29/s) for the network's jitter. Replies before mailings and letters, at most one bulk message a second to one
 // person, and a 429's retry_after honoured for this bot only. The outbox sender (one process per
 // bot at a time, by lease) and the bot's replies in the same process share one limiter.
 
@@ -17,6 +20,8 @@ interface Waiter {
 export class BotRateLimiter {
   private intervalMs: number;
   private nextAt = 0;
+  /** When the last `windowCount` slots were granted, oldest first. */
+  private granted: number[] = [];
   private pausedUntil = 0;
   private readonly replies: Waiter[] = [];
   private readonly bulk: Waiter[] = [];
@@ -37,7 +42,14 @@ export class BotRateLimiter {
   }
 
   setRate(perSecond: number): void {
+    if (1000 / perSecond === this.intervalMs) return;
     this.intervalMs = 1000 / perSecond;
+    this.granted = [];
+  }
+
+  /** Messages allowed in any window of `windowCount` slots: one more than the whole messages a second. */
+  private get windowCount(): number {
+    return Math.floor(this.perSecond + 1e-9) + 1;
   }
 
   /** A 429 said retry_after: nothing of this bot is sent for that long. */
@@ -80,7 +92,10 @@ export class BotRateLimiter {
       const next = this.replies[0] ?? this.bulk[0];
       if (!next) return;
       const now = this.clock();
-      const at = Math.max(this.nextAt, this.pausedUntil);
+      const count = this.windowCount;
+      const windowOpensAt = this.granted.length >= count ? this.granted[this.granted.length - count] + count * this.intervalMs : 0;
+      const gridAt = Math.max(this.nextAt, this.pausedUntil);
+      const at = Math.max(gridAt, windowOpensAt);
       if (at > now) {
         this.timer = setTimeout(() => {
           this.timer = undefined;
@@ -89,9 +104,12 @@ export class BotRateLimiter {
         return;
       }
       (next.priority === 'reply' ? this.replies : this.bulk).shift();
-      // Slots on an even grid (a timer firing late does not slow the rate); after an idle spell
-      // the grid starts again from now, so there is no catch-up burst.
-      this.nextAt = (now - at <= this.intervalMs ? at : now) + this.intervalMs;
+      // Slots on an even grid (a timer firing late does not slow the rate, and neither does the
+      // window holding back the slot after a late one); after an idle spell the grid starts again
+      // from now, so there is no catch-up burst.
+      this.nextAt = (now - gridAt <= this.intervalMs ? gridAt : now) + this.intervalMs;
+      this.granted.push(now);
+      if (this.granted.length > count) this.granted.shift();
       next.resolve();
     }
   }
