@@ -337,6 +337,14 @@ export const outbox = pgTable(
     occurrence: integer('occurrence'),
     /** A repeating letter's next moment has been made (or is not wanted): the sweep passes it by. */
     followed: boolean('followed').notNull().default(true),
+    /**
+     * A funnel bot's reply (issue 11): the message of `stageId`, written in the statement that
+     * claims the update which causes it, and sent by the bot runtime of the process `owner` (not
+     * by the outbox sender). A dead owner's waiting replies are taken over by a live runtime.
+     */
+    reply: boolean('reply').notNull().default(false),
+    stageId: integer('stage_id').references((): AnyPgColumn => stages.id, { onDelete: 'set null' }),
+    owner: varchar('owner', { length: 64 }),
     /** Lower goes first (replies 0, letters 5, mailings 10). */
     priority: integer('priority').notNull().default(10),
     state: varchar('state', { length: 10 })
@@ -360,8 +368,18 @@ export const outbox = pgTable(
     index('outbox_due_idx').on(t.funnelId, t.priority, t.id).where(sql`${t.state} = 'waiting'`),
     index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting')`),
     index('outbox_person_idx').on(t.personId),
+    index('outbox_replies_open_idx').on(t.funnelId, t.personId, t.id).where(sql`${t.reply} and ${t.state} in ('waiting', 'sending')`),
   ],
 );
+
+/**
+ * The bot runtimes alive now (one per server process), each renewing its row every few seconds:
+ * the replies of a runtime whose row ran out are taken over (waiting) or counted unknown (sending).
+ */
+export const runtimeProcesses = pgTable('runtime_processes', {
+  owner: varchar('owner', { length: 64 }).primaryKey(),
+  aliveUntil: timestamptz('alive_until').notNull(),
+});
 
 /**
  * Which process sends a bot's outbox now: one at a time per bot, so the bot's rate holds across

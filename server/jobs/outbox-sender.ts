@@ -109,7 +109,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const CLAIM = `
   with picked as (
     select o.id from outbox o
-     where o.funnel_id = $1 and o.state = 'waiting' and o.not_before <= now()
+     where o.funnel_id = $1 and o.state = 'waiting' and o.not_before <= now() and not o.reply
        and (o.mailing_id is null or exists (select 1 from mailings m where m.id = o.mailing_id and m.state = 'sending'))
        and (o.letter_id is null or exists (
              select 1 from letters l join letter_series s on s.id = l.series_id
@@ -167,7 +167,7 @@ const RECOVER = `
   update outbox set state = case when state = 'deleting' then 'sent' else 'unknown' end,
                     error = case when state = 'deleting' then error else 'The server stopped while this message was being sent.' end,
                     updated_at = now()
-   where funnel_id = $1 and state in ('sending', 'deleting')`;
+   where funnel_id = $1 and state in ('sending', 'deleting') and not reply`;
 
 const FINISH = `
   update mailings m set state = 'finished', finished_at = now(), updated_at = now()
@@ -262,7 +262,7 @@ export class OutboxSender {
     await this.letterScheduler.tick();
     const candidates = await db.query<{ funnel_id: number }>(
       `select funnel_id from mailings where state = 'sending'
-       union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting')
+       union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting') and not reply
        union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()`,
     );
     for (const [funnelId, sender] of this.senders) {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { FakeTelegram } from '../../scripts/telegram/fake-bot-api/fake-telegram';
 import { hashPassword } from '../accounts/passwords';
 import { createDb, migrate, type Db } from '../db';
-import { funnels, mailings, users } from '../db/schema';
+import { funnels, mailings, stages, users } from '../db/schema';
 import { botTokenHash, botTokenHint, encryptSecret } from '../funnels/secret-box';
 import { createMailingService } from '../mailings/mailings';
 import { addSubscribers } from './mailings';
@@ -82,6 +82,34 @@ export async function seedMailings(db: Db, fake: FakeTelegram, { bots, people, s
   }
   if (start) for (const m of made) await service.startNow(m.mailingId);
   return { email, made };
+}
+
+/** An owner and one running funnel (long polling) whose first stage greets: the reply /start causes. */
+export async function seedRunningFunnel(db: Db, fake: FakeTelegram, text = 'Welcome, {first_name|friend}!') {
+  const [owner] = await db.orm
+    .insert(users)
+    .values({ email: `owner.${Date.now()}@example.com`, isActive: true, passwordHash: await hashPassword(OWNER_PASSWORD) })
+    .returning();
+  const username = `reply${Date.now().toString(36)}_bot`;
+  const { token } = fake.addBot({ username, first_name: 'Replies' });
+  const [funnel] = await db.orm
+    .insert(funnels)
+    .values({
+      ownerId: owner.id,
+      name: 'Replies',
+      state: 'running',
+      botTokenEncrypted: encryptSecret(token, SECRET_KEY),
+      botTokenHash: botTokenHash(token),
+      botTokenHint: botTokenHint(token),
+      botId: Number(token.split(':')[0]),
+      botUsername: username,
+    })
+    .returning();
+  const [stage] = await db.orm
+    .insert(stages)
+    .values({ funnelId: funnel.id, title: 'Hello', position: 0, message: { text, media_id: null, buttons: [], next_button: null } })
+    .returning();
+  return { token, funnelId: funnel.id, stageId: stage.id };
 }
 
 export interface RunningServer {

@@ -14,6 +14,9 @@ import { startBehaviour } from './behaviours/start';
 import { isUnauthorized, PersonBlockedError, sleep, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { RuntimeStore } from './store';
 import type { BotRateLimiter } from '../../telegram/rate-limiter';
+import { deliverReplies, ReplyQueue } from './replies';
+import { PREPAID_SLOT, type PrepaidSlot } from './stage-message';
+import type { AdoptedReply } from './store';
 
 /** The updates a funnel's bot asks Telegram for. */
 export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
@@ -92,6 +95,7 @@ export class FunnelBot {
   private offsetSavedAt = 0;
   private offsetTimer: NodeJS.Timeout | undefined;
   private offsetSaving: Promise<void> | undefined;
+  private readonly fc: FunnelContext;
 
   constructor(private readonly options: FunnelBotOptions) {
     const { funnel, token, apiRoot, store, log, fileIds } = options;
@@ -102,12 +106,16 @@ export class FunnelBot {
     // (ahead of any mailing), and a 429 holds back the bot's mailings as well.
     const paced: Transformer = async (prev, method, payload, signal) => {
       if (!limiter || !SENDING_METHODS.has(method)) return prev(method, payload, signal);
-      await limiter.take('reply');
+      // A reply took its slot before it was marked sending (replies.ts): its first attempt uses it.
+      const slot = (payload as { [PREPAID_SLOT]?: PrepaidSlot } | undefined)?.[PREPAID_SLOT];
+      if (slot && !slot.used) slot.used = true;
+      else await limiter.take('reply');
       const result = await prev(method, payload, signal);
       if (!result.ok && result.error_code === 429) limiter.pauseFor(result.parameters?.retry_after ?? 1);
       return result;
     };
     this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S, perAttempt: limiter ? [paced] : [] });
+    const replies = new ReplyQueue();
     const fc: FunnelContext = {
       funnelId: funnel.id,
       store,
@@ -116,7 +124,10 @@ export class FunnelBot {
       signal: this.abort.signal,
       sendRetryDelaysMs: options.sendRetryDelaysMs,
       alertOwner: options.alertOwner,
+      limiter,
+      deliver: (target) => replies.run(target.personId, () => deliverReplies(fc, this.bot.api, target)),
     };
+    this.fc = fc;
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
     this.bot.errorBoundary(onError, startBehaviour(fc), nextStepBehaviour(fc), membershipBehaviour(fc), historyBehaviour(fc));
     this.bot.catch(onError);
@@ -262,6 +273,26 @@ export class FunnelBot {
       this.offsetSaved = Math.max(this.offsetSaved, offset);
     } catch (error) {
       this.options.log.warn({ funnel_id: this.funnelId }, `could not save the funnel bot's update offset: ${this.describe(error)}`);
+    }
+  }
+
+  /**
+   * Replies a dead runtime left waiting, taken over by this one (oldest first): each person's are
+   * sent before anything newer of theirs. Waited for when the bot stops.
+   */
+  resumeReplies(replies: AdoptedReply[]): void {
+    const newest = new Map<number, AdoptedReply>();
+    for (const reply of replies) newest.set(reply.personId, reply);
+    for (const reply of newest.values()) {
+      const person = { first_name: reply.firstName, last_name: reply.lastName ?? undefined, username: reply.username ?? undefined };
+      const work = this.fc
+        .deliver({ personId: reply.personId, chatId: reply.telegramId, person, upToId: reply.id })
+        .catch((error: unknown) => {
+          if (error instanceof PersonBlockedError || isUnauthorized(error)) return this.onUpdateError(error, 0);
+          this.options.log.error({ funnel_id: this.funnelId, person_id: reply.personId }, `could not send a taken-over reply: ${this.describe(error)}`);
+        });
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
     }
   }
 

@@ -4,6 +4,8 @@ import { type Api, GrammyError } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
 import { isRetryableBotApiError } from '../create-bot';
 import type { InboxAlert, RuntimeStore } from './store';
+import type { BotRateLimiter } from '../../telegram/rate-limiter';
+import type { ReplyTarget } from './replies';
 
 export type RuntimeLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
@@ -19,6 +21,10 @@ export interface FunnelContext {
   sendRetryDelaysMs?: readonly number[];
   /** Tells the owner someone wrote (through the service bot); best effort, never awaited by updates. */
   alertOwner?: (alert: InboxAlert) => Promise<void>;
+  /** The bot's sending rate (shared with its mailings and letters; replies go first). */
+  limiter?: BotRateLimiter;
+  /** Sends the person's waiting replies up to the given one, after any of theirs already under way (replies.ts). */
+  deliver(target: ReplyTarget): Promise<void>;
 }
 
 /**

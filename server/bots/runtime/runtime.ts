@@ -20,7 +20,7 @@ import { describeBotApiError, isTransientBotApiError } from '../create-bot';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
 import { isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { BotRateLimits } from '../../telegram/rate-limiter';
-import { createRuntimeStore, type RuntimeStore } from './store';
+import { type AdoptedReply, createRuntimeStore, RUNTIME_HEARTBEAT_MS, type RuntimeStore } from './store';
 import { funnelWebhookPath, funnelWebhookSecret, type FunnelWebhookPort, type WebhookDelivery } from './webhook-port';
 
 /** How often the runtime re-reads which funnels should run. */
@@ -48,6 +48,8 @@ export interface FunnelRuntimeOptions {
   alertOwner?: FunnelContext['alertOwner'];
   /** Per-bot sending rate shared with the outbox (mailings): replies go first. */
   limits?: BotRateLimits;
+  /** How often the runtime says it is alive and looks for replies a dead one left (tests shorten it). */
+  heartbeatMs?: number;
 }
 
 export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
@@ -60,6 +62,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   private readonly timers: NodeJS.Timeout[] = [];
   private started = false;
   private stopping = false;
+  private sweeping: Promise<void> | undefined;
 
   constructor(private readonly options: FunnelRuntimeOptions) {
     this.transport = options.transport ?? (options.config.publicUrl.startsWith('https://') ? 'webhook' : 'polling');
@@ -102,7 +105,12 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    // Alive before any reply is written; on the embedded database no other process can be.
+    await this.store.heartbeat();
+    if (this.options.db.driver === 'pglite') await this.store.forgetOtherRuntimes();
     await this.reconcile();
+    await this.sweepReplies();
+    this.timers.push(setInterval(() => void this.sweepReplies(), this.options.heartbeatMs ?? RUNTIME_HEARTBEAT_MS));
     const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
     if (interval > 0) {
       this.timers.push(setInterval(() => void this.reconcile().catch((error: unknown) => this.logFailure('reconcile', error)), interval));
@@ -119,8 +127,39 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     await Promise.allSettled([...this.syncing.values()]);
+    await this.sweeping;
     await Promise.allSettled([...this.bots.values()].map((bot) => bot.stop()));
     this.bots.clear();
+    // Gone at once: what it left waiting (nothing, after a clean stop) is taken over without delay.
+    await this.store.goodbye().catch((error: unknown) => this.logFailure('leave runtime_processes', error));
+  }
+
+  /**
+   * Keeps this runtime alive in runtime_processes, and takes over the replies of runtimes that are
+   * gone (a killed process): waiting ones are sent from here, ones that were being sent are unknown.
+   */
+  sweepReplies(): Promise<void> {
+    if (this.sweeping || this.stopping) return this.sweeping ?? Promise.resolve();
+    this.sweeping = (async () => {
+      try {
+        await this.store.heartbeat();
+        const { unknown, adopted } = await this.store.adoptOrphanReplies(this.runningFunnelIds());
+        if (unknown > 0) {
+          this.options.log.warn(`${unknown} repl${unknown === 1 ? 'y was' : 'ies were'} being sent when their server stopped: counted unknown, not sent again`);
+        }
+        const byFunnel = new Map<number, AdoptedReply[]>();
+        for (const reply of adopted) byFunnel.set(reply.funnelId, [...(byFunnel.get(reply.funnelId) ?? []), reply]);
+        for (const [funnelId, replies] of byFunnel) {
+          this.options.log.info({ funnel_id: funnelId }, `${replies.length} waiting repl${replies.length === 1 ? 'y' : 'ies'} of a stopped server taken over`);
+          this.bots.get(funnelId)?.resumeReplies(replies);
+        }
+      } catch (error) {
+        this.logFailure('take over replies', error);
+      } finally {
+        this.sweeping = undefined;
+      }
+    })();
+    return this.sweeping;
   }
 
   /** Stages, messages or tags were written through the API: every bot reads them again. */

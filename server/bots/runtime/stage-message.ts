@@ -25,29 +25,38 @@ export function personValues(from: { first_name: string; last_name?: string; use
 }
 
 /**
- * Sends `stage`'s message to the person, personalised with their fields, and records it in their
- * history as sent. Nothing is sent for a stage with neither text nor media. Throws
- * PersonBlockedError when they blocked the bot.
+ * A slot of the bot's rate taken before the call (the reply was marked sending in between): the
+ * call's first attempt uses it instead of taking another; a retry takes a new one. It rides on
+ * the call's options under a symbol, which the JSON and multipart bodies leave out.
+ */
+export const PREPAID_SLOT = Symbol('prepaid rate slot');
+export interface PrepaidSlot {
+  used: boolean;
+}
+
+/**
+ * Sends `stage`'s message to the person, personalised with their fields; answers what was sent,
+ * or null when the stage has neither text nor media. Throws PersonBlockedError when they blocked
+ * the bot. Recording it is the caller's (replies.ts).
  */
 export async function sendStageMessage(
   fc: FunnelContext,
   api: Api,
-  personId: number,
   chatId: number,
   stage: RuntimeStage,
   person: PersonValues,
-): Promise<void> {
+  slot?: PrepaidSlot,
+): Promise<{ message: Message; text: string } | null> {
   const { media_id } = stage.message;
   const text = fillPlaceholders(stage.message.text, person);
   const reply_markup = messageKeyboard(stage.message, nextStepData(stage.id));
-  let sent: Message;
-  if (media_id !== null) {
-    sent = await sendMedia(fc, api, chatId, media_id, text, reply_markup);
-  } else {
-    if (text.trim() === '') return;
-    sent = await callForPerson(fc, chatId, () => api.sendMessage(chatId, text, { ...TEXT_OPTIONS, ...(reply_markup ? { reply_markup } : {}) }));
-  }
-  await fc.store.recordStageMessage(fc.funnelId, personId, stage.id, text, sent.message_id);
+  const prepaid = slot ? { [PREPAID_SLOT]: slot } : {};
+  if (media_id !== null) return { message: await sendMedia(fc, api, chatId, media_id, text, reply_markup, prepaid), text };
+  if (text.trim() === '') return null;
+  const message = await callForPerson(fc, chatId, () =>
+    api.sendMessage(chatId, text, { ...TEXT_OPTIONS, ...(reply_markup ? { reply_markup } : {}), ...prepaid }),
+  );
+  return { message, text };
 }
 
 async function sendMedia(
@@ -57,8 +66,9 @@ async function sendMedia(
   mediaId: number,
   caption: string,
   reply_markup: InlineKeyboardMarkup | undefined,
+  prepaid: object,
 ): Promise<Message> {
-  const extra = { ...(caption ? { caption, parse_mode: TEXT_OPTIONS.parse_mode } : {}), ...(reply_markup ? { reply_markup } : {}) };
+  const extra = { ...(caption ? { caption, parse_mode: TEXT_OPTIONS.parse_mode } : {}), ...(reply_markup ? { reply_markup } : {}), ...prepaid };
   let known = fc.fileIds.get(mediaId);
   if (!known) {
     const row = await fc.store.media(fc.funnelId, mediaId, false);

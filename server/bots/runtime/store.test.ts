@@ -111,9 +111,10 @@ describe('runtime store under many updates at once', () => {
       store.movePerson(b.id, u(), 1, b.stages[0].id, b.stages[1], 'Go on'),
       store.movePerson(b.id, u(), 2, b.stages[0].id, b.stages[1], 'Go on'), // never pressed /start
     ]);
-    expect(moved.filter((id) => id === ann)).toHaveLength(1);
-    expect(moved.slice(0, 2)).toContain(null);
-    expect(moved.slice(2)).toEqual([ben, null]);
+    const ids = moved.map((m) => (m === null || m === ALREADY_HANDLED ? m : m.id));
+    expect(ids.filter((id) => id === ann)).toHaveLength(1);
+    expect(ids.slice(0, 2)).toContain(null);
+    expect(ids.slice(2)).toEqual([ben, null]);
     expect((await personRow(a.id, 1)).stageId).toBe(a.stages[1].id);
     expect((await personRow(b.id, 1)).stageId).toBe(b.stages[1].id);
     expect(await history(ann)).toEqual(['in command /start', 'in button Next']);
@@ -137,7 +138,7 @@ describe('runtime store under many updates at once', () => {
       store.movePerson(a.id, press, 7, a.stages[0].id, a.stages[1], 'Next'),
     ]);
     expect(presses).toHaveLength(2);
-    expect(presses).toContain(fay);
+    expect(presses.map((m) => (m === null || m === ALREADY_HANDLED ? m : m.id))).toContain(fay);
     expect(presses).toContain(ALREADY_HANDLED);
     expect(await store.movePerson(a.id, press, 7, a.stages[1].id, a.stages[2], 'Next')).toBe(ALREADY_HANDLED);
     expect((await personRow(a.id, 7)).stageId).toBe(a.stages[1].id);

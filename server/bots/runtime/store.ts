@@ -1,6 +1,7 @@
 // Everything the bot runtime reads and writes in the database, as few round trips per update as
 // possible: a /start or a next-step press is one statement (person, history, stage tag together),
 // and the same statements of one turn of the event loop, from any bot, are sent as one.
+import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { MessageContentBody } from '../../../contract/funnels';
 import type { Db } from '../../db';
@@ -45,7 +46,46 @@ export interface InboxAlert {
 export interface StartedPerson {
   id: number;
   stageId: number | null;
+  /** The outbox row of the reply (the stage's message), written with the claim; null: nothing to send. */
+  replyId: number | null;
 }
+
+/** A person moved by a next-step press, and the outbox row of the reply (null: the stage has no message). */
+export interface MovedPerson {
+  id: number;
+  replyId: number | null;
+}
+
+/** A reply taken to be sent now (marked sending): the stage whose message it is. */
+export interface TakenReply {
+  id: number;
+  stageId: number | null;
+}
+
+/** How a reply ended: sent (with Telegram's message id and the text as sent), or not. */
+export type ReplyOutcome =
+  | { id: number; state: 'sent'; messageId: number; text: string; stageId: number }
+  | { id: number; state: 'failed' | 'blocked' | 'skipped'; error: string };
+
+/** A dead runtime's waiting reply, taken over by this one. */
+export interface AdoptedReply {
+  id: number;
+  funnelId: number;
+  personId: number;
+  telegramId: number;
+  firstName: string;
+  lastName: string | null;
+  username: string | null;
+}
+
+/** Does the stage have a message to send (text or media)? */
+export function hasMessage(stage: RuntimeStage): boolean {
+  return stage.message.media_id !== null || stage.message.text.trim() !== '';
+}
+
+/** A runtime renews its row this often; a row not renewed for RUNTIME_ALIVE_MS means its process is gone. */
+export const RUNTIME_HEARTBEAT_MS = 2_000;
+export const RUNTIME_ALIVE_MS = 10_000;
 
 /** What startPerson/movePerson answer for an update that was handled before (nothing was done). */
 export const ALREADY_HANDLED = Symbol('already handled');
@@ -75,6 +115,8 @@ export interface RuntimeStore {
    * Answers the person and the stage they are in now; ALREADY_HANDLED for an update claimed before.
    */
   startPerson(funnelId: number, updateId: number, from: TelegramProfile, stage: RuntimeStage | null, text: string): Promise<StartedPerson | typeof ALREADY_HANDLED>;
+  /** This runtime's name in runtime_processes and on the replies it writes. */
+  readonly owner: string;
   /**
    * Next-step press: claims the update and, if it is new, moves the person from `fromStageId` to
    * `to` only if they are still there (a press on an old message moves nobody); records the press
@@ -87,7 +129,27 @@ export interface RuntimeStore {
     fromStageId: number,
     to: RuntimeStage,
     buttonText: string,
-  ): Promise<number | null | typeof ALREADY_HANDLED>;
+  ): Promise<MovedPerson | null | typeof ALREADY_HANDLED>;
+  /**
+   * Marks the person's waiting replies up to `upToId` sending (oldest first) and answers them;
+   * none when another runtime took them. Called when the call to Telegram is about to go.
+   */
+  takeReplies(funnelId: number, personId: number, upToId: number): Promise<TakenReply[]>;
+  /** Taken replies that were not handed to Telegram (stopping, an error before them): waiting again. */
+  releaseReplies(ids: number[]): Promise<void>;
+  /** Records how replies ended; a sent one goes into the person's history. */
+  recordReplies(outcomes: ReplyOutcome[]): Promise<void>;
+  /** Renews this runtime's row in runtime_processes (alive for RUNTIME_ALIVE_MS more). */
+  heartbeat(): Promise<void>;
+  /** The embedded database has one process: every other runtime row is a dead one. */
+  forgetOtherRuntimes(): Promise<void>;
+  /** This runtime stops: its row goes, so its leftovers are taken over at once. */
+  goodbye(): Promise<void>;
+  /**
+   * Replies of runtimes that are gone, for these funnels: those being sent become unknown (never
+   * sent again), the waiting ones are taken over by this runtime and answered here.
+   */
+  adoptOrphanReplies(funnelIds: number[]): Promise<{ unknown: number; adopted: AdoptedReply[] }>;
   /** The person's id and current stage, and marks them seen and not blocked (they wrote). */
   touchPerson(funnelId: number, telegramId: number): Promise<{ id: number; stageId: number | null } | null>;
   /**
@@ -95,7 +157,6 @@ export interface RuntimeStore {
    * answer says whom to alert, once per conversation until the owner reads it (null: nobody).
    */
   recordIncoming(funnelId: number, personId: number, kind: 'text' | 'command' | 'button', text: string): Promise<InboxAlert | null>;
-  recordStageMessage(funnelId: number, personId: number, stageId: number, text: string, telegramMessageId: number): Promise<void>;
   setBlocked(funnelId: number, telegramId: number, blocked: boolean): Promise<void>;
   media(funnelId: number, mediaId: number, withData: boolean): Promise<MediaForSending | undefined>;
   saveFileId(mediaId: number, fileId: string): Promise<void>;
@@ -140,7 +201,7 @@ export function microBatch<Item, Result>(run: (items: Item[]) => Promise<Result[
     });
 }
 
-export function createRuntimeStore(db: Db): RuntimeStore {
+export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: string } = {}): RuntimeStore {
   const q = db.query.bind(db);
   /** Per funnel: the stages last read, when, and a read under way. */
   const stageCache = new Map<number, { at: number; stages: RuntimeStage[]; refreshing: boolean }>();
@@ -173,17 +234,43 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     // The same update twice in one batch (a webhook retry): only the first one is new.
     return items.map((i) => fresh.delete(`${i.funnelId}:${i.updateId}`));
   });
-  const recordStageMessage = microBatch<
-    { funnelId: number; personId: number; stageId: number; text: string; telegramMessageId: number },
-    void
-  >(async (items) => {
+  const recordReplies = microBatch<ReplyOutcome, void>(async (items) => {
     await q(
-      `insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
-       select person_id, funnel_id, 'out', 'stage_message', text, stage_id, telegram_message_id
-       from unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::bigint[]) as t(person_id, funnel_id, text, stage_id, telegram_message_id)`,
-      [items.map((i) => i.personId), items.map((i) => i.funnelId), items.map((i) => i.text), items.map((i) => i.stageId), items.map((i) => i.telegramMessageId)],
+      `with r as (
+         select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[]) as r(id, state, message_id, text, error)),
+       u as (
+         update outbox o set state = r.state, telegram_message_id = r.message_id, error = r.error,
+                sent_at = case when r.state = 'sent' then now() else o.sent_at end, updated_at = now()
+           from r where o.id = r.id and o.reply and o.state in ('sending', 'unknown')
+         returning o.person_id, o.funnel_id, o.stage_id, o.state, o.telegram_message_id, r.text)
+       insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
+       select person_id, funnel_id, 'out', 'stage_message', text, stage_id, telegram_message_id from u where state = 'sent'`,
+      [
+        items.map((i) => i.id),
+        items.map((i) => i.state),
+        items.map((i) => (i.state === 'sent' ? i.messageId : null)),
+        items.map((i) => (i.state === 'sent' ? i.text : null)),
+        items.map((i) => (i.state === 'sent' ? null : i.error)),
+      ],
     );
     return items.map(() => undefined);
+  });
+  const takeReplies = microBatch<{ funnelId: number; personId: number; upToId: number }, TakenReply[]>(async (items) => {
+    const rows = await q<{ id: string | number; stage_id: number | null; ord: string | number }>(
+      `with input as (select * from unnest($1::int[], $2::int[], $3::bigint[]) with ordinality as t(funnel_id, person_id, up_to, ord))
+       update outbox o set state = 'sending', attempts = o.attempts + 1, owner = $4, updated_at = now()
+         from input
+        where o.reply and o.state = 'waiting' and o.funnel_id = input.funnel_id and o.person_id = input.person_id and o.id <= input.up_to
+       returning o.id, o.stage_id, input.ord`,
+      [items.map((i) => i.funnelId), items.map((i) => i.personId), items.map((i) => i.upToId), owner],
+    );
+    const byOrd = new Map<number, TakenReply[]>();
+    for (const r of rows) {
+      const list = byOrd.get(Number(r.ord)) ?? [];
+      list.push({ id: Number(r.id), stageId: r.stage_id });
+      byOrd.set(Number(r.ord), list);
+    }
+    return items.map((_, index) => (byOrd.get(index + 1) ?? []).sort((a, b) => a.id - b.id));
   });
 
   /**
@@ -219,7 +306,7 @@ export function createRuntimeStore(db: Db): RuntimeStore {
     },
     StartedPerson | typeof ALREADY_HANDLED
   >(async (items) => {
-    const rows = await q<{ id: number; placed: number | null; ord: string | number }>(
+    const rows = await q<{ id: number; placed: number | null; ord: string | number; reply_id: string | number | null }>(
       `with input as (
          select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
            with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, ord)),
@@ -243,8 +330,14 @@ export function createRuntimeStore(db: Db): RuntimeStore {
        tag as (
          insert into person_tags (person_id, tag_id, source)
          select id, tag_id, 'stage' from started where tag_id is not null and placed = stage_id
-         on conflict do nothing)
-       select id, placed, ord from started`,
+         on conflict do nothing),
+       reply as (
+         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority)
+         select started.funnel_id, started.id, started.placed, true, $11, 0
+           from started join stages s on s.id = started.placed
+          where btrim(s.message->>'text') <> '' or s.message->'media_id' <> 'null'::jsonb
+         returning id, person_id)
+       select started.id, started.placed, started.ord, reply.id as reply_id from started left join reply on reply.person_id = started.id`,
       [
         items.map((i) => i.funnelId),
         items.map((i) => i.updateId),
@@ -256,28 +349,31 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         items.map((i) => i.stageId),
         items.map((i) => i.tagId),
         items.map((i) => i.text),
+        owner,
       ],
     );
-    const started = new Map(rows.map((r) => [Number(r.ord), { id: r.id, stageId: r.placed === null ? null : Number(r.placed) }]));
+    const started = new Map(
+      rows.map((r) => [Number(r.ord), { id: r.id, stageId: r.placed === null ? null : Number(r.placed), replyId: r.reply_id === null ? null : Number(r.reply_id) }]),
+    );
     return items.map((_, index) => started.get(index + 1) ?? ALREADY_HANDLED);
   });
   // UPDATE … FROM uses one input row per person: of two presses of one person in a batch only
   // one moves them (RETURNING says which), as if they had come one after the other. A claimed
   // press that moves nobody (an old message's button) is null; one handled before, ALREADY_HANDLED.
   const movePerson = microBatch<
-    { funnelId: number; updateId: number; telegramId: number; fromStageId: number; toStageId: number; tagId: number | null; buttonText: string },
-    number | null | typeof ALREADY_HANDLED
+    { funnelId: number; updateId: number; telegramId: number; fromStageId: number; toStageId: number; tagId: number | null; buttonText: string; reply: boolean },
+    MovedPerson | null | typeof ALREADY_HANDLED
   >(async (items) => {
-    const rows = await q<{ id: number | null; ord: string | number }>(
+    const rows = await q<{ id: number | null; ord: string | number; reply_id: string | number | null }>(
       `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[]) with ordinality
-           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, ord)),
+         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[]) with ordinality
+           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, reply, ord)),
        ${CLAIM_FRESH},
        moved as (
          update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
          from fresh
          where people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id and people.stage_id = fresh.from_stage_id
-         returning people.id, fresh.ord, fresh.funnel_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text),
+         returning people.id, fresh.ord, fresh.funnel_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text, fresh.reply),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
          select id, funnel_id, 'in', 'button', button_text from moved),
@@ -288,8 +384,12 @@ export function createRuntimeStore(db: Db): RuntimeStore {
        tag as (
          insert into person_tags (person_id, tag_id, source)
          select id, tag_id, 'stage' from moved where tag_id is not null
-         on conflict do nothing)
-       select moved.id, fresh.ord from fresh left join moved using (ord)`,
+         on conflict do nothing),
+       reply as (
+         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority)
+         select funnel_id, id, to_stage_id, true, $9, 0 from moved where moved.reply
+         returning id, person_id)
+       select moved.id, fresh.ord, reply.id as reply_id from fresh left join moved using (ord) left join reply on reply.person_id = moved.id`,
       [
         items.map((i) => i.funnelId),
         items.map((i) => i.updateId),
@@ -298,9 +398,13 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         items.map((i) => i.toStageId),
         items.map((i) => i.tagId),
         items.map((i) => i.buttonText),
+        items.map((i) => i.reply),
+        owner,
       ],
     );
-    const claimed = new Map(rows.map((r) => [Number(r.ord), r.id]));
+    const claimed = new Map(
+      rows.map((r) => [Number(r.ord), r.id === null ? null : { id: r.id, replyId: r.reply_id === null ? null : Number(r.reply_id) }]),
+    );
     return items.map((_, index) => (claimed.has(index + 1) ? claimed.get(index + 1)! : ALREADY_HANDLED));
   });
   const saveOffset = microBatch<{ funnelId: number; updateId: number }, void>(async (items) => {
@@ -368,7 +472,7 @@ export function createRuntimeStore(db: Db): RuntimeStore {
       });
     },
     movePerson(funnelId, updateId, telegramId, fromStageId, to, buttonText) {
-      return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText });
+      return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText, reply: hasMessage(to) });
     },
     async touchPerson(funnelId, telegramId) {
       const rows = await q<{ id: number; stage_id: number | null }>(
@@ -415,8 +519,59 @@ export function createRuntimeStore(db: Db): RuntimeStore {
         ownerLanguage: row.owner_language,
       };
     },
-    recordStageMessage(funnelId, personId, stageId, text, telegramMessageId) {
-      return recordStageMessage({ funnelId, personId, stageId, text, telegramMessageId });
+    owner,
+    takeReplies(funnelId, personId, upToId) {
+      return takeReplies({ funnelId, personId, upToId });
+    },
+    async releaseReplies(ids) {
+      if (ids.length === 0) return;
+      await q(`update outbox set state = 'waiting', attempts = greatest(attempts - 1, 0), updated_at = now() where id = any($1::bigint[]) and reply and state = 'sending'`, [ids]);
+    },
+    async recordReplies(outcomes) {
+      await Promise.all(outcomes.map((outcome) => recordReplies(outcome)));
+    },
+    async heartbeat() {
+      await q(
+        `insert into runtime_processes (owner, alive_until) values ($1, now() + make_interval(secs => $2 / 1000.0))
+         on conflict (owner) do update set alive_until = excluded.alive_until`,
+        [owner, RUNTIME_ALIVE_MS],
+      );
+    },
+    async forgetOtherRuntimes() {
+      await q('delete from runtime_processes where owner <> $1', [owner]);
+    },
+    async goodbye() {
+      await q('delete from runtime_processes where owner = $1', [owner]);
+    },
+    async adoptOrphanReplies(funnelIds) {
+      if (funnelIds.length === 0) return { unknown: 0, adopted: [] };
+      const gone = `(o.owner is null or not exists (select 1 from runtime_processes r where r.owner = o.owner and r.alive_until > now()))`;
+      const unknown = await q(
+        `update outbox o set state = 'unknown', error = 'The server stopped while this reply was being sent.', updated_at = now()
+          where o.reply and o.state = 'sending' and o.funnel_id = any($1::int[]) and ${gone}
+         returning o.id`,
+        [funnelIds],
+      );
+      const adopted = await q<{ id: string | number; funnel_id: number; person_id: number; telegram_id: string | number; first_name: string; last_name: string | null; username: string | null }>(
+        `update outbox o set owner = $2, updated_at = now() from people p
+          where p.id = o.person_id and o.reply and o.state = 'waiting' and o.funnel_id = any($1::int[]) and o.owner is distinct from $2 and ${gone}
+         returning o.id, o.funnel_id, o.person_id, p.telegram_id, p.first_name, p.last_name, p.username`,
+        [funnelIds, owner],
+      );
+      return {
+        unknown: unknown.length,
+        adopted: adopted
+          .map((r) => ({
+            id: Number(r.id),
+            funnelId: r.funnel_id,
+            personId: r.person_id,
+            telegramId: Number(r.telegram_id),
+            firstName: r.first_name,
+            lastName: r.last_name,
+            username: r.username,
+          }))
+          .sort((a, b) => a.id - b.id),
+      };
     },
     async setBlocked(funnelId, telegramId, blocked) {
       await q('update people set blocked = $3 where funnel_id = $1 and telegram_id = $2', [funnelId, telegramId, blocked]);

@@ -6,7 +6,7 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
 import { isUnauthorized, type FunnelContext } from '../funnel-context';
 import { withoutNextButton } from '../../../messages/render';
-import { personValues, sendStageMessage } from '../stage-message';
+import { personValues } from '../stage-message';
 import { ALREADY_HANDLED } from '../store';
 
 /** The toast on the last stage's next-step button, in the person's language. */
@@ -50,9 +50,9 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
     }
     const markup = pressed && 'reply_markup' in pressed ? pressed.reply_markup : undefined;
     const buttonText = pressedButtonText(markup, query.data);
-    const personId = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, fromStageId, next, buttonText);
-    if (personId === ALREADY_HANDLED) return;
-    if (personId === null) {
+    const moved = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, fromStageId, next, buttonText);
+    if (moved === ALREADY_HANDLED) return;
+    if (moved === null) {
       await bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery());
       return;
     }
@@ -64,7 +64,7 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
             return ctx.api.editMessageReplyMarkup(pressed.chat.id, pressed.message_id, trimmed ? { reply_markup: trimmed } : {});
           })
         : undefined,
-      sendStageMessage(fc, ctx.api, personId, ctx.from.id, next, personValues(ctx.from)),
+      moved.replyId === null ? undefined : fc.deliver({ personId: moved.id, chatId: ctx.from.id, person: personValues(ctx.from), upToId: moved.replyId }),
     ]);
   });
   return behaviour;
