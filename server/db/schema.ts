@@ -340,10 +340,12 @@ export const outbox = pgTable(
     /**
      * A funnel bot's reply (issue 11): the message of `stageId`, written in the statement that
      * claims the update which causes it, and sent by the bot runtime of the process `owner` (not
-     * by the outbox sender). A dead owner's waiting replies are taken over by a live runtime.
+     * by the outbox sender); deleted once sent (the person's history has it). A dead owner's
+     * waiting replies are taken over by a live runtime, its sending ones become unknown.
      */
     reply: boolean('reply').notNull().default(false),
-    stageId: integer('stage_id').references((): AnyPgColumn => stages.id, { onDelete: 'set null' }),
+    /** No foreign key (one lookup less per reply): a deleted stage's reply is skipped when its turn comes. */
+    stageId: integer('stage_id'),
     owner: varchar('owner', { length: 64 }),
     /** Lower goes first (replies 0, letters 5, mailings 10). */
     priority: integer('priority').notNull().default(10),
@@ -364,9 +366,11 @@ export const outbox = pgTable(
     index('outbox_series_person_idx').on(t.seriesId, t.personId).where(sql`${t.seriesId} is not null`),
     index('outbox_letters_due_idx').on(t.notBefore).where(sql`${t.state} = 'waiting' and ${t.letterId} is not null`),
     index('outbox_unfollowed_idx').on(t.moment).where(sql`${t.letterId} is not null and not ${t.followed}`),
-    index('outbox_mailing_state_idx').on(t.mailingId, t.state),
+    // Partial: a bot's replies (most rows of a busy bot) do not touch it.
+    index('outbox_mailing_state_idx').on(t.mailingId, t.state).where(sql`${t.mailingId} is not null`),
     index('outbox_due_idx').on(t.funnelId, t.priority, t.id).where(sql`${t.state} = 'waiting'`),
-    index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting')`),
+    // The outbox sender's open rows; a bot's replies (sent by the runtime) stay out of it.
+    index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting') and not ${t.reply}`),
     index('outbox_person_idx').on(t.personId),
     index('outbox_replies_open_idx').on(t.funnelId, t.personId, t.id).where(sql`${t.reply} and ${t.state} in ('waiting', 'sending')`),
   ],

@@ -125,7 +125,7 @@ export class FunnelBot {
       sendRetryDelaysMs: options.sendRetryDelaysMs,
       alertOwner: options.alertOwner,
       limiter,
-      deliver: (target) => replies.run(target.personId, () => deliverReplies(fc, this.bot.api, target)),
+      deliver: (target) => replies.run(target.personId, (waited) => deliverReplies(fc, this.bot.api, target, waited)),
     };
     this.fc = fc;
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);

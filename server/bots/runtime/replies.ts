@@ -12,7 +12,7 @@ import { type Api, GrammyError } from 'grammy';
 import type { PersonValues } from '../../../contract/personalise';
 import { PersonBlockedError, type FunnelContext } from './funnel-context';
 import { type PrepaidSlot, sendStageMessage } from './stage-message';
-import type { ReplyOutcome } from './store';
+import type { ReplyOutcome, TakenReply } from './store';
 
 /** What the owner may read about a failed reply (never the token: grammY's errors carry none). */
 function errorText(error: unknown): string {
@@ -24,9 +24,10 @@ function errorText(error: unknown): string {
 export class ReplyQueue {
   private readonly chains = new Map<number, Promise<void>>();
 
-  run(personId: number, work: () => Promise<void>): Promise<void> {
-    const previous = this.chains.get(personId) ?? Promise.resolve();
-    const next = previous.then(work, work);
+  /** `work` is told whether it waited for an earlier delivery of the person. */
+  run(personId: number, work: (waited: boolean) => Promise<void>): Promise<void> {
+    const previous = this.chains.get(personId);
+    const next = previous ? previous.then(() => work(true)) : work(false);
     const tail = next.catch(() => undefined);
     this.chains.set(personId, tail);
     void tail.then(() => {
@@ -40,24 +41,37 @@ export interface ReplyTarget {
   personId: number;
   chatId: number;
   person: PersonValues;
-  /** The newest reply to send: every waiting reply of the person up to it goes, oldest first. */
-  upToId: number;
+  /** A reply the claim wrote as sending (its slot of the bot's rate taken before the claim). */
+  reply?: TakenReply;
+  slot?: PrepaidSlot;
+  /** Or: every waiting reply of the person up to this one (taken over from a dead runtime), oldest first. */
+  upToId?: number;
+}
+
+/** A slot of the bot's rate, taken before a reply is claimed (see the behaviours). */
+export async function takeSlot(fc: FunnelContext): Promise<PrepaidSlot | undefined> {
+  if (!fc.limiter) return undefined;
+  await fc.limiter.take('reply');
+  return { used: false };
 }
 
 /**
- * Sends the person's waiting replies up to `target.upToId`. Throws what sending threw
- * (PersonBlockedError, a 401, a failure after retries) once the outcomes are recorded.
+ * Sends the reply (or the person's waiting replies) and records how each ended. Throws what
+ * sending threw (PersonBlockedError, a 401, a failure after retries) once it is recorded.
  */
-export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyTarget): Promise<void> {
-  // The slot first: the row is marked sending only when its call is about to go, so a kill while
-  // it waits for the bot's rate leaves it waiting (sent after the restart), not unknown.
-  let slot: PrepaidSlot | undefined;
-  if (fc.limiter) {
-    await fc.limiter.take('reply');
-    slot = { used: false };
+export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyTarget, waited: boolean): Promise<void> {
+  let slot = target.slot;
+  // A slot taken before an earlier reply of the person went out is stale: take a fresh one.
+  if (waited && slot) slot.used = true;
+  let taken: TakenReply[];
+  if (target.reply) taken = [target.reply];
+  else {
+    // Taken over: marked sending only once a slot is free, so a kill while waiting for the bot's
+    // rate leaves them waiting (sent by the next runtime), not unknown.
+    slot = await takeSlot(fc);
+    taken = await fc.store.takeReplies(fc.funnelId, target.personId, target.upToId ?? 0);
+    if (taken.length === 0) return; // another runtime has them
   }
-  const taken = await fc.store.takeReplies(fc.funnelId, target.personId, target.upToId);
-  if (taken.length === 0) return; // taken over by another runtime, or sent with an earlier one
   const stages = await fc.store.stages(fc.funnelId);
   for (let i = 0; i < taken.length; i++) {
     const reply = taken[i];
@@ -75,7 +89,7 @@ export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyT
       const blocked = error instanceof PersonBlockedError;
       const failed: ReplyOutcome = { id: reply.id, state: blocked ? 'blocked' : 'failed', error: blocked ? 'The person blocked the bot.' : errorText(error) };
       // The rest were not handed to Telegram: to a blocked person they never will be; else they
-      // wait for the person's next reply (or the next runtime, if this one is stopping).
+      // wait for the next runtime (this one is stopping, or its token was refused).
       const rest = taken.slice(i + 1).map((r) => r.id);
       await fc.store.recordReplies([failed, ...(blocked ? rest.map((id): ReplyOutcome => ({ id, state: 'blocked', error: failed.error })) : [])]);
       if (!blocked) await fc.store.releaseReplies(rest);

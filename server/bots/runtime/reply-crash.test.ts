@@ -83,9 +83,10 @@ async function oneKill(round: number): Promise<{ atKill: number; unknown: number
   let lost = 0;
   let twice = 0;
   for (const row of rows) {
-    // One /start each: one reply each, sent or (on the wire at the kill) unknown.
-    expect(row.states).toHaveLength(1);
-    expect(['sent', 'unknown']).toContain(row.states[0]);
+    // One /start each: one reply each, sent (its outbox row gone, the history has it) or, on the
+    // wire at the kill, unknown.
+    expect(row.states.length).toBeLessThanOrEqual(1);
+    if (row.states.length) expect(row.states[0]).toBe('unknown');
     const got = fake.botMessages(token, Number(row.telegram_id)).filter((m) => m.text?.startsWith('Welcome')).length;
     if (got > 1) twice += 1;
     if (row.states[0] === 'unknown') unknown += 1;

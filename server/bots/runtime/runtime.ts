@@ -108,8 +108,11 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     // Alive before any reply is written; on the embedded database no other process can be.
     await this.store.heartbeat();
     if (this.options.db.driver === 'pglite') await this.store.forgetOtherRuntimes();
+    // Replies a dead runtime left are taken over before any bot polls: a person's reply to an
+    // update now goes after them (the bot's queue per person).
+    const left = await this.store.adoptOrphanReplies((await this.store.runningFunnels()).map((f) => f.id));
     await this.reconcile();
-    await this.sweepReplies();
+    this.resume(left);
     this.timers.push(setInterval(() => void this.sweepReplies(), this.options.heartbeatMs ?? RUNTIME_HEARTBEAT_MS));
     const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
     if (interval > 0) {
@@ -134,6 +137,19 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     await this.store.goodbye().catch((error: unknown) => this.logFailure('leave runtime_processes', error));
   }
 
+  /** Hands taken-over replies to their bots (each sends a person's oldest first). */
+  private resume({ unknown, adopted }: { unknown: number; adopted: AdoptedReply[] }): void {
+    if (unknown > 0) {
+      this.options.log.warn(`${unknown} repl${unknown === 1 ? 'y was' : 'ies were'} being sent when their server stopped: counted unknown, not sent again`);
+    }
+    const byFunnel = new Map<number, AdoptedReply[]>();
+    for (const reply of adopted) byFunnel.set(reply.funnelId, [...(byFunnel.get(reply.funnelId) ?? []), reply]);
+    for (const [funnelId, replies] of byFunnel) {
+      this.options.log.info({ funnel_id: funnelId }, `${replies.length} waiting repl${replies.length === 1 ? 'y' : 'ies'} of a stopped server taken over`);
+      this.bots.get(funnelId)?.resumeReplies(replies);
+    }
+  }
+
   /**
    * Keeps this runtime alive in runtime_processes, and takes over the replies of runtimes that are
    * gone (a killed process): waiting ones are sent from here, ones that were being sent are unknown.
@@ -143,16 +159,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     this.sweeping = (async () => {
       try {
         await this.store.heartbeat();
-        const { unknown, adopted } = await this.store.adoptOrphanReplies(this.runningFunnelIds());
-        if (unknown > 0) {
-          this.options.log.warn(`${unknown} repl${unknown === 1 ? 'y was' : 'ies were'} being sent when their server stopped: counted unknown, not sent again`);
-        }
-        const byFunnel = new Map<number, AdoptedReply[]>();
-        for (const reply of adopted) byFunnel.set(reply.funnelId, [...(byFunnel.get(reply.funnelId) ?? []), reply]);
-        for (const [funnelId, replies] of byFunnel) {
-          this.options.log.info({ funnel_id: funnelId }, `${replies.length} waiting repl${replies.length === 1 ? 'y' : 'ies'} of a stopped server taken over`);
-          this.bots.get(funnelId)?.resumeReplies(replies);
-        }
+        this.resume(await this.store.adoptOrphanReplies(this.runningFunnelIds()));
       } catch (error) {
         this.logFailure('take over replies', error);
       } finally {

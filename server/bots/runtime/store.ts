@@ -46,7 +46,10 @@ export interface InboxAlert {
 export interface StartedPerson {
   id: number;
   stageId: number | null;
-  /** The outbox row of the reply (the stage's message), written with the claim; null: nothing to send. */
+  /**
+   * The outbox row of the reply (the stage's message), written with the claim, already marked
+   * sending: the caller took a slot of the bot's rate first and sends it now. null: nothing to send.
+   */
   replyId: number | null;
 }
 
@@ -109,8 +112,8 @@ export interface RuntimeStore {
   saveOffset(funnelId: number, updateId: number): Promise<void>;
   stages(funnelId: number): Promise<RuntimeStage[]>;
   /**
-   * /start: claims the update and, if it is new, creates or refreshes the person and records the
-   * command. A new person (or one whose stage was deleted) is put in `stage` and tagged; one
+   * /start: claims the update and, if it is new, creates or refreshes the person, records the
+   * command, and writes the reply (their stage's message) to the outbox as being sent. A new person (or one whose stage was deleted) is put in `stage` and tagged; one
    * already in a stage stays there (a second /start takes nobody away from what they reached).
    * Answers the person and the stage they are in now; ALREADY_HANDLED for an update claimed before.
    */
@@ -162,6 +165,7 @@ export interface RuntimeStore {
   saveFileId(mediaId: number, fileId: string): Promise<void>;
   /** The token was revoked: the funnel stops and its owner sees why. */
   stopRevoked(funnelId: number): Promise<void>;
+  /** Deletes handled_updates rows, and replies that ended, older than HANDLED_UPDATES_KEEP_HOURS. */
   pruneHandledUpdates(): Promise<void>;
   /** Drops every funnel's stages from memory: the next update of each reads them again. */
   forgetStages(): void;
@@ -234,25 +238,31 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     // The same update twice in one batch (a webhook retry): only the first one is new.
     return items.map((i) => fresh.delete(`${i.funnelId}:${i.updateId}`));
   });
+  // A sent reply lives on in the person's history: its outbox row is deleted (cheaper for the
+  // database than an update, and nothing is left to prune); one that did not go stays, with why.
   const recordReplies = microBatch<ReplyOutcome, void>(async (items) => {
-    await q(
-      `with r as (
-         select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[]) as r(id, state, message_id, text, error)),
-       u as (
-         update outbox o set state = r.state, telegram_message_id = r.message_id, error = r.error,
-                sent_at = case when r.state = 'sent' then now() else o.sent_at end, updated_at = now()
-           from r where o.id = r.id and o.reply and o.state in ('sending', 'unknown')
-         returning o.person_id, o.funnel_id, o.stage_id, o.state, o.telegram_message_id, r.text)
-       insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
-       select person_id, funnel_id, 'out', 'stage_message', text, stage_id, telegram_message_id from u where state = 'sent'`,
-      [
-        items.map((i) => i.id),
-        items.map((i) => i.state),
-        items.map((i) => (i.state === 'sent' ? i.messageId : null)),
-        items.map((i) => (i.state === 'sent' ? i.text : null)),
-        items.map((i) => (i.state === 'sent' ? null : i.error)),
-      ],
-    );
+    const sent = items.filter((i): i is Extract<ReplyOutcome, { state: 'sent' }> => i.state === 'sent');
+    const other = items.filter((i): i is Exclude<ReplyOutcome, { state: 'sent' }> => i.state !== 'sent');
+    await Promise.all([
+      sent.length === 0
+        ? undefined
+        : q(
+            `with r as (select * from unnest($1::bigint[], $2::bigint[], $3::text[]) as r(id, message_id, text)),
+             d as (delete from outbox o using r where o.id = r.id and o.reply and o.state in ('sending', 'unknown')
+                   returning o.person_id, o.funnel_id, o.stage_id, r.message_id, r.text)
+             insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
+             select person_id, funnel_id, 'out', 'stage_message', text, stage_id, message_id from d`,
+            [sent.map((i) => i.id), sent.map((i) => i.messageId), sent.map((i) => i.text)],
+          ),
+      other.length === 0
+        ? undefined
+        : q(
+            `update outbox o set state = r.state, error = r.error, updated_at = now()
+               from unnest($1::bigint[], $2::text[], $3::text[]) as r(id, state, error)
+              where o.id = r.id and o.reply and o.state in ('sending', 'unknown')`,
+            [other.map((i) => i.id), other.map((i) => i.state), other.map((i) => i.error)],
+          ),
+    ]);
     return items.map(() => undefined);
   });
   const takeReplies = microBatch<{ funnelId: number; personId: number; upToId: number }, TakenReply[]>(async (items) => {
@@ -332,8 +342,8 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
          select id, tag_id, 'stage' from started where tag_id is not null and placed = stage_id
          on conflict do nothing),
        reply as (
-         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority)
-         select started.funnel_id, started.id, started.placed, true, $11, 0
+         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
+         select started.funnel_id, started.id, started.placed, true, $11, 0, 'sending', 1
            from started join stages s on s.id = started.placed
           where btrim(s.message->>'text') <> '' or s.message->'media_id' <> 'null'::jsonb
          returning id, person_id)
@@ -386,8 +396,8 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
          select id, tag_id, 'stage' from moved where tag_id is not null
          on conflict do nothing),
        reply as (
-         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority)
-         select funnel_id, id, to_stage_id, true, $9, 0 from moved where moved.reply
+         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
+         select funnel_id, id, to_stage_id, true, $9, 0, 'sending', 1 from moved where moved.reply
          returning id, person_id)
        select moved.id, fresh.ord, reply.id as reply_id from fresh left join moved using (ord) left join reply on reply.person_id = moved.id`,
       [
@@ -606,6 +616,11 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     },
     async pruneHandledUpdates() {
       await q(`delete from handled_updates where handled_at < now() - make_interval(hours => $1)`, [HANDLED_UPDATES_KEEP_HOURS]);
+      // Replies that ended: the person's history keeps what was sent.
+      await q(
+        `delete from outbox where reply and state not in ('waiting', 'sending') and updated_at < now() - make_interval(hours => $1)`,
+        [HANDLED_UPDATES_KEEP_HOURS],
+      );
     },
   };
 }

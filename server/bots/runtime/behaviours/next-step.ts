@@ -7,6 +7,7 @@ import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
 import { isUnauthorized, type FunnelContext } from '../funnel-context';
 import { withoutNextButton } from '../../../messages/render';
 import { personValues } from '../stage-message';
+import { takeSlot } from '../replies';
 import { ALREADY_HANDLED } from '../store';
 
 /** The toast on the last stage's next-step button, in the person's language. */
@@ -50,6 +51,7 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
     }
     const markup = pressed && 'reply_markup' in pressed ? pressed.reply_markup : undefined;
     const buttonText = pressedButtonText(markup, query.data);
+    const slot = await takeSlot(fc);
     const moved = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, fromStageId, next, buttonText);
     if (moved === ALREADY_HANDLED) return;
     if (moved === null) {
@@ -64,7 +66,9 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
             return ctx.api.editMessageReplyMarkup(pressed.chat.id, pressed.message_id, trimmed ? { reply_markup: trimmed } : {});
           })
         : undefined,
-      moved.replyId === null ? undefined : fc.deliver({ personId: moved.id, chatId: ctx.from.id, person: personValues(ctx.from), upToId: moved.replyId }),
+      moved.replyId === null
+        ? undefined
+        : fc.deliver({ personId: moved.id, chatId: ctx.from.id, person: personValues(ctx.from), reply: { id: moved.replyId, stageId: next.id }, slot }),
     ]);
   });
   return behaviour;
