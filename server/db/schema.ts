@@ -251,9 +251,12 @@ export const personEvents = pgTable(
     personId: integer('person_id')
       .notNull()
       .references(() => people.id, { onDelete: 'cascade' }),
-    funnelId: integer('funnel_id')
-      .notNull()
-      .references(() => funnels.id, { onDelete: 'cascade' }),
+    /**
+     * The person's funnel, copied for the indexes. No foreign key of its own: the person's is
+     * enough (deleting a funnel deletes its people, and with them this row), and a second check
+     * locked the funnel's row for every event written (a runtime writes several a reply).
+     */
+    funnelId: integer('funnel_id').notNull(),
     direction: varchar('direction', { length: 3 }).notNull().$type<'in' | 'out'>(),
     kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'command' | 'button' | 'stage_message' | 'reply' | 'mailing' | 'letter'>(),
     text: text('text').notNull().default(''),
@@ -322,9 +325,8 @@ export const outbox = pgTable(
   'outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    funnelId: integer('funnel_id')
-      .notNull()
-      .references(() => funnels.id, { onDelete: 'cascade' }),
+    /** The person's funnel. No foreign key of its own, as in person_events: the person's is enough. */
+    funnelId: integer('funnel_id').notNull(),
     personId: integer('person_id')
       .notNull()
       .references(() => people.id, { onDelete: 'cascade' }),
