@@ -6,6 +6,7 @@ import { inboxAlertSender } from './bots/inbox-alerts';
 import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
 import { createDb, migrate } from './db';
+import { startEmbeddedUpkeep } from './db/upkeep';
 import { decryptBotToken } from './funnels/secret-box';
 import { OutboxSender } from './jobs/outbox-sender';
 import { createMailingService } from './mailings/mailings';
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
   );
   await funnelRuntime.start();
   await deliveries.start();
+  // The embedded database has no autovacuum: the server vacuums it (server/db/upkeep.ts).
+  const upkeep = startEmbeddedUpkeep(db, app.log.child({ component: 'database' }));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
       await serviceBot?.stop();
       await app.close();
       await mailer.close();
+      await upkeep.stop();
       await db.close();
       process.exit(0);
     } catch (error) {
