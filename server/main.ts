@@ -16,6 +16,19 @@ import { createMailer } from './mail/mailer';
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
+  // A signal during start-up (a supervisor stopping a server that is still starting) is kept and
+  // acted on once everything has started, so the server still stops cleanly instead of dying
+  // half-started, with no handler yet.
+  // eslint-disable-next-line prefer-const -- assigned once started, read by the signal handler before
+  let stop: ((signal: string) => Promise<void>) | undefined;
+  let signalled: string | undefined;
+  const onSignal = (signal: string) => {
+    if (stop) void stop(signal);
+    else signalled ??= signal;
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+
   const config = loadConfig();
   const db = await createDb(config);
   await migrate(db);
@@ -78,7 +91,7 @@ async function main(): Promise<void> {
   const upkeep = startEmbeddedUpkeep(db, app.log.child({ component: 'database' }));
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'stopping');
@@ -101,8 +114,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  if (signalled) await stop(signalled);
 }
 
 main().catch((error: unknown) => {

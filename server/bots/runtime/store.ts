@@ -184,29 +184,58 @@ export const EMBEDDED_STAGE_CACHE_MS = 60_000;
 /**
  * Calls made in one turn of the event loop are run together by `run` (one result per item, in
  * order). If the batch fails, each item is run alone, so one bad item fails only its own call.
+ *
+ * With `maxInFlight`, at most that many batches run at once: calls made while they run wait and
+ * go together as the next batch when one ends (group commit). Under load a statement then carries
+ * many items instead of each turn's few, and the database plans and runs one statement where it
+ * would have queued many; when idle, a call still goes at the next turn.
  */
-export function microBatch<Item, Result>(run: (items: Item[]) => Promise<Result[]>): (item: Item) => Promise<Result> {
+export function microBatch<Item, Result>(
+  run: (items: Item[]) => Promise<Result[]>,
+  { maxInFlight = Number.POSITIVE_INFINITY, maxItems = Number.POSITIVE_INFINITY }: { maxInFlight?: number; maxItems?: number } = {},
+): (item: Item) => Promise<Result> {
   let waiting: Array<{ item: Item; resolve(result: Result): void; reject(error: unknown): void }> = [];
+  let inFlight = 0;
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled || waiting.length === 0 || inFlight >= maxInFlight) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      void flush();
+    });
+  };
   const flush = async () => {
-    const batch = waiting;
-    waiting = [];
+    if (waiting.length === 0) return;
+    if (inFlight >= maxInFlight) return; // the batch running now schedules this one when it ends
+    const batch = waiting.length > maxItems ? waiting.splice(0, maxItems) : waiting;
+    if (batch === waiting) waiting = [];
+    inFlight++;
+    schedule(); // the rest, if another batch may run
     try {
       const results = await run(batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(results[i]));
     } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
-      for (const w of batch) run([w.item]).then(([result]) => w.resolve(result), w.reject);
+      if (batch.length === 1) batch[0].reject(error);
+      else for (const w of batch) run([w.item]).then(([result]) => w.resolve(result), w.reject);
+    } finally {
+      inFlight--;
+      schedule();
     }
   };
   return (item) =>
     new Promise<Result>((resolve, reject) => {
-      if (waiting.length === 0) setImmediate(() => void flush());
       waiting.push({ item, resolve, reject });
+      schedule();
     });
 }
 
 export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: string } = {}): RuntimeStore {
   const q = db.query.bind(db);
+  // The embedded database runs one statement at a time: a batch waits for the one before it and
+  // grows meanwhile (up to 100 items: a bigger one holds every reply in it back longer). A
+  // PostgreSQL server runs a few at once, on the pool's connections.
+  const together = { maxInFlight: db.driver === 'pglite' ? 1 : 4, maxItems: 100 };
   /** Per funnel: the stages last read, when, and a read under way. */
   const stageCache = new Map<number, { at: number; stages: RuntimeStage[]; refreshing: boolean }>();
   const stageCacheMs = db.driver === 'pglite' ? EMBEDDED_STAGE_CACHE_MS : STAGE_CACHE_MS;
@@ -237,7 +266,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     const fresh = new Set(rows.map((r) => `${r.funnel_id}:${Number(r.update_id)}`));
     // The same update twice in one batch (a webhook retry): only the first one is new.
     return items.map((i) => fresh.delete(`${i.funnelId}:${i.updateId}`));
-  });
+  }, together);
   // A sent reply lives on in the person's history: its outbox row is deleted (cheaper for the
   // database than an update, and nothing is left to prune); one that did not go stays, with why.
   const recordReplies = microBatch<ReplyOutcome, void>(async (items) => {
@@ -264,7 +293,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
           ),
     ]);
     return items.map(() => undefined);
-  });
+  }, together);
   const takeReplies = microBatch<{ funnelId: number; personId: number; upToId: number }, TakenReply[]>(async (items) => {
     const rows = await q<{ id: string | number; stage_id: number | null; ord: string | number }>(
       `with input as (select * from unnest($1::int[], $2::int[], $3::bigint[]) with ordinality as t(funnel_id, person_id, up_to, ord))
@@ -281,7 +310,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       byOrd.set(Number(r.ord), list);
     }
     return items.map((_, index) => (byOrd.get(index + 1) ?? []).sort((a, b) => a.id - b.id));
-  });
+  }, together);
 
   /**
    * The CTEs `claimed` (the batch's updates taken in handled_updates, new ones only) and `fresh`
@@ -366,7 +395,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       rows.map((r) => [Number(r.ord), { id: r.id, stageId: r.placed === null ? null : Number(r.placed), replyId: r.reply_id === null ? null : Number(r.reply_id) }]),
     );
     return items.map((_, index) => started.get(index + 1) ?? ALREADY_HANDLED);
-  });
+  }, together);
   // UPDATE … FROM uses one input row per person: of two presses of one person in a batch only
   // one moves them (RETURNING says which), as if they had come one after the other. A claimed
   // press that moves nobody (an old message's button) is null; one handled before, ALREADY_HANDLED.
@@ -416,7 +445,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       rows.map((r) => [Number(r.ord), r.id === null ? null : { id: r.id, replyId: r.reply_id === null ? null : Number(r.reply_id) }]),
     );
     return items.map((_, index) => (claimed.has(index + 1) ? claimed.get(index + 1)! : ALREADY_HANDLED));
-  });
+  }, together);
   const saveOffset = microBatch<{ funnelId: number; updateId: number }, void>(async (items) => {
     const latest = new Map<number, number>();
     for (const { funnelId, updateId } of items) latest.set(funnelId, Math.max(updateId, latest.get(funnelId) ?? 0));
@@ -426,7 +455,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       [[...latest.keys()], [...latest.values()]],
     );
     return items.map(() => undefined);
-  });
+  }, together);
 
   return {
     async runningFunnels() {
