@@ -15,6 +15,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Config } from '../config';
 import { listen, type ListenHandlers, type Listener, type ListenerTimings } from './listener';
+import { lockDataDir } from './data-dir-lock';
 import { PgliteThread } from './pglite-thread';
 import * as schema from './schema';
 
@@ -139,12 +140,25 @@ export async function createDb(
     };
   }
   let dataDir: string | undefined;
+  let unlock = () => {};
   if (!options.inMemory) {
     dataDir = path.join(config.dataDir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
-    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir);
+    unlock = lockDataDir(`${dataDir}.lock`, config.dataDir);
+    try {
+      if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
-  const client = await PgliteThread.start(dataDir, PGLITE_SHARED_BUFFERS);
+  let client: PgliteThread;
+  try {
+    client = await PgliteThread.start(dataDir, PGLITE_SHARED_BUFFERS);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   // Drizzle calls only query() and transaction() of its PGlite client, which the thread provides.
   const pgliteOrm = drizzlePglite({ client: client as unknown as PGlite, schema });
   return {
@@ -156,7 +170,13 @@ export async function createDb(
     },
     migrate: () => migratePglite(pgliteOrm, { migrationsFolder: MIGRATIONS_DIR }),
     listen: () => null,
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 

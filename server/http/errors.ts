@@ -57,6 +57,7 @@ export const MESSAGES = {
   notFound: 'Not found.',
   serverError: 'A server error occurred.',
   notAuthenticated: 'Authentication credentials were not provided.',
+  permissionDenied: 'You do not have permission to perform this action.',
   tooLarge: 'Request body is too large.',
 } as const;
 

@@ -65,3 +65,10 @@ export function currentUser(request: FastifyRequest): UserRow {
   if (!request.user) throw unauthorized(MESSAGES.notAuthenticated, TOKEN_PREFIX);
   return request.user;
 }
+
+/** The signed-in user of a request that passed requireAuth, if they are an admin; 403 for anyone else. */
+export function currentAdmin(request: FastifyRequest): UserRow {
+  const user = currentUser(request);
+  if (user.role !== 'admin') throw new ApiError(403, { detail: MESSAGES.permissionDenied });
+  return user;
+}
