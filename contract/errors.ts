@@ -52,6 +52,12 @@ export const API_ERROR_CODES = [
   'incorrect_data',
   'no_sending_time',
   'too_many_letters',
+  // templates
+  'no_bot',
+  'template_without_stages',
+  'funnel_was_run',
+  'template_up_to_date',
+  'not_from_template',
   // anything
   'not_found',
 ] as const;

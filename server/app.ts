@@ -11,6 +11,7 @@ import { authRoutes } from './http/auth/routes';
 import { funnelRoutes } from './http/funnels/routes';
 import { mailingRoutes } from './http/mailings/routes';
 import { letterRoutes } from './http/letters/routes';
+import { templateRoutes } from './http/templates/routes';
 import { testClockRoutes } from './http/letters/test-clock';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import {
@@ -195,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(funnelRoutes({ config, db, sessions, now, runtime: app.funnelRuntime }));
   await app.register(mailingRoutes({ db, sessions, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }));
   await app.register(letterRoutes({ db, sessions, now }));
+  await app.register(templateRoutes({ db, sessions, now }));
   if (config.testClock) await app.register(testClockRoutes({ db, sessions }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);

@@ -35,10 +35,11 @@ const Timestamp = () => Type.String();
 export const FunnelSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  bot_id: Type.Integer(),
-  bot_username: Type.String(),
+  /** The bot: null until one is connected (a funnel added from a template starts without one). */
+  bot_id: Nullable(Type.Integer()),
+  bot_username: Nullable(Type.String()),
   /** The token is never sent back in full: "123456:AA…xyz". */
-  bot_token_hint: Type.String(),
+  bot_token_hint: Nullable(Type.String()),
   state: StringEnum(FUNNEL_STATES),
   stop_reason: Nullable(StringEnum(STOP_REASONS)),
   archived: Type.Boolean(),
@@ -53,6 +54,8 @@ export const FunnelSchema = Type.Object({
   inbox_alerts: Type.Boolean(),
   people_count: Type.Integer(),
   stage_count: Type.Integer(),
+  /** The template it was added from (null: made by hand, or the template was deleted). */
+  template_id: Nullable(Type.Integer()),
   created_at: Timestamp(),
 });
 export type Funnel = Static<typeof FunnelSchema>;
@@ -277,7 +280,7 @@ export const DashboardQuerySchema = Type.Object({ tz: Type.Optional(Text(TIME_ZO
 export const DashboardFunnelSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  bot_username: Type.String(),
+  bot_username: Nullable(Type.String()),
   state: StringEnum(FUNNEL_STATES),
   stop_reason: Nullable(StringEnum(STOP_REASONS)),
   stages: Type.Array(

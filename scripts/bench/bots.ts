@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const runtime = new FunnelRuntime({
     db,
     config: { telegramApiRoot: url, publicUrl: 'http://127.0.0.1:9', secretKey: 'bench' },
-    tokenOf: (funnel) => funnel.botTokenEncrypted,
+    tokenOf: (funnel) => funnel.botTokenEncrypted!,
     log: { ...silentLog, error: (...args: unknown[]) => console.error('runtime error:', ...args) } as typeof silentLog,
     transport: 'polling',
     reconcileIntervalMs: 0,

@@ -113,7 +113,7 @@ async function scenario(
     ? new FunnelRuntime({
         db,
         config: { telegramApiRoot: url, publicUrl: 'http://127.0.0.1:9', secretKey: 'bench' },
-        tokenOf: (f) => f.botTokenEncrypted,
+        tokenOf: (f) => f.botTokenEncrypted!,
         log: silentLog,
         transport: 'polling',
         reconcileIntervalMs: 0,
@@ -123,7 +123,7 @@ async function scenario(
   // The subscribers' /start that made the chats is old news: the runtime starts after it.
   await runtime?.start();
   const service = createMailingService({ db, now: () => new Date() });
-  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
+  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
   const ids = [];
   for (const funnel of funnels) {
     const [m] = await db.orm
@@ -204,7 +204,7 @@ async function letterScenario(name: string, child: ChildProcess, url: string, { 
   for (const [key, at] of moments) moments.set(key, at + shiftMs);
   const limits = new BotRateLimits(DEFAULT_SEND_RATE);
   const service = createMailingService({ db, now: () => new Date() });
-  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
+  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   const firstMoment = Math.min(...moments.values());

@@ -1,6 +1,7 @@
 // `npm run admin`: the documented way to make the first admin of a fresh install, and later ones.
-// It runs on the embedded database of DATA_DIR, and refuses while another process has it open
-// (a second process would corrupt the embedded database's files).
+// The command itself runs on the embedded database of DATA_DIR, and refuses while another process
+// has it open (a second process would corrupt the embedded database's files). The role rules are
+// checked in-process, on PGlite and on PostgreSQL.
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, migrate } from '../db';
 import { users } from '../db/schema';
-import { tempDir } from '../test/helpers';
+import { createTestDb, tempDir } from '../test/helpers';
+import { listAdmins, NoSuchUserError, setRole } from './roles';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = tempDir('funnels-admin-');
@@ -23,51 +25,49 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
   });
 }
 
-async function roleOf(email: string): Promise<string | undefined> {
-  const db = await createDb({ databaseUrl: null, dataDir });
-  try {
-    const [row] = await db.orm.select({ role: users.role }).from(users).where(eq(users.email, email));
-    return row?.role;
-  } finally {
-    await db.close();
-  }
-}
-
 describe('npm run admin', () => {
-  it('grants and revokes the admin role by e-mail, and lists the admins', async () => {
-    const db = await createDb({ databaseUrl: null, dataDir });
-    await migrate(db);
-    await db.orm.insert(users).values({ email: 'boss@example.com', firstName: 'Boss', isActive: true });
-    await db.close();
-
-    const granted = await admin('grant', 'Boss@Example.com');
-    expect(granted).toMatchObject({ code: 0, stdout: 'boss@example.com is an admin now.\n' });
-    expect(await roleOf('boss@example.com')).toBe('admin');
-    expect((await admin('list')).stdout).toBe('boss@example.com\n');
-    expect((await admin('grant', 'boss@example.com')).stdout).toBe('boss@example.com was an admin already.\n');
-
-    expect((await admin('revoke', 'boss@example.com')).stdout).toBe('boss@example.com is no longer an admin.\n');
-    expect(await roleOf('boss@example.com')).toBe('user');
-    expect((await admin('list')).stdout).toBe('No admins yet.\n');
-  }, 120_000);
-
-  it('says what is wrong: an unknown e-mail, a missing argument, a database in use', async () => {
-    const unknown = await admin('grant', 'nobody@example.com');
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('No account has the e-mail nobody@example.com');
-
+  it('grants the role by e-mail on a stopped server, and refuses while the server holds the database', async () => {
     const usage = await admin('grant');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: npm run admin -- grant <e-mail> | revoke <e-mail> | list');
 
-    const open = await createDb({ databaseUrl: null, dataDir }); // as a running server holds it
+    const setup = await createDb({ databaseUrl: null, dataDir });
+    await migrate(setup);
+    await setup.orm.insert(users).values({ email: 'boss@example.com', firstName: 'Boss', isActive: true });
+    await setup.close();
+
+    expect(await admin('grant', 'Boss@Example.com')).toMatchObject({ code: 0, stdout: 'boss@example.com is an admin now.\n' });
+
+    const server = await createDb({ databaseUrl: null, dataDir }); // as a running server holds it
     try {
-      const busy = await admin('grant', 'boss@example.com');
+      const [row] = await server.orm.select({ role: users.role }).from(users).where(eq(users.email, 'boss@example.com'));
+      expect(row.role).toBe('admin');
+      const busy = await admin('revoke', 'boss@example.com');
       expect(busy.code).toBe(1);
       expect(busy.stderr).toContain(`is in use by process ${process.pid}`);
+      expect(busy.stderr).toContain('stop that process first');
     } finally {
-      await open.close();
+      await server.close();
     }
-    expect((await admin('grant', 'boss@example.com')).code).toBe(0); // released on close
-  }, 120_000);
+  }, 180_000);
+});
+
+describe('roles', () => {
+  it('grant, revoke and list by e-mail (any case); an unknown e-mail says to sign up first', async () => {
+    const testDb = await createTestDb();
+    try {
+      const { db } = testDb;
+      await db.orm.insert(users).values([{ email: 'one@example.com' }, { email: 'two@example.com' }]);
+      expect(await setRole(db, 'ONE@example.com', 'admin')).toBe(true);
+      expect(await setRole(db, 'one@example.com', 'admin')).toBe(false);
+      expect(await setRole(db, 'two@example.com', 'admin')).toBe(true);
+      expect(await listAdmins(db)).toEqual(['one@example.com', 'two@example.com']);
+      expect(await setRole(db, 'one@example.com', 'user')).toBe(true);
+      expect(await listAdmins(db)).toEqual(['two@example.com']);
+      await expect(setRole(db, 'nobody@example.com', 'admin')).rejects.toThrow(NoSuchUserError);
+      await expect(setRole(db, 'nobody@example.com', 'admin')).rejects.toThrow('No account has the e-mail nobody@example.com: sign up first');
+    } finally {
+      await testDb.drop();
+    }
+  });
 });

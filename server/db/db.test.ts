@@ -67,5 +67,5 @@ describe('the embedded database on disk (no DATABASE_URL)', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two starts of the embedded database from disk (and its initdb), slow on a busy machine
 });

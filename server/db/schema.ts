@@ -1,6 +1,7 @@
 // The database tables. Migrations in ./migrations are generated from this file
 // (`npm run db:generate`); never edit a generated migration by hand.
 import { sql } from 'drizzle-orm';
+import type { TemplateSnapshot } from '../templates/snapshot';
 import {
   type AnyPgColumn,
   bigint,
@@ -95,14 +96,17 @@ export const funnels = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     name: varchar('name', { length: 128 }).notNull(),
+    // The bot: all five null for a funnel added from a template whose owner has not connected one yet.
     /** AES-256-GCM ciphertext of the BotFather token (key derived from SECRET_KEY). */
-    botTokenEncrypted: text('bot_token_encrypted').notNull(),
+    botTokenEncrypted: text('bot_token_encrypted'),
     /** sha256 of the token: finds "already connected" without decrypting. */
-    botTokenHash: varchar('bot_token_hash', { length: 64 }).notNull().unique(),
+    botTokenHash: varchar('bot_token_hash', { length: 64 }).unique(),
     /** "123456:AA…xyz", for display. */
-    botTokenHint: varchar('bot_token_hint', { length: 32 }).notNull(),
-    botId: bigint('bot_id', { mode: 'number' }).notNull(),
-    botUsername: varchar('bot_username', { length: 64 }).notNull(),
+    botTokenHint: varchar('bot_token_hint', { length: 32 }),
+    botId: bigint('bot_id', { mode: 'number' }),
+    botUsername: varchar('bot_username', { length: 64 }),
+    /** The template version this funnel was made from (or last updated to); null: made by hand. */
+    templateVersionId: integer('template_version_id').references((): AnyPgColumn => templateVersions.id, { onDelete: 'set null' }),
     state: varchar('state', { length: 10 }).notNull().default('draft').$type<'draft' | 'running' | 'stopped'>(),
     stopReason: varchar('stop_reason', { length: 32 }).$type<'token_revoked' | null>(),
     archivedAt: timestamptz('archived_at'),
@@ -119,6 +123,8 @@ export const funnels = pgTable(
     index('funnels_owner_id_idx').on(t.ownerId),
     index('funnels_state_idx').on(t.state),
     check('funnels_state_check', sql`${t.state} in ('draft', 'running', 'stopped')`),
+    check('funnels_bot_check', sql`${t.state} = 'draft' or ${t.botTokenEncrypted} is not null`),
+    index('funnels_template_version_idx').on(t.templateVersionId),
   ],
 );
 
@@ -475,3 +481,60 @@ export type StageRow = typeof stages.$inferSelect;
 export type TagRow = typeof tags.$inferSelect;
 export type PersonRow = typeof people.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
+
+// Templates (issue 10): an admin publishes one of their funnels 'for affiliates'. Each publishing
+// is a version: a snapshot of the stages, messages, tags and series of letters (TemplateSnapshot),
+// with copies of its media, so later edits of the source funnel never leak into it and funnels
+// made from an older version never change.
+
+export const templates = pgTable(
+  'templates',
+  {
+    id: serial('id').primaryKey(),
+    publisherId: integer('publisher_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The funnel it is published from (null once that funnel is deleted; the versions stay). */
+    sourceFunnelId: integer('source_funnel_id').references(() => funnels.id, { onDelete: 'set null' }),
+    name: varchar('name', { length: 128 }).notNull(),
+    description: text('description').notNull().default(''),
+    coverType: varchar('cover_type', { length: 100 }),
+    cover: bytea('cover'),
+    /** Unpublished templates are hidden from the list; funnels made from them stay as they are. */
+    published: boolean('published').notNull().default(true),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('templates_source_funnel_idx').on(t.sourceFunnelId)],
+);
+
+export const templateVersions = pgTable(
+  'template_versions',
+  {
+    id: serial('id').primaryKey(),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    snapshot: jsonb('snapshot').$type<TemplateSnapshot>().notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('template_versions_template_version_idx').on(t.templateId, t.version)],
+);
+
+/** A version's media: copied when published, copied again into each funnel made from it. */
+export const templateMedia = pgTable(
+  'template_media',
+  {
+    id: serial('id').primaryKey(),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => templateVersions.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 5 }).notNull().$type<'photo' | 'video'>(),
+    filename: varchar('filename', { length: 255 }).notNull(),
+    contentType: varchar('content_type', { length: 100 }).notNull(),
+    size: integer('size').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [index('template_media_version_idx').on(t.versionId)],
+);

@@ -55,6 +55,7 @@ export const FUNNEL_ERRORS = {
     detail: title,
   }),
   runWithoutStages: { code: 'run_without_stages', text: 'Add at least one stage before running the bot.' },
+  noBot: { code: 'no_bot', text: 'Connect a bot to this funnel before running it.' },
   runArchived: { code: 'run_archived', text: 'Return the funnel from the archive before running it.' },
   deleteNotArchived: { code: 'delete_not_archived', text: 'Archive the funnel before deleting it.' },
   orderLocked: { code: 'order_locked', text: 'Stop the bot to change the order of stages.' },

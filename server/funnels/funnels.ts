@@ -31,8 +31,9 @@ export interface FunnelServiceDeps {
 const peopleCount = sql<number>`(select count(*)::int from people p where p.funnel_id = "funnels"."id")`;
 const stageCount = sql<number>`(select count(*)::int from stages s where s.funnel_id = "funnels"."id")`;
 const unreadCount = sql<number>`(select coalesce(sum(p.unread_count), 0)::int from people p where p.funnel_id = "funnels"."id")`;
+const templateId = sql<number | null>`(select v.template_id from template_versions v where v.id = "funnels"."template_version_id")`;
 
-export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_count: number; unread_count?: number }): Funnel {
+export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_count: number; unread_count?: number; template_id?: number | null }): Funnel {
   return {
     id: row.id,
     name: row.name,
@@ -48,6 +49,7 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
     inbox_alerts: row.inboxAlerts,
     people_count: Number(counts.people_count),
     stage_count: Number(counts.stage_count),
+    template_id: counts.template_id ?? null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -57,7 +59,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
 
   async function list(ownerId: number, { archived }: { archived: boolean }): Promise<Funnel[]> {
     const rows = await orm
-      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount })
+      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount, template_id: templateId })
       .from(funnels)
       .where(and(eq(funnels.ownerId, ownerId), archived ? isNotNull(funnels.archivedAt) : isNull(funnels.archivedAt)))
       .orderBy(desc(funnels.createdAt), desc(funnels.id));
@@ -66,7 +68,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
 
   async function get(ownerId: number, funnelId: number): Promise<Funnel> {
     const [row] = await orm
-      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount })
+      .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount, template_id: templateId })
       .from(funnels)
       .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)))
       .limit(1);
@@ -135,6 +137,10 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     }
     const last = list.at(-1);
     if (last?.message.next_button) problems.push(FUNNEL_ERRORS.lastStageNext(last.title));
+    if (funnel.botTokenEncrypted === null) {
+      problems.push(FUNNEL_ERRORS.noBot);
+      return problems;
+    }
     try {
       await callTelegram(() => botApiOf(funnel).getMe(), invalid(FUNNEL_ERRORS.tokenRevoked));
     } catch (error) {
@@ -169,6 +175,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
   /**
    * A new token for the funnel's own bot (@BotFather revoked the old one): getMe must answer
    * with the same bot. Stages, people and history stay; a running funnel goes on with it.
+   * A funnel without a bot yet (added from a template) takes any bot not connected elsewhere.
    */
   async function replaceToken(ownerId: number, funnelId: number, body: { bot_token: string }): Promise<Funnel> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
@@ -179,7 +186,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     const [existing] = await orm.select({ id: funnels.id }).from(funnels).where(eq(funnels.botTokenHash, hash)).limit(1);
     if (existing && existing.id !== funnelId) throw alreadyConnected;
     const me = await callTelegram(() => interactiveBotApi(token, config.telegramApiRoot).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
-    if (me.id !== funnel.botId) throw invalidField('bot_token', FUNNEL_ERRORS.otherBot(me.username));
+    if (funnel.botId !== null && me.id !== funnel.botId) throw invalidField('bot_token', FUNNEL_ERRORS.otherBot(me.username));
     try {
       await orm
         .update(funnels)
@@ -187,6 +194,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
           botTokenEncrypted: encryptSecret(token, config.secretKey),
           botTokenHash: hash,
           botTokenHint: botTokenHint(token),
+          botId: me.id,
           botUsername: me.username,
           stopReason: null,
           updatedAt: now(),
@@ -299,6 +307,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
   }
 
   function botApiOf(funnel: FunnelRow) {
+    if (funnel.botTokenEncrypted === null) throw invalid(FUNNEL_ERRORS.noBot);
     return interactiveBotApi(decryptBotToken(funnel, config), config.telegramApiRoot);
   }
 

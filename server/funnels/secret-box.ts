@@ -49,7 +49,8 @@ export function botTokenHint(token: string): string {
   return `${id}:${secret.slice(0, 2)}…${secret.slice(-3)}`;
 }
 
-/** The funnel's BotFather token, for the bot runtime. */
+/** The funnel's BotFather token, for the bot runtime (a funnel without a bot never runs or sends). */
 export function decryptBotToken(funnel: Pick<FunnelRow, 'botTokenEncrypted'>, config: Pick<Config, 'secretKey'>): string {
+  if (funnel.botTokenEncrypted === null) throw new Error('This funnel has no bot connected.');
   return decryptSecret(funnel.botTokenEncrypted, config.secretKey);
 }

@@ -20,7 +20,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 150_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -87,7 +87,7 @@ async function stopsOnSigterm(script: string[], extraEnv: Record<string, string>
 describe('stopping through npm', () => {
   it('npm start: SIGTERM to npm stops the server cleanly and closes its port', async () => {
     await stopsOnSigterm(['start']);
-  }, 90_000);
+  }, 240_000);
 
   it('npm run dev: SIGTERM to npm stops the server (through tsx watch) and Vite', async () => {
     const vitePort = await freePort();
@@ -97,5 +97,5 @@ describe('stopping through npm', () => {
       () => 'closed',
     );
     expect(vite).toBe('closed');
-  }, 90_000);
+  }, 240_000);
 });

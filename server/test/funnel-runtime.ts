@@ -123,7 +123,7 @@ export function testRuntime(
   return new FunnelRuntime({
     db,
     config: { telegramApiRoot: apiRoot, publicUrl: 'http://127.0.0.1:9', secretKey: 'runtime-test-secret' },
-    tokenOf: (funnel) => funnel.botTokenEncrypted,
+    tokenOf: (funnel) => funnel.botTokenEncrypted!,
     log: silentLog,
     transport: 'polling',
     reconcileIntervalMs: 0,

@@ -38,7 +38,7 @@ export function testOutboxSender(db: Db, apiRoot: string, options: Partial<Outbo
   return new OutboxSender({
     db,
     apiRoot,
-    tokenOf: (row) => row.botTokenEncrypted,
+    tokenOf: (row) => row.botTokenEncrypted!,
     log: quietLog,
     limits: new BotRateLimits(29),
     startMailing: (id) => starts.startNow(id),

@@ -42,6 +42,11 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   incorrect_data: 'incorrectData',
   no_sending_time: 'noSendingTime',
   too_many_letters: 'tooManyLetters',
+  no_bot: 'noBot',
+  template_without_stages: 'templateWithoutStages',
+  funnel_was_run: 'funnelWasRun',
+  template_up_to_date: 'templateUpToDate',
+  not_from_template: 'notFromTemplate',
   not_found: 'notFound',
 };
 

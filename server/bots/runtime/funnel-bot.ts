@@ -100,7 +100,7 @@ export class FunnelBot {
   constructor(private readonly options: FunnelBotOptions) {
     const { funnel, token, apiRoot, store, log, fileIds } = options;
     this.funnelId = funnel.id;
-    this.tokenHash = funnel.botTokenHash;
+    this.tokenHash = funnel.botTokenHash ?? '';
     const limiter = options.limiter;
     // Inside auto-retry: every attempt, a retry after a 429 too, takes a slot of the bot's rate
     // (ahead of any mailing), and a 429 holds back the bot's mailings as well.
@@ -163,7 +163,7 @@ export class FunnelBot {
     const at = performance.now();
     for (const update of updates) {
       const chatId = update.message?.chat.type === 'private' ? update.message.chat.id : update.callback_query?.from.id;
-      const received: UpdateReceived = { botId: this.options.funnel.botId, chatId, updateId: update.update_id, at };
+      const received: UpdateReceived = { botId: this.options.funnel.botId ?? 0, chatId, updateId: update.update_id, at };
       updateReceived.publish(received);
     }
   }

@@ -15,10 +15,12 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { ArchiveIcon, RestoreIcon, TrashIcon } from '@/ui/glyphs';
 import { runApiAction } from '@/api/action';
 import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { useBotLabel } from '@/ui/botLabel';
 
 /** `funnels`: the archived ones, loaded by the route. */
 export function ArchiveScreen({ funnels }: { funnels: Funnel[] }) {
   const { t } = useTranslation();
+  const botLabel = useBotLabel();
   usePageHead(t('funnels.archive.title'));
   const refresh = useRefresh();
   const [deleting, setDeleting] = useState<Funnel | null>(null);
@@ -56,7 +58,7 @@ export function ArchiveScreen({ funnels }: { funnels: Funnel[] }) {
                 <span className="funnel-card-body">
                   <span className="funnel-card-name">{funnel.name}</span>
                   <span className="funnel-card-bot">
-                    @{funnel.bot_username} · {t('funnels.list.people', { count: funnel.people_count })}
+                    {botLabel(funnel)} · {t('funnels.list.people', { count: funnel.people_count })}
                   </span>
                 </span>
               </div>
@@ -84,7 +86,7 @@ export function ArchiveScreen({ funnels }: { funnels: Funnel[] }) {
           onCancel={() => setDeleting(null)}
         >
           <p>
-            <strong>{deleting.name}</strong> (@{deleting.bot_username})
+            <strong>{deleting.name}</strong> ({botLabel(deleting)})
           </p>
           <p className="sheet-warning">{t('funnels.archive.deleteWarning')}</p>
         </ConfirmDialog>

@@ -16,10 +16,10 @@ export const botLink = (username: string) => `https://t.me/${username}`;
 /** Telegram's own share sheet for a link (works in every client and in a browser). */
 const shareLink = (url: string, text: string) => `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;
 
-export function BotSection({ funnel, onChanged }: { funnel: Funnel; onChanged: () => void }) {
+export function BotSection({ funnel, username, onChanged }: { funnel: Funnel; username: string; onChanged: () => void }) {
   const { t } = useTranslation();
   const [renaming, setRenaming] = useState(false);
-  const link = botLink(funnel.bot_username);
+  const link = botLink(username);
 
   async function copy() {
     try {
@@ -43,7 +43,7 @@ export function BotSection({ funnel, onChanged }: { funnel: Funnel; onChanged: (
             if (openInTelegram(link)) event.preventDefault();
           }}
         >
-          <RowContent icon={<RowIcon tint="blue"><ExternalIcon /></RowIcon>} title={t('funnels.share.open', { username: funnel.bot_username })} chevron={false} />
+          <RowContent icon={<RowIcon tint="blue"><ExternalIcon /></RowIcon>} title={t('funnels.share.open', { username })} chevron={false} />
         </a>
         <button type="button" className="row" onClick={() => void copy()}>
           <RowContent icon={<RowIcon tint="gray"><CopyIcon /></RowIcon>} title={t('funnels.share.copy')} chevron={false} />

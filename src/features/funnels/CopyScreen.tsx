@@ -15,10 +15,12 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { BackLink } from '@/ui/BackLink';
 import { runApiAction } from '@/api/action';
 import { describeFailure, success } from '@/api/useApi';
+import { useBotLabel } from '@/ui/botLabel';
 
 /** `source`: the funnel to copy; `funnels`: all of the user's, loaded by the route together. */
 export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funnel[] }) {
   const { t } = useTranslation();
+  const botLabel = useBotLabel();
   usePageHead(t('funnels.copy.title'));
   const navigate = useNavigate();
   const funnelId = source.id;
@@ -66,7 +68,7 @@ export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funne
                 <span className="row-body">
                   <span className="row-title">{funnel.name}</span>
                   <span className="row-description">
-                    @{funnel.bot_username} · {t('funnels.list.stages', { count: funnel.stage_count })}
+                    {botLabel(funnel)} · {t('funnels.list.stages', { count: funnel.stage_count })}
                   </span>
                 </span>
                 <CheckIcon className="radio-check" />

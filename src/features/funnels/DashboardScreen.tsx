@@ -13,16 +13,18 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { StateBadge } from './parts';
 import { PeriodTabs, StageResults } from './StageResults';
 import { useRefreshWhile } from '@/api/useApi';
+import { useBotLabel } from '@/ui/botLabel';
 
 function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
   const { t } = useTranslation();
+  const botLabel = useBotLabel();
   return (
     <article className="dash-funnel" aria-label={funnel.name} data-testid="dashboard-funnel">
       <Link to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="dash-funnel-head">
         <span className="dash-funnel-name">
           <strong>{funnel.name}</strong>
           <span>
-            @{funnel.bot_username} · {t('funnels.list.people', { count: funnel.people_count })}
+            {botLabel(funnel)} · {t('funnels.list.people', { count: funnel.people_count })}
           </span>
         </span>
         <StateBadge funnel={funnel} />

@@ -68,7 +68,7 @@ export function FunnelScreen({
 
   return (
     <Screen>
-      <ScreenHeader title={data.name} subtitle={`@${data.bot_username}`} back={back} />
+      <ScreenHeader title={data.name} subtitle={data.bot_username ? `@${data.bot_username}` : t('funnels.funnel.noBot')} back={back} />
 
       <section className="funnel-status" aria-label={t('funnels.funnel.statusLabel')}>
         <div className="funnel-status-top">
@@ -77,8 +77,12 @@ export function FunnelScreen({
             {t('funnels.list.people', { count: data.people_count })}
           </span>
         </div>
-        <p className="funnel-status-text">{t(`funnels.funnel.stateText.${revoked ? 'revoked' : data.state}`)}</p>
-        {revoked ? (
+        <p className="funnel-status-text">{data.bot_username === null ? t('funnels.funnel.noBotText') : t(`funnels.funnel.stateText.${revoked ? 'revoked' : data.state}`)}</p>
+        {data.bot_username === null ? (
+          <Link to="/content/funnels/$funnelId/token/" params={{ funnelId: String(funnelId) }} className="button button--primary button--small" data-testid="connect-bot">
+            {t('funnels.funnel.connectBot')}
+          </Link>
+        ) : revoked ? (
           <Link to="/content/funnels/$funnelId/token/" params={{ funnelId: String(funnelId) }} className="button button--primary button--small">
             {t('funnels.token.title')}
           </Link>
@@ -156,7 +160,7 @@ export function FunnelScreen({
         </Link>
       </Section>
 
-      <BotSection funnel={data} onChanged={() => void refresh()} />
+      {data.bot_username ? <BotSection funnel={data} username={data.bot_username} onChanged={() => void refresh()} /> : null}
 
       <Section title={t('funnels.funnel.more')}>
         <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: id }} className="row">
@@ -183,7 +187,7 @@ export function FunnelScreen({
           onConfirm={() => void archive()}
           onCancel={() => setArchiving(false)}
         >
-          <p>{t('funnels.funnel.archiveConfirmText', { username: data.bot_username })}</p>
+          <p>{t('funnels.funnel.archiveConfirmText', { username: data.bot_username ?? '—' })}</p>
         </ConfirmDialog>
       ) : null}
     </Screen>

@@ -13,9 +13,11 @@ import { FunnelIcon } from '@/ui/brandIcon';
 import { RunControls, StateBadge } from './parts';
 import { useRefresh, useRefreshWhile } from '@/api/useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
+import { useBotLabel } from '@/ui/botLabel';
 
 export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel?: Funnel) => void }) {
   const { t } = useTranslation();
+  const botLabel = useBotLabel();
   return (
     <article className="funnel-card" data-testid="funnel-card" aria-label={funnel.name}>
       <Link to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="funnel-card-main">
@@ -24,7 +26,7 @@ export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (
         </span>
         <span className="funnel-card-body">
           <span className="funnel-card-name">{funnel.name}</span>
-          <span className="funnel-card-bot">@{funnel.bot_username}</span>
+          <span className="funnel-card-bot">{botLabel(funnel)}</span>
         </span>
         <StateBadge funnel={funnel} />
       </Link>

@@ -20,7 +20,10 @@ const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
 export function ReplaceTokenScreen({ funnel }: { funnel: Funnel }) {
   const { t } = useTranslation();
-  usePageHead(t('funnels.token.title'));
+  // A funnel added from a template has no bot yet: the same call connects one.
+  const connecting = funnel.bot_username === null;
+  const title = connecting ? t('funnels.token.connectTitle') : t('funnels.token.title');
+  usePageHead(title);
   const navigate = useNavigate();
   const [token, setToken] = useState('');
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
@@ -33,37 +36,37 @@ export function ReplaceTokenScreen({ funnel }: { funnel: Funnel }) {
     setErrors(NO_ERRORS);
     const result = await runApiAction(() => replaceToken(funnel.id, value));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['bot_token']));
-    success(t('funnels.token.replaced'));
+    success(connecting ? t('funnels.connect.connected', { username: result.value.bot_username }) : t('funnels.token.replaced'));
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId }, replace: true });
   }
 
   return (
     <Screen>
       <ScreenHeader
-        title={t('funnels.token.title')}
-        subtitle={t('funnels.token.subtitle', { username: funnel.bot_username })}
+        title={title}
+        subtitle={connecting ? funnel.name : t('funnels.token.subtitle', { username: funnel.bot_username })}
         back={<BackLink to="/content/funnels/$funnelId/" params={{ funnelId }} label={funnel.name} />}
       />
       <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         <FormAlert messages={errors.messages} />
         <TextField
-          label={t('funnels.token.label')}
+          label={connecting ? t('funnels.token.connectLabel') : t('funnels.token.label')}
           name="bot_token"
           value={token}
           onChange={(event) => {
             setToken(event.target.value);
             if (errors.fields.bot_token) setErrors({ ...errors, fields: {} });
           }}
-          placeholder={`${funnel.bot_id}:AAHk…`}
+          placeholder={`${funnel.bot_id ?? '123456789'}:AAHk…`}
           autoComplete="off"
           autoCapitalize="off"
           autoCorrect="off"
           spellCheck={false}
           errors={errors.fields.bot_token}
-          hint={t('funnels.token.text', { username: funnel.bot_username })}
+          hint={connecting ? t('funnels.token.connectText') : t('funnels.token.text', { username: funnel.bot_username })}
           className="field--mono"
         />
-        <Button type="submit">{t('funnels.token.submit')}</Button>
+        <Button type="submit">{connecting ? t('funnels.token.connectSubmit') : t('funnels.token.submit')}</Button>
       </form>
       <a
         className="button button--secondary"

@@ -11,6 +11,7 @@ import { FunnelIcon } from '@/ui/brandIcon';
 import { ArrowUpRightIcon, BotIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '@/ui/icons';
 import { RowContent, RowIcon, Section, type Tint } from '@/ui/blocks';
 import { Screen } from '@/ui/Screen';
+import { useBotLabel } from '@/ui/botLabel';
 
 const STATE_TINT: Record<Funnel['state'], Tint> = { draft: 'blue', running: 'green', stopped: 'orange' };
 
@@ -28,6 +29,7 @@ function PanelFunnels({ funnels: pending }: { funnels: Promise<Funnel[] | null> 
 
 function FunnelRows({ funnels }: { funnels: Funnel[] }) {
   const { t } = useTranslation();
+  const botLabel = useBotLabel();
   const shown = funnels.slice(0, 5);
   return (
     <Section title={t('panel.funnels')} footer={funnels.length === 0 ? t('panel.funnelsEmpty') : undefined}>
@@ -42,7 +44,7 @@ function FunnelRows({ funnels }: { funnels: Funnel[] }) {
                 </RowIcon>
               }
               title={funnel.name}
-              description={`@${funnel.bot_username} · ${t('panel.people', { count: funnel.people_count })}`}
+              description={`${botLabel(funnel)} · ${t('panel.people', { count: funnel.people_count })}`}
               value={revoked ? t('panel.state.revoked') : t(`panel.state.${funnel.state}`)}
             />
           </Link>

@@ -1,0 +1,126 @@
+// The templates API (issue 10). Everyone signed in lists, previews and adds published templates,
+// and sees where their funnel stands against its template; publishing, new versions, the cover,
+// unpublishing and the figures are for admins (403 for anyone else, before anything is looked
+// up). The cover and the preview's media are served without credentials (an <img> shows them),
+// for published templates only.
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { FunnelSchema } from '../../../contract/schemas/funnels';
+import {
+  CreateTemplateBodySchema,
+  FunnelTemplateSchema,
+  TemplateSchema,
+  TemplateStatsSchema,
+  TemplateSummarySchema,
+  UpdateTemplateBodySchema,
+} from '../../../contract/schemas/templates';
+import { TEMPLATE_COVER_MAX_BYTES, TEMPLATE_COVER_TYPES, TEMPLATES_PATHS } from '../../../contract/templates';
+import type { Sessions } from '../../accounts/sessions';
+import type { Db } from '../../db';
+import { parseId } from '../../funnels/access';
+import { createTemplateService, TEMPLATE_ERRORS } from '../../templates/templates';
+import { currentAdmin, currentUser, requireAuth } from '../auth/authenticate';
+import { ApiError, codedDetailBody } from '../errors';
+import { toFunnelApiError } from '../funnels/routes';
+
+export interface TemplateRoutesDeps {
+  db: Db;
+  sessions: Sessions;
+  now: () => Date;
+}
+
+const params = Type.Object({ id: Type.String() });
+const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
+
+export function templateRoutes(deps: TemplateRoutesDeps) {
+  const service = createTemplateService(deps);
+
+  async function signedIn(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onRequest', requireAuth(deps.sessions));
+    app.setErrorHandler(async (error: FastifyError) => {
+      throw toFunnelApiError(error);
+    });
+    const admin = async (request: FastifyRequest) => {
+      currentAdmin(request);
+    };
+
+    app.get(TEMPLATES_PATHS.templates, { schema: { response: { 200: Type.Array(TemplateSummarySchema) } } }, async (request) => service.list(currentUser(request)));
+    app.post(TEMPLATES_PATHS.templates, { preHandler: admin, schema: { body: CreateTemplateBodySchema, response: { 201: TemplateSchema } } }, async (request, reply) =>
+      reply.code(201).send(await service.create(currentAdmin(request), request.body)),
+    );
+    app.get(TEMPLATES_PATHS.template, { schema: { params, response: { 200: TemplateSchema } } }, async (request) => service.get(currentUser(request), idOf(request)));
+    app.patch(TEMPLATES_PATHS.template, { preHandler: admin, schema: { params, body: UpdateTemplateBodySchema, response: { 200: TemplateSchema } } }, async (request) =>
+      service.update(currentAdmin(request), idOf(request), request.body),
+    );
+    app.post(TEMPLATES_PATHS.versions, { preHandler: admin, schema: { params, response: { 201: TemplateSchema } } }, async (request, reply) =>
+      reply.code(201).send(await service.publishVersion(currentAdmin(request), idOf(request))),
+    );
+    app.get(TEMPLATES_PATHS.stats, { preHandler: admin, schema: { params, response: { 200: TemplateStatsSchema } } }, async (request) =>
+      service.stats(currentAdmin(request), idOf(request)),
+    );
+    app.post(TEMPLATES_PATHS.add, { schema: { params, response: { 201: FunnelSchema } } }, async (request, reply) =>
+      reply.code(201).send(await service.add(currentUser(request), idOf(request))),
+    );
+    app.get(TEMPLATES_PATHS.funnelTemplate, { schema: { params, response: { 200: FunnelTemplateSchema } } }, async (request) =>
+      service.funnelTemplate(currentUser(request), idOf(request)),
+    );
+    app.post(TEMPLATES_PATHS.funnelTemplateUpdate, { schema: { params, response: { 200: FunnelTemplateSchema } } }, async (request) =>
+      service.applyUpdate(currentUser(request), idOf(request)),
+    );
+    await app.register(coverUpload);
+  }
+
+  /** PUT templates/:id/cover/ takes the raw picture as the body (JPEG, PNG or WebP, 5 MB). */
+  async function coverUpload(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    for (const type of TEMPLATE_COVER_TYPES) {
+      app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: TEMPLATE_COVER_MAX_BYTES }, (_request, body, done) => done(null, body));
+    }
+    app.setErrorHandler(async (error: FastifyError) => {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new ApiError(413, codedDetailBody(TEMPLATE_ERRORS.coverTooBig));
+      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(TEMPLATE_ERRORS.coverType));
+      throw toFunnelApiError(error);
+    });
+    app.put(
+      TEMPLATES_PATHS.cover,
+      {
+        schema: { params, response: { 200: TemplateSchema } },
+        // Before the body is read: a non-admin is refused whatever the upload.
+        preParsing: async (request) => {
+          currentAdmin(request);
+        },
+      },
+      async (request) => {
+        const body = request.body as unknown;
+        if (!Buffer.isBuffer(body)) throw new ApiError(415, codedDetailBody(TEMPLATE_ERRORS.coverType));
+        return service.setCover(currentAdmin(request), idOf(request), { contentType: request.headers['content-type'] ?? '', data: body });
+      },
+    );
+  }
+
+  async function files(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    app.setErrorHandler(async (error: FastifyError) => {
+      throw toFunnelApiError(error);
+    });
+    app.get(TEMPLATES_PATHS.cover, { schema: { params } }, async (request, reply) => {
+      const file = await service.cover(idOf(request));
+      return reply.header('content-type', file.contentType).header('cache-control', 'public, max-age=86400').send(file.data);
+    });
+    app.get(TEMPLATES_PATHS.media, { schema: { params } }, async (request, reply) => {
+      const file = await service.mediaFile(idOf(request));
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `inline; filename="${encodeURIComponent(file.filename)}"`)
+        .header('cache-control', 'public, max-age=86400')
+        .send(file.data);
+    });
+  }
+
+  return async function plugin(app: FastifyInstance): Promise<void> {
+    await app.register(signedIn);
+    await app.register(files);
+  };
+}

@@ -1,0 +1,197 @@
+// Templates through the API: an admin publishes a funnel (stages, messages with media, tags, a
+// series of letters) as a snapshot; others preview and add it as a draft funnel without a bot,
+// connect their own bot and run it; a new version never changes funnels already made, whose
+// owners are told what changed and may take it while their funnel has never run. Admin-only calls
+// are 403 for everyone else; an unpublished template is 404 to others.
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { FUNNELS_API, type Funnel, type MessageMedia, type Stage } from '../../../contract/funnels';
+import { LETTERS_API, type Series } from '../../../contract/letters';
+import { TEMPLATES_API, type FunnelTemplate, type Template, type TemplateStats, type TemplateSummary } from '../../../contract/templates';
+import { setRole } from '../../accounts/roles';
+import { funnels, media, stages } from '../../db/schema';
+import { addPerson, addRunnableStage, addTag, call, connectFunnel, NOT_FOUND, newBot, ok, useFunnelsTestEnv } from '../../test/funnels-api';
+import { expectJsonError, signedInUser } from '../../test/helpers';
+
+const env = useFunnelsTestEnv();
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const FORBIDDEN = { detail: 'You do not have permission to perform this action.' };
+
+async function admin(): Promise<string> {
+  const account = await signedInUser(env.t);
+  await setRole(env.t.db, account.email, 'admin');
+  return account.key;
+}
+const someone = async () => (await signedInUser(env.t)).key;
+
+async function upload(key: string, url: string, type: string, body: Buffer, method: 'POST' | 'PUT' = 'POST') {
+  return env.t.app.inject({ method, url, headers: { authorization: `Token ${key}`, 'content-type': type }, payload: body });
+}
+
+/** An admin's funnel: two stages (the first with a photo and the tag 'lead'), a series with a letter. */
+async function sourceFunnel(key: string) {
+  const funnel = await connectFunnel(env, key, 'Course launch');
+  const tag = await addTag(env, key, funnel.id, 'lead');
+  const photo = ok<MessageMedia>(await upload(key, `${FUNNELS_API.media(funnel.id)}?filename=dot.png`, 'image/png', PNG), 201);
+  const first = await addRunnableStage(env, key, funnel.id, { title: 'Welcome', tag_id: tag.id });
+  ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(first.id), { text: 'Hi {first_name|friend}!', media_id: photo.id, buttons: [{ text: 'Site', url: 'https://example.com' }], next_button: { text: 'Next' } }));
+  const second = await addRunnableStage(env, key, funnel.id, { title: 'Offer' });
+  const series = ok<Series>(await call(env, key, 'POST', LETTERS_API.series(funnel.id), { name: 'Warm-up', join_on: { on: 'stage', stage_id: second.id, tag_id: null }, leave_on: { stage_id: null, tag_id: tag.id } }), 201);
+  ok(await call(env, key, 'POST', LETTERS_API.letters(series.id), { name: 'Day 1', message: { text: 'Day one' }, sending_time: { kind: 'through', every: 1, unit: 'days', time_of_day: '10:00' }, enabled: true }), 201);
+  return { funnel, first, second, photo, tag, series };
+}
+
+describe('templates', () => {
+  it('an admin publishes a funnel; another user previews it, adds it, connects a bot and runs it', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Launch a course', description: 'Two stages and a warm-up' }), 201);
+    expect(template).toMatchObject({ name: 'Launch a course', description: 'Two stages and a warm-up', version: 1, stage_count: 2, published: true, mine: true, source_funnel_id: source.funnel.id, cover_url: null });
+    expect(template.stages.map((s) => [s.title, s.tag, s.message.text, s.message.next_button])).toEqual([
+      ['Welcome', 'lead', 'Hi {first_name|friend}!', { text: 'Next' }],
+      ['Offer', null, 'Hello from Offer', null],
+    ]);
+    expect(template.tags).toEqual([{ title: 'lead', color: expect.any(String) }]);
+    expect(template.series).toEqual([{ name: 'Warm-up', letters: [{ name: 'Day 1' }] }]);
+    // The preview's photo is a copy, served without credentials.
+    const picture = template.stages[0].message.media!;
+    expect(picture.kind).toBe('photo');
+    const file = await env.t.app.inject({ method: 'GET', url: picture.url });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(PNG)).toBe(true);
+
+    const affiliate = await someone();
+    const listed = ok<TemplateSummary[]>(await call(env, affiliate, 'GET', TEMPLATES_API.templates));
+    expect(listed.find((t) => t.id === template.id)).toMatchObject({ name: 'Launch a course', mine: false, source_funnel_id: null, stage_count: 2 });
+    expect(ok<Template>(await call(env, affiliate, 'GET', TEMPLATES_API.template(template.id))).stages).toHaveLength(2);
+
+    const made = ok<Funnel>(await call(env, affiliate, 'POST', TEMPLATES_API.add(template.id)), 201);
+    expect(made).toMatchObject({ name: 'Launch a course', state: 'draft', bot_id: null, bot_username: null, bot_token_hint: null, stage_count: 2, template_id: template.id });
+    // Its own copies: stages, the tag on the first stage, the photo, the series and its letter.
+    const madeStages = ok<Stage[]>(await call(env, affiliate, 'GET', FUNNELS_API.stages(made.id)));
+    expect(madeStages.map((s) => s.title)).toEqual(['Welcome', 'Offer']);
+    expect(madeStages[0].message.media?.id).not.toBe(source.photo.id);
+    expect(madeStages[0].message.buttons).toEqual([{ text: 'Site', url: 'https://example.com' }]);
+    const [copied] = await env.t.db.orm.select().from(media).where(eq(media.funnelId, made.id));
+    expect(Buffer.from(copied.data).equals(PNG)).toBe(true);
+    const madeSeries = ok<Series[]>(await call(env, affiliate, 'GET', LETTERS_API.series(made.id)));
+    expect(madeSeries).toHaveLength(1);
+    expect(madeSeries[0].join_on).toEqual({ on: 'stage', stage_id: madeStages[1].id, tag_id: null });
+
+    // No bot yet: it cannot run, and says why; then the affiliate connects their own bot and runs it.
+    const check = ok<{ problems: Array<{ code: string }> }>(await call(env, affiliate, 'GET', `${FUNNELS_API.run(made.id)}`));
+    expect(check.problems.map((p) => p.code)).toEqual(['no_bot']);
+    const bot = newBot(env);
+    const connected = ok<Funnel>(await call(env, affiliate, 'PUT', FUNNELS_API.token(made.id), { bot_token: bot.token }));
+    expect(connected.bot_username).toBe(bot.username);
+    expect(ok<Funnel>(await call(env, affiliate, 'POST', FUNNELS_API.run(made.id))).state).toBe('running');
+
+    const stats = ok<TemplateStats>(await call(env, adminKey, 'GET', TEMPLATES_API.stats(template.id)));
+    expect(stats).toMatchObject({ added: 1, connected: 1, running: 1, people: 0 });
+    expect(stats.days).toHaveLength(30);
+    expect(stats.days.at(-1)).toMatchObject({ added: 1 });
+  });
+
+  it('a new version leaves funnels already made alone; their owners see what changed and may take it until they run', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Versions' }), 201);
+    const owner = await someone();
+    const early = ok<Funnel>(await call(env, owner, 'POST', TEMPLATES_API.add(template.id)), 201);
+    const ran = ok<Funnel>(await call(env, owner, 'POST', TEMPLATES_API.add(template.id)), 201);
+    await env.t.db.orm.update(funnels).set({ firstRunAt: new Date() }).where(eq(funnels.id, ran.id));
+    expect(ok<FunnelTemplate>(await call(env, owner, 'GET', TEMPLATES_API.funnelTemplate(early.id)))).toMatchObject({ version: 1, latest_version: 1, update_available: false, changes: [] });
+
+    // The source funnel changes after publishing: nothing leaks into the template or its funnels.
+    ok(await call(env, adminKey, 'PATCH', FUNNELS_API.stage(source.first.id), { title: 'Hello there' }));
+    await addRunnableStage(env, adminKey, source.funnel.id, { title: 'Bonus' });
+    expect(ok<Template>(await call(env, owner, 'GET', TEMPLATES_API.template(template.id))).stages.map((s) => s.title)).toEqual(['Welcome', 'Offer']);
+
+    const v2 = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.versions(template.id)), 201);
+    expect(v2).toMatchObject({ version: 2, stage_count: 3 });
+    expect(ok<Stage[]>(await call(env, owner, 'GET', FUNNELS_API.stages(early.id))).map((s) => s.title)).toEqual(['Welcome', 'Offer']);
+
+    const status = ok<FunnelTemplate>(await call(env, owner, 'GET', TEMPLATES_API.funnelTemplate(early.id)));
+    expect(status).toEqual({ template_id: template.id, name: 'Versions', version: 1, latest_version: 2, update_available: true, changes: ['stages_added', 'stages_changed'], can_apply: true });
+    expect(ok<FunnelTemplate>(await call(env, owner, 'GET', TEMPLATES_API.funnelTemplate(ran.id)))).toMatchObject({ update_available: true, can_apply: false });
+
+    const applied = ok<FunnelTemplate>(await call(env, owner, 'POST', TEMPLATES_API.funnelTemplateUpdate(early.id)));
+    expect(applied).toMatchObject({ version: 2, update_available: false });
+    expect(ok<Stage[]>(await call(env, owner, 'GET', FUNNELS_API.stages(early.id))).map((s) => s.title)).toEqual(['Hello there', 'Offer', 'Bonus']);
+    expect(await env.t.db.orm.select().from(media).where(eq(media.funnelId, early.id))).toHaveLength(1); // the old copy went with the old stages
+
+    expect(expectJsonError(await call(env, owner, 'POST', TEMPLATES_API.funnelTemplateUpdate(ran.id)), 409)).toEqual({ detail: 'This funnel has been run: take a fresh copy of the template instead.', code: 'funnel_was_run' });
+    expect(expectJsonError(await call(env, owner, 'POST', TEMPLATES_API.funnelTemplateUpdate(early.id)), 409)).toMatchObject({ code: 'template_up_to_date' });
+    const handMade = await connectFunnel(env, owner);
+    expect(expectJsonError(await call(env, owner, 'GET', TEMPLATES_API.funnelTemplate(handMade.id)), 400)).toMatchObject({ code: 'not_from_template' });
+    // The stages of the funnel that ran are untouched.
+    expect(await env.t.db.orm.select({ title: stages.title }).from(stages).where(eq(stages.funnelId, ran.id))).toHaveLength(2);
+  });
+
+  it('admin-only calls are 403 for everyone else; publishers only touch their own templates', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Guarded' }), 201);
+    const userKey = await someone();
+    const own = await connectFunnel(env, userKey);
+    await addRunnableStage(env, userKey, own.id);
+    expect(expectJsonError(await call(env, userKey, 'POST', TEMPLATES_API.templates, { funnel_id: own.id, name: 'Mine' }), 403)).toEqual(FORBIDDEN);
+    expect(expectJsonError(await call(env, userKey, 'PATCH', TEMPLATES_API.template(template.id), { published: false }), 403)).toEqual(FORBIDDEN);
+    expect(expectJsonError(await call(env, userKey, 'POST', TEMPLATES_API.versions(template.id)), 403)).toEqual(FORBIDDEN);
+    expect(expectJsonError(await call(env, userKey, 'GET', TEMPLATES_API.stats(template.id)), 403)).toEqual(FORBIDDEN);
+    expect(expectJsonError(await upload(userKey, TEMPLATES_API.cover(template.id), 'image/png', PNG, 'PUT'), 403)).toEqual(FORBIDDEN);
+
+    // Another admin: someone else's template is 404, and their funnel cannot be published.
+    const otherAdmin = await admin();
+    expect(expectJsonError(await call(env, otherAdmin, 'PATCH', TEMPLATES_API.template(template.id), { name: 'Taken' }), 404)).toEqual(NOT_FOUND);
+    expect(expectJsonError(await call(env, otherAdmin, 'GET', TEMPLATES_API.stats(template.id)), 404)).toEqual(NOT_FOUND);
+    expect(expectJsonError(await call(env, otherAdmin, 'POST', TEMPLATES_API.templates, { funnel_id: own.id, name: 'Not mine' }), 400)).toEqual({
+      funnel_id: [`Invalid pk "${own.id}" - object does not exist.`],
+      codes: { funnel_id: [{ code: 'does_not_exist' }] },
+    });
+    const empty = await connectFunnel(env, adminKey);
+    expect(expectJsonError(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: empty.id, name: 'Empty' }), 400)).toMatchObject({ codes: { funnel_id: [{ code: 'template_without_stages' }] } });
+    expect(expectJsonError(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: '' }), 400)).toHaveProperty('name');
+
+    // Unpublished: gone from everyone else's list, 404 to preview or add; funnels made stay.
+    const made = ok<Funnel>(await call(env, userKey, 'POST', TEMPLATES_API.add(template.id)), 201);
+    ok(await call(env, adminKey, 'PATCH', TEMPLATES_API.template(template.id), { published: false }));
+    expect(ok<TemplateSummary[]>(await call(env, userKey, 'GET', TEMPLATES_API.templates)).map((t) => t.id)).not.toContain(template.id);
+    expect(ok<TemplateSummary[]>(await call(env, adminKey, 'GET', TEMPLATES_API.templates)).find((t) => t.id === template.id)).toMatchObject({ published: false });
+    expect(expectJsonError(await call(env, userKey, 'GET', TEMPLATES_API.template(template.id)), 404)).toEqual(NOT_FOUND);
+    expect(expectJsonError(await call(env, userKey, 'POST', TEMPLATES_API.add(template.id)), 404)).toEqual(NOT_FOUND);
+    expect(ok<Funnel>(await call(env, userKey, 'GET', FUNNELS_API.funnel(made.id)))).toMatchObject({ template_id: template.id, stage_count: 2 });
+    expect(expectJsonError(await call(env, userKey, 'GET', TEMPLATES_API.template(999_999)), 404)).toEqual(NOT_FOUND);
+  });
+
+  it('takes a cover picture (JPEG, PNG or WebP up to 5 MB) and serves it to anyone', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Covered' }), 201);
+    const covered = ok<Template>(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/png', PNG, 'PUT'));
+    expect(covered.cover_url).toMatch(new RegExp(`^${TEMPLATES_API.cover(template.id)}\\?v=\\d+$`));
+    const picture = await env.t.app.inject({ method: 'GET', url: covered.cover_url! });
+    expect(picture.statusCode).toBe(200);
+    expect(picture.headers['content-type']).toBe('image/png');
+    expect(picture.rawPayload.equals(PNG)).toBe(true);
+
+    expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/png', Buffer.alloc(5 * 1024 * 1024 + 1), 'PUT'), 413)).toEqual({ detail: 'File too big', code: 'file_too_big', count: 5 });
+    expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/gif', PNG, 'PUT'), 415)).toEqual({ detail: 'Upload a JPEG, PNG or WebP picture.', code: 'unsupported_file' });
+    expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/png', Buffer.alloc(0), 'PUT'), 400)).toMatchObject({ code: 'empty_file' });
+  });
+
+  it('counts people reached through the funnels made from a template', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Reach' }), 201);
+    const a = ok<Funnel>(await call(env, await someone(), 'POST', TEMPLATES_API.add(template.id)), 201);
+    const b = ok<Funnel>(await call(env, await someone(), 'POST', TEMPLATES_API.add(template.id)), 201);
+    await addPerson(env, a.id);
+    await addPerson(env, a.id);
+    await addPerson(env, b.id);
+    await addPerson(env, source.funnel.id); // the source's own people are not the template's reach
+    const stats = ok<TemplateStats>(await call(env, adminKey, 'GET', TEMPLATES_API.stats(template.id)));
+    expect(stats).toMatchObject({ added: 2, connected: 0, running: 0, people: 3 });
+    expect(stats.days.at(-1)).toMatchObject({ added: 2, people: 3 });
+  });
+});
