@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import {
   BASE_URL,
   CHROMIUM_ARGS,
+  E2E_ADMIN_EMAIL,
   E2E_DATA_DIR,
   E2E_PORT,
   FAKE_TELEGRAM_PORT,
@@ -54,6 +55,7 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         // Tests only: POST /api/test/clock/ moves the letters' schedule forward (no waiting hours).
         TEST_CLOCK: '1',
+        ADMIN_EMAILS: E2E_ADMIN_EMAIL,
       },
     },
   ],

@@ -8,6 +8,8 @@ export const ROUTES = {
   funnels: '/content/funnels/',
   connectBot: '/content/funnels/new/',
   archive: '/content/archive/',
+  templates: '/content/templates/',
+  newTemplate: '/content/templates/new/',
   settings: '/settings/',
   language: '/settings/language/',
   subscribe: '/subscribe/',

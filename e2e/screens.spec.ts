@@ -13,6 +13,7 @@ const userScreens = [
   '/content/funnels/',
   '/content/funnels/new/',
   '/content/archive/',
+  '/content/templates/',
   '/settings/',
   '/settings/language/',
   '/settings/account/',

@@ -48,6 +48,8 @@ export interface Config {
   sendRate: number;
   /** TEST_CLOCK=1, in tests only: POST /api/test/clock/ moves the letters' schedule forward. */
   testClock: boolean;
+  /** ADMIN_EMAILS: accounts with these e-mails are made admins when activated (and at start). */
+  adminEmails: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -111,6 +113,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: trustProxyFrom(env),
     testClock: env.TEST_CLOCK === '1',
+    adminEmails: (optional(env, 'ADMIN_EMAILS') ?? '')
+      .split(/[\s,;]+/)
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
     sendRate: Math.min(Math.max(int(env, 'SEND_RATE', DEFAULT_SEND_RATE), 1), TELEGRAM_FREE_RATE),
   };
 }

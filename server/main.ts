@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { inboxAlertSender } from './bots/inbox-alerts';
 import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
+import { grantListedAdmins } from './accounts/roles';
 import { createDb, migrate } from './db';
 import { startEmbeddedUpkeep } from './db/upkeep';
 import { decryptBotToken } from './funnels/secret-box';
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await createDb(config);
   await migrate(db);
+  // ADMIN_EMAILS: accounts already activated with those e-mails are admins from this start on.
+  await grantListedAdmins(db, config.adminEmails);
   const mailer = createMailer(config);
   // The API tells the runtime about run/stop/archive/…; the runtime is made once the app's log exists.
   // eslint-disable-next-line prefer-const -- assigned after buildApp, read by its callbacks

@@ -47,6 +47,8 @@ async function boot(): Promise<void> {
   appStore.set(tokenAtom, startupToken());
   const launch = readTelegramLaunch();
   appStore.set(initDataAtom, launch.initData);
+  // Opened by a startapp link (t.me/<service bot>?startapp=tpl_5): start at that screen.
+  if (launch.startPath && window.location.pathname !== launch.startPath) window.history.replaceState(null, '', `${launch.startPath}${window.location.hash}`);
   // A signed-in start calls the API at once (the guard loads the user): fetch the clients now,
   // alongside the messages. A guest's first screen does not need them before first paint.
   const api = () => import('./api/users');

@@ -28,11 +28,14 @@ import { Route as AuthenticatedPartnerWithdrawRouteImport } from './routes/_auth
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedSettingsAccountRouteImport } from './routes/_authenticated/settings/account'
 import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_authenticated/settings/language'
+import { Route as AuthenticatedTemplatesTemplateIdRouteImport } from './routes/_authenticated/templates/$templateId'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
 import { Route as AuthenticatedContentFunnelsIndexRouteImport } from './routes/_authenticated/content/funnels/index'
 import { Route as AuthenticatedContentFunnelsNewRouteImport } from './routes/_authenticated/content/funnels/new'
 import { Route as AuthenticatedContentPeoplePersonIdRouteImport } from './routes/_authenticated/content/people/$personId'
+import { Route as AuthenticatedContentTemplatesIndexRouteImport } from './routes/_authenticated/content/templates/index'
+import { Route as AuthenticatedContentTemplatesNewRouteImport } from './routes/_authenticated/content/templates/new'
 import { Route as AuthenticatedPartnerDashboardIndexRouteImport } from './routes/_authenticated/partner/dashboard/index'
 import { Route as AuthenticatedPartnerDashboardUidRouteImport } from './routes/_authenticated/partner/dashboard/$uid'
 import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/index'
@@ -159,6 +162,12 @@ const AuthenticatedSettingsLanguageRoute =
     path: '/settings/language',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedTemplatesTemplateIdRoute =
+  AuthenticatedTemplatesTemplateIdRouteImport.update({
+    id: '/templates/$templateId',
+    path: '/templates/$templateId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const ActivateUidTokenRoute = ActivateUidTokenRouteImport.update({
   id: '/activate/$uid/$token',
   path: '/activate/$uid/$token',
@@ -185,6 +194,18 @@ const AuthenticatedContentPeoplePersonIdRoute =
   AuthenticatedContentPeoplePersonIdRouteImport.update({
     id: '/content/people/$personId',
     path: '/content/people/$personId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentTemplatesIndexRoute =
+  AuthenticatedContentTemplatesIndexRouteImport.update({
+    id: '/content/templates/',
+    path: '/content/templates/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentTemplatesNewRoute =
+  AuthenticatedContentTemplatesNewRouteImport.update({
+    id: '/content/templates/new',
+    path: '/content/templates/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedPartnerDashboardIndexRoute =
@@ -340,14 +361,17 @@ export interface FileRoutesByFullPath {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/templates/$templateId': typeof AuthenticatedTemplatesTemplateIdRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner/': typeof AuthenticatedPartnerIndexRoute
   '/settings/': typeof AuthenticatedSettingsIndexRoute
   '/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
   '/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
+  '/content/templates/new': typeof AuthenticatedContentTemplatesNewRoute
   '/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
   '/content/funnels/': typeof AuthenticatedContentFunnelsIndexRoute
+  '/content/templates/': typeof AuthenticatedContentTemplatesIndexRoute
   '/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
@@ -386,14 +410,17 @@ export interface FileRoutesByTo {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/templates/$templateId': typeof AuthenticatedTemplatesTemplateIdRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner': typeof AuthenticatedPartnerIndexRoute
   '/settings': typeof AuthenticatedSettingsIndexRoute
   '/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
   '/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
+  '/content/templates/new': typeof AuthenticatedContentTemplatesNewRoute
   '/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
   '/content/funnels': typeof AuthenticatedContentFunnelsIndexRoute
+  '/content/templates': typeof AuthenticatedContentTemplatesIndexRoute
   '/partner/dashboard': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
@@ -435,14 +462,17 @@ export interface FileRoutesById {
   '/_authenticated/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/_authenticated/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/_authenticated/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/_authenticated/templates/$templateId': typeof AuthenticatedTemplatesTemplateIdRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/_authenticated/partner/': typeof AuthenticatedPartnerIndexRoute
   '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
   '/_authenticated/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
   '/_authenticated/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
+  '/_authenticated/content/templates/new': typeof AuthenticatedContentTemplatesNewRoute
   '/_authenticated/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
   '/_authenticated/content/funnels/': typeof AuthenticatedContentFunnelsIndexRoute
+  '/_authenticated/content/templates/': typeof AuthenticatedContentTemplatesIndexRoute
   '/_authenticated/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
@@ -483,14 +513,17 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
+    | '/templates/$templateId'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/partner/'
     | '/settings/'
     | '/content/funnels/new'
     | '/content/people/$personId'
+    | '/content/templates/new'
     | '/partner/dashboard/$uid'
     | '/content/funnels/'
+    | '/content/templates/'
     | '/partner/dashboard/'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
@@ -529,14 +562,17 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
+    | '/templates/$templateId'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/partner'
     | '/settings'
     | '/content/funnels/new'
     | '/content/people/$personId'
+    | '/content/templates/new'
     | '/partner/dashboard/$uid'
     | '/content/funnels'
+    | '/content/templates'
     | '/partner/dashboard'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
@@ -577,14 +613,17 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/withdraw'
     | '/_authenticated/settings/account'
     | '/_authenticated/settings/language'
+    | '/_authenticated/templates/$templateId'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/_authenticated/partner/'
     | '/_authenticated/settings/'
     | '/_authenticated/content/funnels/new'
     | '/_authenticated/content/people/$personId'
+    | '/_authenticated/content/templates/new'
     | '/_authenticated/partner/dashboard/$uid'
     | '/_authenticated/content/funnels/'
+    | '/_authenticated/content/templates/'
     | '/_authenticated/partner/dashboard/'
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
@@ -754,6 +793,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedSettingsLanguageRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/templates/$templateId': {
+      id: '/_authenticated/templates/$templateId'
+      path: '/templates/$templateId'
+      fullPath: '/templates/$templateId'
+      preLoaderRoute: typeof AuthenticatedTemplatesTemplateIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/activate/$uid/$token': {
       id: '/activate/$uid/$token'
       path: '/activate/$uid/$token'
@@ -787,6 +833,20 @@ declare module '@tanstack/react-router' {
       path: '/content/people/$personId'
       fullPath: '/content/people/$personId'
       preLoaderRoute: typeof AuthenticatedContentPeoplePersonIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/templates/': {
+      id: '/_authenticated/content/templates/'
+      path: '/content/templates'
+      fullPath: '/content/templates/'
+      preLoaderRoute: typeof AuthenticatedContentTemplatesIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/templates/new': {
+      id: '/_authenticated/content/templates/new'
+      path: '/content/templates/new'
+      fullPath: '/content/templates/new'
+      preLoaderRoute: typeof AuthenticatedContentTemplatesNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/partner/dashboard/': {
@@ -955,12 +1015,15 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerWithdrawRoute: typeof AuthenticatedPartnerWithdrawRoute
   AuthenticatedSettingsAccountRoute: typeof AuthenticatedSettingsAccountRoute
   AuthenticatedSettingsLanguageRoute: typeof AuthenticatedSettingsLanguageRoute
+  AuthenticatedTemplatesTemplateIdRoute: typeof AuthenticatedTemplatesTemplateIdRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedContentFunnelsNewRoute: typeof AuthenticatedContentFunnelsNewRoute
   AuthenticatedContentPeoplePersonIdRoute: typeof AuthenticatedContentPeoplePersonIdRoute
+  AuthenticatedContentTemplatesNewRoute: typeof AuthenticatedContentTemplatesNewRoute
   AuthenticatedPartnerDashboardUidRoute: typeof AuthenticatedPartnerDashboardUidRoute
   AuthenticatedContentFunnelsIndexRoute: typeof AuthenticatedContentFunnelsIndexRoute
+  AuthenticatedContentTemplatesIndexRoute: typeof AuthenticatedContentTemplatesIndexRoute
   AuthenticatedPartnerDashboardIndexRoute: typeof AuthenticatedPartnerDashboardIndexRoute
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
@@ -993,13 +1056,17 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPartnerWithdrawRoute: AuthenticatedPartnerWithdrawRoute,
   AuthenticatedSettingsAccountRoute: AuthenticatedSettingsAccountRoute,
   AuthenticatedSettingsLanguageRoute: AuthenticatedSettingsLanguageRoute,
+  AuthenticatedTemplatesTemplateIdRoute: AuthenticatedTemplatesTemplateIdRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedContentFunnelsNewRoute: AuthenticatedContentFunnelsNewRoute,
   AuthenticatedContentPeoplePersonIdRoute:
     AuthenticatedContentPeoplePersonIdRoute,
+  AuthenticatedContentTemplatesNewRoute: AuthenticatedContentTemplatesNewRoute,
   AuthenticatedPartnerDashboardUidRoute: AuthenticatedPartnerDashboardUidRoute,
   AuthenticatedContentFunnelsIndexRoute: AuthenticatedContentFunnelsIndexRoute,
+  AuthenticatedContentTemplatesIndexRoute:
+    AuthenticatedContentTemplatesIndexRoute,
   AuthenticatedPartnerDashboardIndexRoute:
     AuthenticatedPartnerDashboardIndexRoute,
   AuthenticatedContentFunnelsFunnelIdCopyRoute:

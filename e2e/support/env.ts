@@ -20,3 +20,6 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/** ADMIN_EMAILS of the e2e server: this account is an admin once activated. */
+export const E2E_ADMIN_EMAIL = 'e2e.admin@example.com';

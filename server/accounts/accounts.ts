@@ -61,7 +61,7 @@ export class AccountError extends Error {
 
 export interface AccountServiceDeps {
   db: Db;
-  config: Pick<Config, 'secretKey' | 'publicUrl'>;
+  config: Pick<Config, 'secretKey' | 'publicUrl'> & Partial<Pick<Config, 'adminEmails'>>;
   mailer: Mailer;
   sessions: Sessions;
   now: () => Date;
@@ -170,7 +170,9 @@ export function createAccountService(deps: AccountServiceDeps) {
     async activate(uid: string, token: string): Promise<void> {
       const user = await userFromLink('activation', uid, token, ACTIVATION_TOKEN_TTL_S);
       if (user.isActive) throw new AccountError('stale_token');
-      await sessions.updateUser(user.id, (tx) => tx.update(users).set({ isActive: true }).where(eq(users.id, user.id)));
+      // An address listed in ADMIN_EMAILS is made an admin once it is proven (activated).
+      const admin = user.email !== null && (config.adminEmails ?? []).includes(user.email);
+      await sessions.updateUser(user.id, (tx) => tx.update(users).set({ isActive: true, ...(admin ? { role: 'admin' as const } : {}) }).where(eq(users.id, user.id)));
     },
 
     /** Mails the link again in the background: the same answer, just as fast, whether or not the account exists. */

@@ -1,7 +1,8 @@
 // Roles: a user is an ordinary user or an admin (publishes funnel templates). Admins are made from
-// the command line (`npm run admin -- grant user@example.com`, scripts/admin.ts), never through
+// the command line (`npm run admin -- grant user@example.com`, scripts/admin.ts) or listed in
+// ADMIN_EMAILS (made admins when their account is activated, and at every start), never through
 // the API: nobody can make themself an admin over HTTP.
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db';
 import { users } from '../db/schema';
 import { normalizeEmail } from './users';
@@ -32,4 +33,15 @@ export async function listAdmins(db: Db): Promise<string[]> {
     .where(eq(users.role, 'admin'))
     .orderBy(asc(users.id));
   return rows.map((r) => r.email ?? (r.telegramUsername ? `@${r.telegramUsername}` : `telegram:${r.telegramId}`));
+}
+
+/** ADMIN_EMAILS: the activated accounts with these e-mails become admins; answers how many changed. */
+export async function grantListedAdmins(db: Db, emails: string[]): Promise<number> {
+  if (emails.length === 0) return 0;
+  const changed = await db.orm
+    .update(users)
+    .set({ role: 'admin' })
+    .where(and(inArray(users.email, emails.map(normalizeEmail)), eq(users.isActive, true), eq(users.role, 'user')))
+    .returning({ id: users.id });
+  return changed.length;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch } from './launch';
+import { clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch, startPathFrom } from './launch';
 import { applyLaunchTheme } from './theme';
 import { isRootScreen } from './TelegramBindings';
 
@@ -17,20 +17,20 @@ describe('Telegram detection without the SDK', () => {
   });
 
   it('finds nothing in a plain browser', () => {
-    expect(readTelegramLaunch()).toEqual({ inTelegram: false, initData: null });
+    expect(readTelegramLaunch()).toEqual({ inTelegram: false, initData: null, startPath: null });
     expect(inTelegram()).toBe(false);
   });
 
   it('reads the raw init data from the hash and keeps it for later loads in this tab', () => {
     window.history.replaceState(null, '', `/content/panel/${hash}`);
-    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData });
+    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData, startPath: null });
     expect(currentInitData()).toBe(initData);
     expect(inTelegram()).toBe(true);
 
     // The hash is gone after navigation; a reload in the same tab (fresh memory) still knows.
     clearTelegramLaunch();
     window.history.replaceState(null, '', '/settings/');
-    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData });
+    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData, startPath: null });
   });
 
   it('recognises the native bridge', () => {
@@ -79,5 +79,16 @@ describe('root screens of the Telegram back button', () => {
   it('hides it on the panel and the auth screens, shows it elsewhere', () => {
     for (const path of ['/content/panel/', '/sign-in/', '/sign-up/', '/lost-pass/', '/content/panel']) expect(isRootScreen(path)).toBe(true);
     for (const path of ['/settings/', '/settings/language/', '/partner/dashboard/', '/subscribe/']) expect(isRootScreen(path)).toBe(false);
+  });
+});
+
+describe('startapp links', () => {
+  it('open a template preview from tgWebAppStartParam or the init data, nothing else', () => {
+    expect(startPathFrom('#tgWebAppStartParam=tpl_42&tgWebAppVersion=8.0')).toBe('/templates/42/');
+    expect(startPathFrom(`#tgWebAppData=${encodeURIComponent('user=%7B%7D&start_param=tpl_7&hash=x')}`)).toBe('/templates/7/');
+    expect(startPathFrom('#tgWebAppStartParam=tpl_0')).toBeNull();
+    expect(startPathFrom('#tgWebAppStartParam=tpl_7%2F..%2Fadmin')).toBeNull();
+    expect(startPathFrom('#tgWebAppStartParam=uid_12')).toBeNull();
+    expect(startPathFrom('')).toBeNull();
   });
 });

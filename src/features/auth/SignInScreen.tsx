@@ -9,6 +9,7 @@ import { showTopInfo, usePageHead } from '@/state/ui';
 import { inTelegram, restoreInitData } from '@/telegram/launch';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
+import { takeRememberedReturn } from './redirect';
 import { useAuth } from './useAuth';
 import { useFormErrors } from './useFormErrors';
 import { checkEmail, checkRequired, hasProblems, problems } from './validation';
@@ -57,7 +58,10 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
     if (!user) return;
     await router.invalidate();
     // A built href of this site is navigated to inside the app (the router's types want `to`).
-    await router.navigate(redirectTo ? ({ href: redirectTo } as never) : { to: ROUTES.panel });
+    // Or the page a visitor came for before signing up (kept across the activation e-mail).
+    const remembered = takeRememberedReturn();
+    const target = redirectTo ?? remembered;
+    await router.navigate(target ? ({ href: target } as never) : { to: ROUTES.panel });
   }
 
   return (
@@ -67,7 +71,7 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
       footer={
         <p>
           {t('signIn.noAccount')}{' '}
-          <Link to={ROUTES.signUp} className="link">
+          <Link to={ROUTES.signUp} search={redirectTo ? { redirect: redirectTo } : {}} className="link">
             {t('signIn.signUp')}
           </Link>
         </p>

@@ -9,6 +9,7 @@ import { runApiAction } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
+import { rememberReturn } from './redirect';
 import { CheckEmail } from './CheckEmail';
 import { useFormErrors } from './useFormErrors';
 import { checkEmail, checkNewPassword, checkRepeat, checkRequired, hasProblems, problems } from './validation';
@@ -16,7 +17,8 @@ import { checkEmail, checkNewPassword, checkRepeat, checkRequired, hasProblems, 
 const FIELDS = ['first_name', 'last_name', 'email', 'password', 're_password'] as const;
 type Field = (typeof FIELDS)[number];
 
-export function SignUpScreen() {
+/** `returnTo`: the page the visitor came for (a template's link), kept for their first sign-in. */
+export function SignUpScreen({ returnTo }: { returnTo?: string }) {
   const { t } = useTranslation();
   usePageHead(t('signUp.title'), t('signUp.description'));
   const [values, setValues] = useState<Record<Field, string>>({ first_name: '', last_name: '', email: '', password: '', re_password: '' });
@@ -52,6 +54,7 @@ export function SignUpScreen() {
       }),
     );
     if (!result.ok) return showFailure(result.failure, FIELDS);
+    rememberReturn(returnTo);
     setSentTo(email);
   }
 

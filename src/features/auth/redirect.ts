@@ -28,3 +28,31 @@ export function validateSignInSearch(search: Record<string, unknown>): SignInSea
   const redirect = safeRedirect(search[REDIRECT_PARAM]);
   return redirect ? { redirect } : {};
 }
+
+/**
+ * Signing up goes through an e-mail (the activation link, maybe in another tab or browser window):
+ * the page a new visitor came for (a template's link) is kept here, and the first sign-in after it
+ * returns there.
+ */
+const RETURN_KEY = 'funnels.returnAfterSignIn';
+
+export function rememberReturn(path: string | undefined): void {
+  const safe = safeRedirect(path);
+  if (!safe) return;
+  try {
+    localStorage.setItem(RETURN_KEY, safe);
+  } catch {
+    // No storage (a private window): the visitor lands on the panel instead.
+  }
+}
+
+/** The kept page, once (it is forgotten as it is taken). */
+export function takeRememberedReturn(): string | undefined {
+  try {
+    const value = localStorage.getItem(RETURN_KEY);
+    localStorage.removeItem(RETURN_KEY);
+    return safeRedirect(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@
 // order (reordered by drag and drop until the bot has been run), and the funnel's other pages:
 // tags, the bot's description, copying into another funnel, the archive.
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import type { Funnel, FunnelStats, Stage, StatsPeriod } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { archiveFunnel, reorderStages } from '@/api/funnels';
@@ -27,11 +27,14 @@ export function FunnelScreen({
   funnel: data,
   stages: stageList,
   stats,
+  template,
   onPeriod,
 }: {
   funnel: Funnel;
   stages: Stage[];
   stats: FunnelStats;
+  /** The template section, for a funnel made from a template (the route composes the two features). */
+  template?: ReactNode;
   onPeriod: (period: StatsPeriod) => void;
 }) {
   const { t } = useTranslation();
@@ -159,6 +162,8 @@ export function FunnelScreen({
           <RowContent icon={<RowIcon tint="purple"><SendIcon /></RowIcon>} title={t('letters.title')} description={t('letters.rowText')} />
         </Link>
       </Section>
+
+      {template}
 
       {data.bot_username ? <BotSection funnel={data} username={data.bot_username} onChanged={() => void refresh()} /> : null}
 

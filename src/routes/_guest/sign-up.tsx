@@ -1,8 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { SignUpScreen } from '@/features/auth/SignUpScreen';
+import { safeRedirect, validateSignInSearch } from '@/features/auth/redirect';
 import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/_guest/sign-up')({
+  validateSearch: validateSignInSearch,
   loader: () => loadMessages('auth', 'account'),
-  component: SignUpScreen,
+  component: SignUpRoute,
 });
+
+function SignUpRoute() {
+  return <SignUpScreen returnTo={safeRedirect(Route.useSearch().redirect)} />;
+}

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FunnelScreen } from '@/features/funnels/FunnelScreen';
+import { FunnelTemplateSection } from '@/features/templates/FunnelTemplateSection';
 import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 import { validatePeriodSearch } from '@/routes/-lib/search';
 
@@ -10,14 +11,16 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
       const [funnel, stages, stats] = await Promise.all([api.getFunnel(id), api.listStages(id), api.getStats(id, deps.period)]);
-      return { funnel, stages, stats };
+      // Made from a template: where it stands against the template's latest version.
+      const template = funnel.template_id === null ? null : await import('@/api/templates').then((templates) => templates.funnelTemplate(id)).catch(() => null);
+      return { funnel, stages, stats, template };
     });
   },
   component: FunnelRoute,
 });
 
 function FunnelRoute() {
-  const { funnel, stages, stats } = Route.useLoaderData();
+  const { funnel, stages, stats, template } = Route.useLoaderData();
   const navigate = Route.useNavigate();
   return (
     <FunnelScreen
@@ -25,6 +28,7 @@ function FunnelRoute() {
       funnel={funnel}
       stages={stages}
       stats={stats}
+      template={template ? <FunnelTemplateSection funnel={funnel} template={template} /> : undefined}
       onPeriod={(period) => void navigate({ search: { period: period === 'all' ? undefined : period }, replace: true })}
     />
   );
