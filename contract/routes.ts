@@ -9,6 +9,7 @@ export const ROUTES = {
   connectBot: '/content/funnels/new/',
   archive: '/content/archive/',
   templates: '/content/templates/',
+  contacts: '/content/contacts/',
   newTemplate: '/content/templates/new/',
   settings: '/settings/',
   language: '/settings/language/',

@@ -12,6 +12,7 @@ import { funnelRoutes } from './http/funnels/routes';
 import { mailingRoutes } from './http/mailings/routes';
 import { letterRoutes } from './http/letters/routes';
 import { templateRoutes } from './http/templates/routes';
+import { contactRoutes } from './http/contacts/routes';
 import { testClockRoutes } from './http/letters/test-clock';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import {
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(mailingRoutes({ db, sessions, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }));
   await app.register(letterRoutes({ db, sessions, now }));
   await app.register(templateRoutes({ db, sessions, now }));
+  await app.register(contactRoutes({ db, sessions, now }));
   if (config.testClock) await app.register(testClockRoutes({ db, sessions }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);

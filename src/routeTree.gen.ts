@@ -19,6 +19,7 @@ import { Route as GuestLostPassRouteImport } from './routes/_guest/lost-pass'
 import { Route as GuestSignInRouteImport } from './routes/_guest/sign-in'
 import { Route as GuestSignUpRouteImport } from './routes/_guest/sign-up'
 import { Route as AuthenticatedContentArchiveRouteImport } from './routes/_authenticated/content/archive'
+import { Route as AuthenticatedContentContactsRouteImport } from './routes/_authenticated/content/contacts'
 import { Route as AuthenticatedContentDashboardRouteImport } from './routes/_authenticated/content/dashboard'
 import { Route as AuthenticatedContentPanelRouteImport } from './routes/_authenticated/content/panel'
 import { Route as AuthenticatedPartnerIndexRouteImport } from './routes/_authenticated/partner/index'
@@ -106,6 +107,12 @@ const AuthenticatedContentArchiveRoute =
   AuthenticatedContentArchiveRouteImport.update({
     id: '/content/archive',
     path: '/content/archive',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentContactsRoute =
+  AuthenticatedContentContactsRouteImport.update({
+    id: '/content/contacts',
+    path: '/content/contacts',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedContentDashboardRoute =
@@ -354,6 +361,7 @@ export interface FileRoutesByFullPath {
   '/sign-in': typeof GuestSignInRoute
   '/sign-up': typeof GuestSignUpRoute
   '/content/archive': typeof AuthenticatedContentArchiveRoute
+  '/content/contacts': typeof AuthenticatedContentContactsRoute
   '/content/dashboard': typeof AuthenticatedContentDashboardRoute
   '/content/panel': typeof AuthenticatedContentPanelRoute
   '/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
@@ -403,6 +411,7 @@ export interface FileRoutesByTo {
   '/sign-in': typeof GuestSignInRoute
   '/sign-up': typeof GuestSignUpRoute
   '/content/archive': typeof AuthenticatedContentArchiveRoute
+  '/content/contacts': typeof AuthenticatedContentContactsRoute
   '/content/dashboard': typeof AuthenticatedContentDashboardRoute
   '/content/panel': typeof AuthenticatedContentPanelRoute
   '/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
@@ -455,6 +464,7 @@ export interface FileRoutesById {
   '/_guest/sign-in': typeof GuestSignInRoute
   '/_guest/sign-up': typeof GuestSignUpRoute
   '/_authenticated/content/archive': typeof AuthenticatedContentArchiveRoute
+  '/_authenticated/content/contacts': typeof AuthenticatedContentContactsRoute
   '/_authenticated/content/dashboard': typeof AuthenticatedContentDashboardRoute
   '/_authenticated/content/panel': typeof AuthenticatedContentPanelRoute
   '/_authenticated/partner/statistics': typeof AuthenticatedPartnerStatisticsRoute
@@ -506,6 +516,7 @@ export interface FileRouteTypes {
     | '/sign-in'
     | '/sign-up'
     | '/content/archive'
+    | '/content/contacts'
     | '/content/dashboard'
     | '/content/panel'
     | '/partner/statistics'
@@ -555,6 +566,7 @@ export interface FileRouteTypes {
     | '/sign-in'
     | '/sign-up'
     | '/content/archive'
+    | '/content/contacts'
     | '/content/dashboard'
     | '/content/panel'
     | '/partner/statistics'
@@ -606,6 +618,7 @@ export interface FileRouteTypes {
     | '/_guest/sign-in'
     | '/_guest/sign-up'
     | '/_authenticated/content/archive'
+    | '/_authenticated/content/contacts'
     | '/_authenticated/content/dashboard'
     | '/_authenticated/content/panel'
     | '/_authenticated/partner/statistics'
@@ -728,6 +741,13 @@ declare module '@tanstack/react-router' {
       path: '/content/archive'
       fullPath: '/content/archive'
       preLoaderRoute: typeof AuthenticatedContentArchiveRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/contacts': {
+      id: '/_authenticated/content/contacts'
+      path: '/content/contacts'
+      fullPath: '/content/contacts'
+      preLoaderRoute: typeof AuthenticatedContentContactsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/content/dashboard': {
@@ -1008,6 +1028,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthenticatedRouteChildren {
   AuthenticatedContentArchiveRoute: typeof AuthenticatedContentArchiveRoute
+  AuthenticatedContentContactsRoute: typeof AuthenticatedContentContactsRoute
   AuthenticatedContentDashboardRoute: typeof AuthenticatedContentDashboardRoute
   AuthenticatedContentPanelRoute: typeof AuthenticatedContentPanelRoute
   AuthenticatedPartnerStatisticsRoute: typeof AuthenticatedPartnerStatisticsRoute
@@ -1049,6 +1070,7 @@ interface AuthenticatedRouteChildren {
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedContentArchiveRoute: AuthenticatedContentArchiveRoute,
+  AuthenticatedContentContactsRoute: AuthenticatedContentContactsRoute,
   AuthenticatedContentDashboardRoute: AuthenticatedContentDashboardRoute,
   AuthenticatedContentPanelRoute: AuthenticatedContentPanelRoute,
   AuthenticatedPartnerStatisticsRoute: AuthenticatedPartnerStatisticsRoute,

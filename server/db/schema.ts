@@ -210,6 +210,11 @@ export const people = pgTable(
     uniqueIndex('people_funnel_telegram_idx').on(t.funnelId, t.telegramId),
     index('people_stage_id_idx').on(t.stageId),
     index('people_funnel_last_message_idx').on(t.funnelId, t.lastMessageAt),
+    // Contacts (all of a user's bots, newest first) and a funnel's people, newest first.
+    index('people_joined_idx').on(t.joinedAt, t.id),
+    index('people_funnel_joined_idx').on(t.funnelId, t.joinedAt, t.id),
+    // The contacts filter 'blocked': few rows, a small partial index.
+    index('people_blocked_idx').on(t.funnelId).where(sql`${t.blocked}`),
   ],
 );
 

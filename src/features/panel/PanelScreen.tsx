@@ -112,6 +112,7 @@ export function PanelScreen({ funnels }: { funnels: Promise<Funnel[] | null> }) 
 
       <Section>
         <EntryRow to={ROUTES.dashboard} icon={<ChartIcon />} tint="green" title={t('panel.dashboard')} text={t('panel.dashboardText')} />
+        <EntryRow to={ROUTES.contacts} icon={<UsersIcon />} tint="teal" title={t('panel.contacts')} text={t('panel.contactsText')} />
         <EntryRow to={ROUTES.templates} icon={<FunnelIcon />} tint="blue" title={t('panel.templates')} text={t('panel.templatesText')} />
         <EntryRow to={ROUTES.partner} icon={<UsersIcon />} tint="purple" title={t('panel.partner')} text={t('panel.partnerText')} />
         <EntryRow to={ROUTES.subscribe} icon={<StarIcon />} tint="orange" title={t('panel.subscription')} text={t('panel.subscriptionText')} />

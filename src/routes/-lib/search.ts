@@ -62,3 +62,32 @@ export function validateRecipientsSearch(search: Record<string, unknown>): Recip
   if (page && page > 1) result.page = page;
   return result;
 }
+
+export interface ContactsSearch {
+  q?: string;
+  funnel?: number;
+  stage?: number | 'none';
+  tag?: number;
+  blocked?: 'true' | 'false';
+  from?: string;
+  to?: string;
+  page?: number;
+}
+
+const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+
+/** The contacts list's filters, in the address (Back from a contact returns to the same list). */
+export function validateContactsSearch(search: Record<string, unknown>): ContactsSearch {
+  const result: ContactsSearch = {};
+  if (typeof search.q === 'string' && search.q.trim()) result.q = search.q.slice(0, 100);
+  if (positive(search.funnel)) result.funnel = positive(search.funnel);
+  if (search.stage === 'none') result.stage = 'none';
+  else if (positive(search.stage)) result.stage = positive(search.stage);
+  if (positive(search.tag)) result.tag = positive(search.tag);
+  if (search.blocked === 'true' || search.blocked === 'false') result.blocked = search.blocked;
+  if (typeof search.from === 'string' && DAY.test(search.from)) result.from = search.from;
+  if (typeof search.to === 'string' && DAY.test(search.to)) result.to = search.to;
+  const page = positive(search.page);
+  if (page && page > 1) result.page = page;
+  return result;
+}

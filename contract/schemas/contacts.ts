@@ -1,0 +1,62 @@
+// Every shape of the contacts API, written once (see ./funnels.ts for how these are used). The
+// SPA imports the types only, through contract/contacts.ts.
+import { Type, type Static } from 'typebox';
+import { BULK_TAG_MAX } from '../contacts';
+import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
+import { Id, INVALID_MESSAGE_KEYWORD, Nullable, QueryInt, StringEnum } from './common';
+
+const Day = () => Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', [INVALID_MESSAGE_KEYWORD]: 'Enter a valid date: YYYY-MM-DD.' });
+
+/** The filters of the contacts list and of its CSV export. */
+export const ContactsQuerySchema = Type.Object({
+  /** Part of the name or username, any case. */
+  search: Type.Optional(Type.String({ maxLength: PEOPLE_SEARCH_MAX })),
+  funnel: Type.Optional(QueryInt(9)),
+  /** A stage id, or "none" for people whose stage was deleted. */
+  stage: Type.Optional(Type.String({ pattern: `^([0-9]{1,9}|${NO_STAGE})$`, [INVALID_MESSAGE_KEYWORD]: 'A stage id or "none" is required.' })),
+  tag: Type.Optional(QueryInt(9)),
+  /** Joined on or after this day, on or before that one (UTC). */
+  joined_from: Type.Optional(Day()),
+  joined_to: Type.Optional(Day()),
+  blocked: Type.Optional(StringEnum(['true', 'false'])),
+  limit: Type.Optional(QueryInt(9)),
+  offset: Type.Optional(QueryInt(9)),
+});
+export type ContactsQuery = Static<typeof ContactsQuerySchema>;
+
+export const ContactSchema = Type.Object({
+  id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  funnel_name: Type.String(),
+  bot_username: Nullable(Type.String()),
+  telegram_id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  username: Nullable(Type.String()),
+  stage_id: Nullable(Type.Integer()),
+  stage_title: Nullable(Type.String()),
+  tags: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), color: Type.String() })),
+  blocked: Type.Boolean(),
+  joined_at: Type.String(),
+  last_seen_at: Type.String(),
+});
+export type Contact = Static<typeof ContactSchema>;
+
+export const ContactsPageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(ContactSchema) });
+export type ContactsPage = Static<typeof ContactsPageSchema>;
+
+/** Tag or untag many people at once: a tag belongs to one funnel, so only that funnel's people change. */
+export const BulkTagBodySchema = Type.Object({
+  person_ids: Type.Array(Id(), { minItems: 1, maxItems: BULK_TAG_MAX }),
+  tag_id: Id(),
+  action: StringEnum(['add', 'remove']),
+});
+export type BulkTagBody = Static<typeof BulkTagBodySchema>;
+
+export const BulkTagResultSchema = Type.Object({
+  /** People who got (or lost) the tag now. */
+  changed: Type.Integer(),
+  /** People of other funnels, people not the user's, and those who already had (or lacked) it. */
+  unchanged: Type.Integer(),
+});
+export type BulkTagResult = Static<typeof BulkTagResultSchema>;

@@ -1,0 +1,170 @@
+// Contacts: the people of all of a user's funnels (bots) in one list. One WHERE clause serves the
+// page, its count and the CSV export, so the three always agree. The export is streamed in pages
+// ordered by (joined_at, id) with a keyset, so its memory stays flat however many contacts there are.
+// Values always go in as parameters: the statement texts are the few combinations of filters, each
+// prepared once per connection on PostgreSQL.
+import { CONTACTS_CSV_COLUMNS, CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX, type BulkTagBody, type BulkTagResult, type Contact, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
+import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../../contract/funnels';
+import type { Db } from '../db';
+import { FUNNEL_ERRORS, invalidField } from '../funnels/errors';
+
+export interface ContactsServiceDeps {
+  db: Db;
+}
+
+/** Rows of the export read at a time. */
+const EXPORT_PAGE = 1000;
+
+interface ContactRow {
+  id: number;
+  funnel_id: number;
+  funnel_name: string;
+  bot_username: string | null;
+  telegram_id: string | number;
+  first_name: string;
+  last_name: string;
+  username: string | null;
+  stage_id: number | null;
+  stage_title: string | null;
+  tags: Array<{ id: number; title: string; color: string }> | null;
+  blocked: boolean;
+  joined_at: Date | string;
+  last_seen_at: Date | string;
+}
+
+const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+
+function toContact(r: ContactRow): Contact {
+  return {
+    id: r.id,
+    funnel_id: r.funnel_id,
+    funnel_name: r.funnel_name,
+    bot_username: r.bot_username,
+    telegram_id: Number(r.telegram_id),
+    first_name: r.first_name,
+    last_name: r.last_name,
+    username: r.username,
+    stage_id: r.stage_id,
+    stage_title: r.stage_title,
+    tags: r.tags ?? [],
+    blocked: r.blocked,
+    joined_at: iso(r.joined_at),
+    last_seen_at: iso(r.last_seen_at),
+  };
+}
+
+/** The WHERE clause of a query's filters (the owner's funnels always), and its parameters. */
+function filters(ownerId: number, query: ContactsQuery): { where: string; params: unknown[] } {
+  const params: unknown[] = [ownerId];
+  const parts = ['f.owner_id = $1'];
+  const add = (sqlText: (n: string) => string, value: unknown) => {
+    params.push(value);
+    parts.push(sqlText(`$${params.length}`));
+  };
+  if (query.funnel !== undefined) add((n) => `p.funnel_id = ${n}::int`, Number(query.funnel));
+  if (query.stage === NO_STAGE) parts.push('p.stage_id is null');
+  else if (query.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(query.stage));
+  if (query.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, Number(query.tag));
+  if (query.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, query.joined_from);
+  if (query.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, query.joined_to);
+  if (query.blocked !== undefined) add((n) => `p.blocked = ${n}::boolean`, query.blocked === 'true');
+  const search = query.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
+  if (search) {
+    // LIKE's own characters are taken literally.
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add((n) => `(lower(p.first_name || ' ' || p.last_name) like ${n} or lower(coalesce(p.username, '')) like ${n})`, pattern);
+  }
+  return { where: parts.join(' and '), params };
+}
+
+const SELECT = `select p.id, p.funnel_id, f.name as funnel_name, f.bot_username, p.telegram_id, p.first_name, p.last_name, p.username,
+       p.stage_id, s.title as stage_title, p.blocked, p.joined_at, p.last_seen_at,
+       (select json_agg(json_build_object('id', t.id, 'title', t.title, 'color', t.color) order by t.title)
+          from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags
+  from people p join funnels f on f.id = p.funnel_id left join stages s on s.id = p.stage_id`;
+
+/** A CSV field (RFC 4180), and never a formula when a spreadsheet opens it. */
+export function csvField(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function createContactsService({ db }: ContactsServiceDeps) {
+  async function list(ownerId: number, query: ContactsQuery): Promise<ContactsPage> {
+    const { where, params } = filters(ownerId, query);
+    const limit = Math.min(Number(query.limit ?? CONTACTS_PAGE_DEFAULT), CONTACTS_PAGE_MAX);
+    const offset = Number(query.offset ?? 0);
+    const [[{ count }], rows] = await Promise.all([
+      db.query<{ count: number }>(`select count(*)::int as count from people p join funnels f on f.id = p.funnel_id where ${where}`, params),
+      db.query<ContactRow>(`${SELECT} where ${where} order by p.joined_at desc, p.id desc limit $${params.length + 1}::int offset $${params.length + 2}::int`, [
+        ...params,
+        limit,
+        offset,
+      ]),
+    ]);
+    return { count: Number(count), results: rows.map(toContact) };
+  }
+
+  /** The filtered contacts as CSV, newest first: UTF-8 with a BOM (a spreadsheet then reads Cyrillic right). */
+  async function* exportCsv(ownerId: number, query: ContactsQuery): AsyncGenerator<string> {
+    const { where, params } = filters(ownerId, query);
+    yield `\uFEFF${CONTACTS_CSV_COLUMNS.join(',')}\r\n`;
+    let after: { joinedAt: string; id: number } | null = null;
+    for (;;) {
+      const keyset: string = after ? ` and (p.joined_at, p.id) < ($${params.length + 1}::timestamptz, $${params.length + 2}::int)` : '';
+      const rows: ContactRow[] = await db.query<ContactRow>(
+        `${SELECT} where ${where}${keyset} order by p.joined_at desc, p.id desc limit ${EXPORT_PAGE}`, // a constant
+        after ? [...params, after.joinedAt, after.id] : params,
+      );
+      if (rows.length === 0) return;
+      let chunk = '';
+      for (const r of rows) {
+        const c = toContact(r);
+        const fields = [
+          String(c.id),
+          c.funnel_name,
+          c.bot_username ? `@${c.bot_username}` : '',
+          c.first_name,
+          c.last_name,
+          c.username ?? '',
+          String(c.telegram_id),
+          c.stage_title ?? '',
+          c.tags.map((t) => t.title).join('; '),
+          c.blocked ? 'yes' : 'no',
+          c.joined_at,
+          c.last_seen_at,
+        ];
+        chunk += `${fields.map(csvField).join(',')}\r\n`;
+      }
+      yield chunk;
+      const last = rows[rows.length - 1];
+      after = { joinedAt: iso(last.joined_at), id: last.id };
+      if (rows.length < EXPORT_PAGE) return;
+    }
+  }
+
+  /** Tags or untags the user's people of the tag's funnel among `person_ids`; the rest stay as they are. */
+  async function bulkTag(ownerId: number, body: BulkTagBody): Promise<BulkTagResult> {
+    const [tag] = await db.query<{ id: number }>('select t.id from tags t join funnels f on f.id = t.funnel_id where t.id = $1 and f.owner_id = $2', [body.tag_id, ownerId]);
+    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(body.tag_id));
+    const ids = [...new Set(body.person_ids)];
+    const changed =
+      body.action === 'add'
+        ? await db.query(
+            `insert into person_tags (person_id, tag_id, source)
+             select p.id, t.id, 'manual' from people p join tags t on t.funnel_id = p.funnel_id
+              where p.id = any($1::int[]) and t.id = $2
+             on conflict do nothing returning person_id`,
+            [ids, body.tag_id],
+          )
+        : await db.query(
+            `delete from person_tags pt using people p, tags t
+              where pt.person_id = p.id and pt.tag_id = t.id and t.funnel_id = p.funnel_id and p.id = any($1::int[]) and t.id = $2
+             returning pt.person_id`,
+            [ids, body.tag_id],
+          );
+    return { changed: changed.length, unchanged: ids.length - changed.length };
+  }
+
+  return { list, exportCsv, bulkTag };
+}

@@ -1,0 +1,104 @@
+// Contacts through the API: everyone of all the user's bots in one list, each filter and the
+// search, tagging many at once (only the tag's funnel's people change), the CSV export read back
+// with a real CSV parser (a Russian name and a comma survive, the BOM is there), and ownership:
+// another user's people never show, whatever the filter.
+import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { CONTACTS_API, type BulkTagResult, type ContactsPage } from '../../../contract/contacts';
+import { people } from '../../db/schema';
+import { addPerson, addStage, addTag, call, connectFunnel, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
+import { expectJsonError } from '../../test/helpers';
+
+const env = useFunnelsTestEnv();
+const names = (page: ContactsPage) => page.results.map((c) => c.first_name).sort();
+
+async function world() {
+  const key = await user(env);
+  const shop = await connectFunnel(env, key, 'Shop');
+  const school = await connectFunnel(env, key, 'School');
+  const stage = await addStage(env, key, shop.id, { title: 'Welcome' });
+  const vip = await addTag(env, key, shop.id, 'vip');
+  const ann = await addPerson(env, shop.id, { firstName: 'Анна', lastName: 'Иванова, мл.', username: 'anna_i', stageId: stage.id, joinedAt: new Date('2026-03-01T10:00:00Z') });
+  const bob = await addPerson(env, shop.id, { firstName: 'Bob', lastName: 'Stone', blocked: true, joinedAt: new Date('2026-03-05T10:00:00Z') });
+  const cid = await addPerson(env, school.id, { firstName: 'Cid', lastName: '=cmd()', username: 'cid', joinedAt: new Date('2026-03-10T10:00:00Z') });
+  const stranger = await user(env);
+  const theirs = await connectFunnel(env, stranger, 'Theirs');
+  const theirTag = await addTag(env, stranger, theirs.id, 'vip');
+  const dan = await addPerson(env, theirs.id, { firstName: 'Dan' });
+  return { key, shop, school, stage, vip, ann, bob, cid, stranger, theirs, theirTag, dan };
+}
+
+describe('contacts', () => {
+  it('lists the people of all the user\'s bots, newest first, with each filter and the search', async () => {
+    const w = await world();
+    const all = ok<ContactsPage>(await call(env, w.key, 'GET', CONTACTS_API.contacts));
+    expect(all.count).toBe(3);
+    expect(all.results.map((c) => c.first_name)).toEqual(['Cid', 'Bob', 'Анна']);
+    expect(all.results[2]).toMatchObject({ funnel_name: 'Shop', stage_title: 'Welcome', username: 'anna_i', blocked: false, tags: [] });
+
+    const q = async (query: string) => names(ok<ContactsPage>(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?${query}`)));
+    expect(await q(`funnel=${w.school.id}`)).toEqual(['Cid']);
+    expect(await q(`stage=${w.stage.id}`)).toEqual(['Анна']);
+    expect(await q('stage=none')).toEqual(['Bob', 'Cid']);
+    expect(await q('blocked=true')).toEqual(['Bob']);
+    expect(await q('joined_from=2026-03-05&joined_to=2026-03-09')).toEqual(['Bob']);
+    expect(await q(`search=${encodeURIComponent('аННа')}`)).toEqual(['Анна']);
+    expect(await q('search=%40cid')).toEqual(['Cid']);
+    expect(await q('search=%25')).toEqual([]); // LIKE's characters are literal
+    // Someone else's funnel or tag finds nobody, never their people.
+    expect(await q(`funnel=${w.theirs.id}`)).toEqual([]);
+    expect(await q(`tag=${w.theirTag.id}`)).toEqual([]);
+    const page = ok<ContactsPage>(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?limit=1&offset=1`));
+    expect(page).toMatchObject({ count: 3, results: [{ first_name: 'Bob' }] });
+
+    expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?joined_from=March`), 400)).toMatchObject({ joined_from: ['Enter a valid date: YYYY-MM-DD.'] });
+    expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?blocked=maybe`), 400)).toHaveProperty('blocked');
+  });
+
+  it('tags and untags many at once: only the tag\'s funnel\'s people of this user change', async () => {
+    const w = await world();
+    const ids = [w.ann.id, w.bob.id, w.cid.id, w.dan.id];
+    expect(ok<BulkTagResult>(await call(env, w.key, 'POST', CONTACTS_API.tags, { person_ids: ids, tag_id: w.vip.id, action: 'add' }))).toEqual({ changed: 2, unchanged: 2 });
+    expect(names(ok<ContactsPage>(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?tag=${w.vip.id}`)))).toEqual(['Bob', 'Анна']);
+    expect(ok<BulkTagResult>(await call(env, w.key, 'POST', CONTACTS_API.tags, { person_ids: ids, tag_id: w.vip.id, action: 'add' }))).toEqual({ changed: 0, unchanged: 4 });
+    expect(ok<BulkTagResult>(await call(env, w.key, 'POST', CONTACTS_API.tags, { person_ids: [w.bob.id], tag_id: w.vip.id, action: 'remove' }))).toEqual({ changed: 1, unchanged: 0 });
+    // Someone else's tag is refused; their person cannot be tagged with it by this user either.
+    expect(expectJsonError(await call(env, w.key, 'POST', CONTACTS_API.tags, { person_ids: [w.dan.id], tag_id: w.theirTag.id, action: 'add' }), 400)).toMatchObject({
+      tag_id: [`Invalid pk "${w.theirTag.id}" - object does not exist.`],
+    });
+    expect(expectJsonError(await call(env, w.key, 'POST', CONTACTS_API.tags, { person_ids: [], tag_id: w.vip.id, action: 'add' }), 400)).toHaveProperty('person_ids');
+  });
+
+  it('exports the filtered list as CSV with a BOM; a Russian name, a comma and a formula survive a CSV parser', async () => {
+    const w = await world();
+    await env.t.db.orm.update(people).set({ lastName: 'Иванова, мл.' }).where(eq(people.id, w.ann.id));
+    const res = await call(env, w.key, 'GET', `${CONTACTS_API.export}?funnel=${w.shop.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.rawPayload.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
+    const rows = parse(res.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((r) => [r.first_name, r.last_name, r.funnel, r.stage, r.blocked])).toEqual([
+      ['Bob', 'Stone', 'Shop', '', 'yes'],
+      ['Анна', 'Иванова, мл.', 'Shop', 'Welcome', 'no'],
+    ]);
+    const school = parse((await call(env, w.key, 'GET', `${CONTACTS_API.export}?funnel=${w.school.id}`)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(school[0].last_name).toBe("'=cmd()"); // never a formula in a spreadsheet
+    // Another user's export has only their own people.
+    const theirs = parse((await call(env, w.stranger, 'GET', CONTACTS_API.export)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(theirs.map((r) => r.first_name)).toEqual(['Dan']);
+  });
+
+  it('streams a long export in pages without losing or repeating anyone', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Big');
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    await env.t.db.orm.insert(people).values(
+      Array.from({ length: 2500 }, (_, i) => ({ funnelId: funnel.id, telegramId: 90_000_000 + i, firstName: `P${i}`, joinedAt: new Date(base + Math.floor(i / 3) * 1000) })),
+    );
+    const rows = parse((await call(env, key, 'GET', CONTACTS_API.export)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(2500);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(2500);
+  });
+});

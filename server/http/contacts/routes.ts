@@ -1,0 +1,45 @@
+// The contacts API (issue 10): the people of all of the signed-in user's bots, filtered and
+// searched, the same list as CSV (streamed), and tagging many at once. Only the user's own
+// funnels are ever read: a filter naming someone else's funnel, stage or tag finds nobody.
+import { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { CONTACTS_PATHS } from '../../../contract/contacts';
+import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
+import type { Sessions } from '../../accounts/sessions';
+import { createContactsService } from '../../contacts/contacts';
+import type { Db } from '../../db';
+import { currentUser, requireAuth } from '../auth/authenticate';
+import { toFunnelApiError } from '../funnels/routes';
+
+export interface ContactRoutesDeps {
+  db: Db;
+  sessions: Sessions;
+  now: () => Date;
+}
+
+export function contactRoutes(deps: ContactRoutesDeps) {
+  const contacts = createContactsService(deps);
+  return async function plugin(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    app.addHook('onRequest', requireAuth(deps.sessions));
+    app.setErrorHandler(async (error: FastifyError) => {
+      throw toFunnelApiError(error);
+    });
+
+    app.get(CONTACTS_PATHS.contacts, { schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
+      contacts.list(currentUser(request).id, request.query),
+    );
+    app.get(CONTACTS_PATHS.export, { schema: { querystring: ContactsQuerySchema } }, async (request, reply) => {
+      const day = deps.now().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="contacts-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(contacts.exportCsv(currentUser(request).id, request.query)));
+    });
+    app.post(CONTACTS_PATHS.tags, { schema: { body: BulkTagBodySchema, response: { 200: BulkTagResultSchema } } }, async (request) =>
+      contacts.bulkTag(currentUser(request).id, request.body),
+    );
+  };
+}

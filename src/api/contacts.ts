@@ -1,0 +1,10 @@
+// The contacts API (contract/contacts.ts), on the authenticated client.
+import { CONTACTS_API, type BulkTagBody, type BulkTagResult, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
+import { apiPath, authClient } from './clients';
+
+const params = (query: ContactsQuery) => Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as Record<string, string>;
+
+export const listContacts = (query: ContactsQuery) => authClient.get(apiPath(CONTACTS_API.contacts), { searchParams: params(query) }).json<ContactsPage>();
+export const bulkTag = (body: BulkTagBody) => authClient.post(apiPath(CONTACTS_API.tags), { json: body }).json<BulkTagResult>();
+/** The filtered list as a CSV file (fetched with the Authorization header, then saved). */
+export const exportContacts = (query: ContactsQuery) => authClient.get(apiPath(CONTACTS_API.export), { searchParams: params(query), timeout: 5 * 60 * 1000 }).blob();

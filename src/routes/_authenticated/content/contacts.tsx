@@ -1,0 +1,36 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ContactsScreen, contactsQuery } from '@/features/contacts/ContactsScreen';
+import { loadFunnelsScreen } from '@/routes/-lib/load';
+import { validateContactsSearch } from '@/routes/-lib/search';
+
+export const Route = createFileRoute('/_authenticated/content/contacts')({
+  validateSearch: validateContactsSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ deps }) =>
+    loadFunnelsScreen(async (api) => {
+      const contactsApi = await import('@/api/contacts');
+      const [contacts, funnels, stages, tags] = await Promise.all([
+        contactsApi.listContacts(contactsQuery(deps)),
+        api.listFunnels(),
+        deps.funnel === undefined ? [] : api.listStages(deps.funnel).catch(() => []),
+        deps.funnel === undefined ? [] : api.listTags(deps.funnel).catch(() => []),
+      ]);
+      return { contacts, funnels, stages, tags, filters: deps };
+    }),
+  component: ContactsRoute,
+});
+
+function ContactsRoute() {
+  const { contacts, funnels, stages, tags, filters } = Route.useLoaderData();
+  const navigate = Route.useNavigate();
+  return (
+    <ContactsScreen
+      contacts={contacts}
+      funnels={funnels}
+      stages={stages}
+      tags={tags}
+      filters={filters}
+      onFilters={(next) => void navigate({ search: next, replace: true })}
+    />
+  );
+}
