@@ -46,3 +46,6 @@ export const RATE_LIMIT_PER_EMAIL = 10;
 
 /** Largest JSON body the API accepts. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Contacts tagged or untagged in one call (contract/contacts.ts). */
+export const BULK_TAG_MAX = 1000;

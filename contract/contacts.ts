@@ -1,12 +1,9 @@
 // Contacts (issue 10): everyone who pressed /start on any of the user's bots, in one list with
 // filters and search, tagged and untagged many at once, and exported as CSV. Limits and API paths;
 // the shapes are TypeBox schemas in ./schemas/contacts.ts (types re-exported here).
-export type * from './schemas/contacts';
-
 export const CONTACTS_PAGE_DEFAULT = 50;
 export const CONTACTS_PAGE_MAX = 200;
-/** People tagged or untagged in one call. */
-export const BULK_TAG_MAX = 1000;
+export { BULK_TAG_MAX } from './constants';
 /** The CSV export's columns, in order. */
 export const CONTACTS_CSV_COLUMNS = ['id', 'funnel', 'bot', 'first_name', 'last_name', 'username', 'telegram_id', 'stage', 'tags', 'blocked', 'joined_at', 'last_seen_at'] as const;
 
@@ -17,3 +14,5 @@ export const CONTACTS_PATHS = {
 } as const;
 
 export const CONTACTS_API = CONTACTS_PATHS;
+
+export type * from './schemas/contacts';

@@ -1,7 +1,7 @@
 // Every shape of the contacts API, written once (see ./funnels.ts for how these are used). The
 // SPA imports the types only, through contract/contacts.ts.
 import { Type, type Static } from 'typebox';
-import { BULK_TAG_MAX } from '../contacts';
+import { BULK_TAG_MAX } from '../constants';
 import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
 import { Id, INVALID_MESSAGE_KEYWORD, Nullable, QueryInt, StringEnum } from './common';
 
