@@ -14,6 +14,7 @@ const userScreens = [
   '/content/funnels/new/',
   '/content/archive/',
   '/content/templates/',
+  '/content/contacts/',
   '/settings/',
   '/settings/language/',
   '/settings/account/',

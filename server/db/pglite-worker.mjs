@@ -4,6 +4,8 @@
 // held open across messages, close. Plain JavaScript: worker threads do not get tsx's loader.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
+// pg_trgm: the contacts search's index (trigrams of names and usernames); a real server has it in contrib.
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 /** Drizzle's parsers (kept as text): the only ones that cross, as a flag. */
 const RAW_DATES = {
@@ -17,10 +19,10 @@ const RAW_DATES = {
 const ERROR_FIELDS = ['code', 'detail', 'hint', 'constraint', 'table', 'column', 'schema', 'severity', 'position', 'where', 'routine'];
 
 const { dataDir, sharedBuffers } = workerData;
-const db = await PGlite.create(
-  dataDir ?? undefined,
-  sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] } : {},
-);
+const db = await PGlite.create(dataDir ?? undefined, {
+  extensions: { pg_trgm },
+  ...(sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] } : {}),
+});
 
 /** Open transactions by id: their PGlite handle, and how to end them. */
 const transactions = new Map();

@@ -215,6 +215,9 @@ export const people = pgTable(
     index('people_funnel_joined_idx').on(t.funnelId, t.joinedAt, t.id),
     // The contacts filter 'blocked': few rows, a small partial index.
     index('people_blocked_idx').on(t.funnelId).where(sql`${t.blocked}`),
+    // The contacts search (part of a name or username, any case): trigram indexes (pg_trgm).
+    index('people_name_trgm_idx').using('gin', sql`lower(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
+    index('people_username_trgm_idx').using('gin', sql`lower(coalesce(${t.username}, '')) gin_trgm_ops`),
   ],
 );
 
