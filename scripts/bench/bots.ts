@@ -17,16 +17,13 @@
 // DATABASE_URL (a real PostgreSQL instead of the embedded one; a throw-away database is made).
 // The embedded database lives in this process, so its memory (PGlite's WASM heap) counts in RSS.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { createDb, migrate, type Db } from '../../server/db';
 import { createFunnel, createOwner, silentLog, type StageSpec } from '../../server/test/funnel-runtime';
 import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../../server/bots/diagnostics';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
+import { benchDb } from './db';
 import { spread, type Spread } from './stats';
 
 const BOTS = Number(process.env.BENCH_BOTS ?? 500);
@@ -66,50 +63,13 @@ function ask<T>(child: ChildProcess, message: unknown, replyType: string): Promi
   });
 }
 
-async function benchDb(): Promise<{ db: Db; cleanup(): Promise<void> }> {
-  const base = process.env.DATABASE_URL?.trim();
-  if (!base) {
-    // As the server runs it: PGlite with its files in a (throw-away) DATA_DIR.
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-bots-'));
-    const db = await createDb({ databaseUrl: null, dataDir });
-    await migrate(db);
-    return {
-      db,
-      async cleanup() {
-        await db.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `bench_bots_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  // The server's own pool size (createDb's default), as `npm start` runs it.
-  const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() });
-  await migrate(db);
-  return {
-    db,
-    async cleanup() {
-      await db.close();
-      const drop = new pg.Client({ connectionString: base });
-      await drop.connect();
-      await drop.query(`drop database if exists "${name}" with (force)`);
-      await drop.end();
-    },
-  };
-}
-
 async function main(): Promise<void> {
   const child = fork(fileURLToPath(new URL('./bots-fake.ts', import.meta.url)), [], { execArgv: ['--max-semi-space-size=32', ...(process.env.BENCH_FAKE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx'], stdio: 'inherit' });
   process.on('exit', () => child.exitCode === null && child.kill('SIGKILL'));
   const { url } = await ask<{ url: string }>(child, null, 'ready');
   const { bots } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: BOTS }, 'bots');
 
-  const { db, cleanup } = await benchDb();
+  const { db, cleanup } = await benchDb('bots');
   const ownerId = await createOwner(db);
   for (const bot of bots) await createFunnel(db, { ownerId, token: bot.token, username: bot.username, stageSpecs: STAGES });
   const tokens = bots.map((b) => b.token);

@@ -2,48 +2,15 @@
 // of one user: p99 of a page with each filter and with search, the plan PostgreSQL picks for each
 // (EXPLAIN), and the export of all of them (time, and memory while it streams). Embedded PGlite, or
 // the PostgreSQL of DATABASE_URL in a throw-away database. BENCH_CONTACTS and BENCH_RUNS change it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import type { ContactsQuery } from '../../contract/contacts';
 import { createContactsService } from '../../server/contacts/contacts';
-import { createDb, migrate, type Db } from '../../server/db';
+import type { Db } from '../../server/db';
+import { benchDb } from './db';
 import { spread } from './stats';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const BOTS = 50;
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
-
-async function benchDb(): Promise<{ db: Db; label: string; cleanup(): Promise<void> }> {
-  const base = process.env.DATABASE_URL?.trim();
-  if (!base) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-contacts-'));
-    const db = await createDb({ databaseUrl: null, dataDir });
-    await migrate(db);
-    return { db, label: 'embedded PGlite', cleanup: async () => (await db.close(), rmSync(dataDir, { recursive: true, force: true })) };
-  }
-  const name = `bench_contacts_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() });
-  await migrate(db);
-  return {
-    db,
-    label: 'PostgreSQL (DATABASE_URL)',
-    async cleanup() {
-      await db.close();
-      const drop = new pg.Client({ connectionString: base });
-      await drop.connect();
-      await drop.query(`drop database if exists "${name}" with (force)`);
-      await drop.end();
-    },
-  };
-}
 
 const FIRST = ['Анна', 'Иван', 'Maria', 'John', 'Ольга', 'Peter', 'Дмитрий', 'Sara', 'Елена', 'Tom'];
 const LAST = ['Иванова', 'Smith', 'Петров', 'Lopez', 'Сидорова', 'Brown', 'Кузнецов', 'Stone'];
@@ -95,7 +62,7 @@ async function seed(db: Db): Promise<{ ownerId: number; funnelId: number; stageI
 }
 
 async function main() {
-  const { db, label, cleanup } = await benchDb();
+  const { db, label, cleanup } = await benchDb('contacts');
   try {
     const seedStart = performance.now();
     const w = await seed(db);

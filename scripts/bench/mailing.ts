@@ -15,19 +15,16 @@
 //      messages/s until all are sent (goal ≥ 2,000/s on PostgreSQL).
 // BENCH_SCENARIOS (default "A,B,C,D") picks which run.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { DEFAULT_SEND_RATE } from '../../contract/mailings';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
-import { createDb, migrate, type Db } from '../../server/db';
 import { mailings, people as peopleTable } from '../../server/db/schema';
 import { OutboxSender } from '../../server/jobs/outbox-sender';
 import { createMailingService } from '../../server/mailings/mailings';
 import { createFunnel, createOwner, silentLog } from '../../server/test/funnel-runtime';
 import { BotRateLimits } from '../../server/telegram/rate-limiter';
+import { benchDb } from './db';
 import type { Spread } from './stats';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 3000);
@@ -48,35 +45,6 @@ function ask<T>(child: ChildProcess, message: unknown, replyType: string): Promi
   });
 }
 
-async function benchDb(): Promise<{ db: Db; cleanup(): Promise<void> }> {
-  const base = process.env.DATABASE_URL?.trim();
-  if (!base) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-mailing-'));
-    const db = await createDb({ databaseUrl: null, dataDir });
-    await migrate(db);
-    return { db, cleanup: async () => (await db.close(), rmSync(dataDir, { recursive: true, force: true })) };
-  }
-  const name = `bench_mailing_${process.pid}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() });
-  await migrate(db);
-  return {
-    db,
-    async cleanup() {
-      await db.close();
-      const drop = new pg.Client({ connectionString: base });
-      await drop.connect();
-      await drop.query(`drop database if exists "${name}" with (force)`);
-      await drop.end();
-    },
-  };
-}
-
 interface Report {
   perBot: Array<{ rate: number; max: number; tooMany: number; twice: number; got: number }>;
   replies: Spread;
@@ -94,7 +62,7 @@ async function scenario(
   url: string,
   { bots, people, probes }: { bots: number; people: number; probes: number },
 ): Promise<void> {
-  const { db, cleanup } = await benchDb();
+  const { db, cleanup } = await benchDb('mailing');
   const ownerId = await createOwner(db);
   const { bots: made } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: bots }, 'bots');
   const funnels = [];
@@ -169,7 +137,7 @@ async function scenario(
 
 /** Letters: `bots` funnels of `people` members of a one-letter series, the moment of member i at `momentOf(i)`. */
 async function letterScenario(name: string, child: ChildProcess, url: string, { bots, people, momentOf }: { bots: number; people: number; momentOf: (i: number) => number }) {
-  const { db, cleanup } = await benchDb();
+  const { db, cleanup } = await benchDb('mailing');
   const ownerId = await createOwner(db);
   const { bots: made } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: bots }, 'bots');
   const moments = new Map<string, number>();

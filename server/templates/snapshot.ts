@@ -3,6 +3,7 @@
 // index into `stages`) and media as rows of template_media. Taking one copies the media; applying
 // one to a funnel copies them again, so no funnel and no version ever shares a row with another.
 import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { TemplateChange } from '../../contract/templates';
 import type { Database } from '../db';
 import { funnels, letters, letterSeries, media, stages, tags, templateMedia, type LetterSendingTime } from '../db/schema';
 
@@ -163,8 +164,8 @@ export async function clearFunnelContent(tx: Tx, funnelId: number): Promise<void
 }
 
 /** What changed from one version to the next, as the owner of a funnel made from it is told. */
-export function snapshotChanges(from: TemplateSnapshot, to: TemplateSnapshot): Array<'stages_added' | 'stages_removed' | 'stages_changed' | 'tags_changed' | 'letters_changed'> {
-  const changes: Array<'stages_added' | 'stages_removed' | 'stages_changed' | 'tags_changed' | 'letters_changed'> = [];
+export function snapshotChanges(from: TemplateSnapshot, to: TemplateSnapshot): TemplateChange[] {
+  const changes: TemplateChange[] = [];
   if (to.stages.length > from.stages.length) changes.push('stages_added');
   if (to.stages.length < from.stages.length) changes.push('stages_removed');
   const common = Math.min(from.stages.length, to.stages.length);

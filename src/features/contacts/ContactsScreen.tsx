@@ -3,7 +3,7 @@
 // joined; pages of 50; tag or untag the people picked on the page (a funnel's tag, so a funnel is
 // chosen first); and the filtered list as a CSV file. The filters are part of the address.
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactsPage, ContactsQuery } from '../../../contract/contacts';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
@@ -17,6 +17,7 @@ import { EmptyState, RowContent } from '@/ui/blocks';
 import { Button } from '@/ui/form';
 import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { useSearchBox } from '@/ui/useSearchBox';
 import './contacts.css';
 
 export const CONTACTS_PAGE = 50;
@@ -65,7 +66,6 @@ export function ContactsScreen({
   const { t } = useTranslation();
   usePageHead(t('contacts.title'));
   const refresh = useRefresh();
-  const [query, setQuery] = useState(filters.q ?? '');
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [bulkTagId, setBulkTagId] = useState<number | ''>('');
   const [busy, setBusy] = useState(false);
@@ -76,14 +76,8 @@ export function ContactsScreen({
     setPicked(new Set());
     onFilters({ ...filters, ...next, page: next.page && next.page > 1 ? next.page : undefined });
   };
+  const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
 
-  // The search follows typing, a moment after the last key.
-  useEffect(() => {
-    const value = query.trim();
-    if (value === (filters.q ?? '')) return;
-    const timer = setTimeout(() => setFilters({ q: value || undefined, page: 1 }), 300);
-    return () => clearTimeout(timer);
-  });
 
   function toggle(id: number) {
     const next = new Set(picked);

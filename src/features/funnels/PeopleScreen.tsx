@@ -3,7 +3,7 @@
 // deleted) and by tag, and pages of 50. The search and filters are part of the address, so Back
 // from a person comes back to the same list.
 import { Link } from '@tanstack/react-router';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel, PeoplePage, Stage, Tag } from '../../../contract/funnels';
 import { usePageHead } from '@/state/ui';
@@ -11,6 +11,7 @@ import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent } from '@/ui/blocks';
 import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { useSearchBox } from '@/ui/useSearchBox';
 import { personName, TagChip } from './parts';
 
 export const PEOPLE_PAGE = 50;
@@ -41,7 +42,6 @@ export function PeopleScreen({
   const { t } = useTranslation();
   usePageHead(t('funnels.people.title'));
   const ids = useId();
-  const [query, setQuery] = useState(filters.q ?? '');
   const page = filters.page ?? 1;
   const pages = Math.max(1, Math.ceil(people.count / PEOPLE_PAGE));
   const stageById = new Map(stages.map((s) => [s.id, s]));
@@ -49,14 +49,8 @@ export function PeopleScreen({
   const filtered = Boolean(filters.q || filters.stage || filters.tag);
 
   const setFilters = (next: PeopleFilters) => onFilters({ ...filters, ...next, page: next.page && next.page > 1 ? next.page : undefined });
+  const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
 
-  // The search follows typing, a moment after the last key.
-  useEffect(() => {
-    const value = query.trim();
-    if (value === (filters.q ?? '')) return;
-    const timer = setTimeout(() => setFilters({ q: value || undefined, page: 1 }), 300);
-    return () => clearTimeout(timer);
-  });
 
   return (
     <Screen>
