@@ -58,6 +58,8 @@ export const API_ERROR_CODES = [
   'funnel_was_run',
   'template_up_to_date',
   'not_from_template',
+  // lists
+  'segment_members',
   // anything
   'not_found',
 ] as const;

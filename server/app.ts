@@ -13,6 +13,7 @@ import { mailingRoutes } from './http/mailings/routes';
 import { letterRoutes } from './http/letters/routes';
 import { templateRoutes } from './http/templates/routes';
 import { contactRoutes } from './http/contacts/routes';
+import { crmRoutes } from './http/crm/routes';
 import { testClockRoutes } from './http/letters/test-clock';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import {
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(letterRoutes({ db, sessions, now }));
   await app.register(templateRoutes({ db, sessions, now }));
   await app.register(contactRoutes({ db, sessions, now }));
+  await app.register(crmRoutes({ db, sessions, now }));
   if (config.testClock) await app.register(testClockRoutes({ db, sessions }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);

@@ -12,6 +12,10 @@ export const ContactsQuerySchema = Type.Object({
   /** Part of the name or username, any case. */
   search: Type.Optional(Type.String({ maxLength: PEOPLE_SEARCH_MAX })),
   funnel: Type.Optional(QueryInt(9)),
+  /** People of the funnels in this CRM folder. */
+  folder: Type.Optional(QueryInt(9)),
+  /** People in this list (a static list's members, or who match a segment's filter). */
+  list: Type.Optional(QueryInt(9)),
   /** A stage id, or "none" for people whose stage was deleted. */
   stage: Type.Optional(Type.String({ pattern: `^([0-9]{1,9}|${NO_STAGE})$`, [INVALID_MESSAGE_KEYWORD]: 'A stage id or "none" is required.' })),
   tag: Type.Optional(QueryInt(9)),

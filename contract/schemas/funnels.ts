@@ -56,11 +56,17 @@ export const FunnelSchema = Type.Object({
   stage_count: Type.Integer(),
   /** The template it was added from (null: made by hand, or the template was deleted). */
   template_id: Nullable(Type.Integer()),
+  /** The CRM folder it is grouped in (one at most). */
+  folder_id: Nullable(Type.Integer()),
   created_at: Timestamp(),
 });
 export type Funnel = Static<typeof FunnelSchema>;
 
-export const FunnelListQuerySchema = Type.Object({ archived: Type.Optional(StringEnum(['true', 'false'])) });
+export const FunnelListQuerySchema = Type.Object({
+  archived: Type.Optional(StringEnum(['true', 'false'])),
+  /** Only the funnels of this CRM folder. */
+  folder: Type.Optional(QueryInt(9)),
+});
 export type FunnelListQuery = Static<typeof FunnelListQuerySchema>;
 
 export const CreateFunnelBodySchema = Type.Object({ bot_token: Text(BOT_TOKEN_INPUT_MAX, 1), name: Type.Optional(Text(FUNNEL_NAME_MAX)) });
@@ -213,7 +219,20 @@ export const HistoryEntrySchema = Type.Object({
 });
 export type HistoryEntry = Static<typeof HistoryEntrySchema>;
 
-export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema) });
+/** The same Telegram user in another of the owner's funnels (bots): one contact across bots. */
+export const OtherFunnelSchema = Type.Object({
+  person_id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  funnel_name: Type.String(),
+  bot_username: Nullable(Type.String()),
+  stage_title: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  blocked: Type.Boolean(),
+  joined_at: Timestamp(),
+});
+export type OtherFunnel = Static<typeof OtherFunnelSchema>;
+
+export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema), other_funnels: Type.Array(OtherFunnelSchema) });
 export type PersonDetail = Static<typeof PersonDetailSchema>;
 
 /** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */

@@ -17,6 +17,8 @@ export const AudienceSchema = Type.Object({
   stages_out: Ids(),
   tags_in: Ids(),
   tags_out: Ids(),
+  /** People in any of these lists (static or segments); absent or empty: lists play no part. */
+  lists_in: Type.Optional(Ids()),
 });
 export type Audience = Static<typeof AudienceSchema>;
 

@@ -4,9 +4,9 @@
 // Values always go in as parameters: the statement texts are the few combinations of filters, each
 // prepared once per connection on PostgreSQL.
 import { CONTACTS_CSV_COLUMNS, CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX, type BulkTagBody, type BulkTagResult, type Contact, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
-import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../../contract/funnels';
 import type { Db } from '../db';
 import { FUNNEL_ERRORS, invalidField } from '../funnels/errors';
+import { criteriaParts, listCondition, type Criteria, type ListCriterion } from './criteria';
 
 export interface ContactsServiceDeps {
   db: Db;
@@ -53,26 +53,34 @@ function toContact(r: ContactRow): Contact {
   };
 }
 
-/** The WHERE clause of a query's filters (the owner's funnels always), and its parameters. */
-function filters(ownerId: number, query: ContactsQuery): { where: string; params: unknown[] } {
-  const params: unknown[] = [ownerId];
-  const parts = ['f.owner_id = $1'];
-  const add = (sqlText: (n: string) => string, value: unknown) => {
-    params.push(value);
-    parts.push(sqlText(`$${params.length}`));
+/** The contacts query (strings from the address) as criteria. */
+function criteriaOf(query: ContactsQuery): Criteria {
+  return {
+    funnel: query.funnel !== undefined ? Number(query.funnel) : undefined,
+    folder: query.folder !== undefined ? Number(query.folder) : undefined,
+    stage: query.stage,
+    tag: query.tag !== undefined ? Number(query.tag) : undefined,
+    joined_from: query.joined_from,
+    joined_to: query.joined_to,
+    blocked: query.blocked !== undefined ? query.blocked === 'true' : undefined,
+    search: query.search,
   };
-  if (query.funnel !== undefined) add((n) => `p.funnel_id = ${n}::int`, Number(query.funnel));
-  if (query.stage === NO_STAGE) parts.push('p.stage_id is null');
-  else if (query.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(query.stage));
-  if (query.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, Number(query.tag));
-  if (query.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, query.joined_from);
-  if (query.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, query.joined_to);
-  if (query.blocked !== undefined) add((n) => `p.blocked = ${n}::boolean`, query.blocked === 'true');
-  const search = query.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
-  if (search) {
-    // LIKE's own characters are taken literally.
-    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    add((n) => `(lower(p.first_name || ' ' || p.last_name) like ${n} or lower(coalesce(p.username, '')) like ${n})`, pattern);
+}
+
+/** A list of the owner's, as a criterion; someone else's or a missing one: nobody. */
+export async function ownListCriterion(db: Db, ownerId: number, listId: number): Promise<ListCriterion | null> {
+  const [row] = await db.query<ListCriterion>('select id, kind, filter from contact_lists where id = $1 and owner_id = $2', [listId, ownerId]);
+  return row ?? null;
+}
+
+/** The WHERE clause of a query's filters (the owner's funnels always), and its parameters. */
+async function filters(db: Db, ownerId: number, query: ContactsQuery): Promise<{ where: string; params: unknown[] }> {
+  const params: unknown[] = [ownerId];
+  const criteria = criteriaOf(query);
+  const parts = ['f.owner_id = $1', ...criteriaParts(criteria, params)];
+  if (query.list !== undefined) {
+    const list = await ownListCriterion(db, ownerId, Number(query.list));
+    parts.push(list ? listCondition([list], params) : 'false');
   }
   return { where: parts.join(' and '), params };
 }
@@ -95,7 +103,7 @@ export function csvField(value: string): string {
 
 export function createContactsService({ db }: ContactsServiceDeps) {
   async function list(ownerId: number, query: ContactsQuery): Promise<ContactsPage> {
-    const { where, params } = filters(ownerId, query);
+    const { where, params } = await filters(db, ownerId, query);
     const limit = Math.min(Number(query.limit ?? CONTACTS_PAGE_DEFAULT), CONTACTS_PAGE_MAX);
     const offset = Number(query.offset ?? 0);
     const [[{ count }], rows] = await Promise.all([
@@ -111,7 +119,7 @@ export function createContactsService({ db }: ContactsServiceDeps) {
 
   /** The filtered contacts as CSV, newest first: UTF-8 with a BOM (a spreadsheet then reads Cyrillic right). */
   async function* exportCsv(ownerId: number, query: ContactsQuery): AsyncGenerator<string> {
-    const { where, params } = filters(ownerId, query);
+    const { where, params } = await filters(db, ownerId, query);
     yield `\uFEFF${CONTACTS_CSV_COLUMNS.join(',')}\r\n`;
     let after: { joinedAt: string; id: number } | null = null;
     for (;;) {

@@ -1,6 +1,8 @@
 // The database tables. Migrations in ./migrations are generated from this file
 // (`npm run db:generate`); never edit a generated migration by hand.
 import { sql } from 'drizzle-orm';
+import type { ListFilter } from '../../contract/crm';
+import type { Audience } from '../../contract/mailings';
 import type { TemplateSnapshot } from '../templates/snapshot';
 import {
   type AnyPgColumn,
@@ -107,6 +109,8 @@ export const funnels = pgTable(
     botUsername: varchar('bot_username', { length: 64 }),
     /** The template version this funnel was made from (or last updated to); null: made by hand. */
     templateVersionId: integer('template_version_id').references((): AnyPgColumn => templateVersions.id, { onDelete: 'set null' }),
+    /** The CRM folder it is grouped in (at most one). */
+    folderId: integer('folder_id').references((): AnyPgColumn => crmFolders.id, { onDelete: 'set null' }),
     state: varchar('state', { length: 10 }).notNull().default('draft').$type<'draft' | 'running' | 'stopped'>(),
     stopReason: varchar('stop_reason', { length: 32 }).$type<'token_revoked' | null>(),
     archivedAt: timestamptz('archived_at'),
@@ -125,6 +129,7 @@ export const funnels = pgTable(
     check('funnels_state_check', sql`${t.state} in ('draft', 'running', 'stopped')`),
     check('funnels_bot_check', sql`${t.state} = 'draft' or ${t.botTokenEncrypted} is not null`),
     index('funnels_template_version_idx').on(t.templateVersionId),
+    index('funnels_folder_idx').on(t.folderId),
   ],
 );
 
@@ -218,6 +223,8 @@ export const people = pgTable(
     // The contacts search (part of a name or username, any case): trigram indexes (pg_trgm).
     index('people_name_trgm_idx').using('gin', sql`lower(${t.firstName} || ' ' || ${t.lastName}) gin_trgm_ops`),
     index('people_username_trgm_idx').using('gin', sql`lower(coalesce(${t.username}, '')) gin_trgm_ops`),
+    // One contact across the owner's bots: the same Telegram user in each funnel.
+    index('people_telegram_idx').on(t.telegramId),
   ],
 );
 
@@ -301,7 +308,7 @@ export const handledUpdates = pgTable(
 // died is unknown and is never sent again. "Delete from the chats": sent → unsend → deleting → deleted.
 
 export type MailingMessage = { text: string; media_id: number | null; buttons: Array<{ text: string; url: string }>; next_button: null };
-export type MailingAudience = { stages_in: number[]; stages_out: number[]; tags_in: number[]; tags_out: number[] };
+export type MailingAudience = Audience;
 
 export const mailings = pgTable(
   'mailings',
@@ -545,4 +552,78 @@ export const templateMedia = pgTable(
     data: bytea('data').notNull(),
   },
   (t) => [index('template_media_version_idx').on(t.versionId)],
+);
+
+// CRM folders and lists (issue 10). A folder is a user's workspace: a name, a picture and a
+// background, grouping funnels (funnels.folder_id: at most one folder each), chosen templates and
+// lists; its contacts are the people of its funnels. A list is static (people picked by hand) or
+// a saved segment (a contacts filter that stays live).
+
+export const crmFolders = pgTable(
+  'crm_folders',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 128 }).notNull(),
+    pictureType: varchar('picture_type', { length: 100 }),
+    picture: bytea('picture'),
+    backgroundType: varchar('background_type', { length: 100 }),
+    background: bytea('background'),
+    archivedAt: timestamptz('archived_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('crm_folders_owner_idx').on(t.ownerId)],
+);
+
+export const folderTemplates = pgTable(
+  'folder_templates',
+  {
+    folderId: integer('folder_id')
+      .notNull()
+      .references(() => crmFolders.id, { onDelete: 'cascade' }),
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.folderId, t.templateId] }), index('folder_templates_template_idx').on(t.templateId)],
+);
+
+
+export const contactLists = pgTable(
+  'contact_lists',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    folderId: integer('folder_id').references(() => crmFolders.id, { onDelete: 'set null' }),
+    name: varchar('name', { length: 128 }).notNull(),
+    kind: varchar('kind', { length: 8 }).notNull().$type<'static' | 'segment'>(),
+    /** The segment's filter; null for a static list. */
+    filter: jsonb('filter').$type<ListFilter>(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('contact_lists_owner_idx').on(t.ownerId),
+    index('contact_lists_folder_idx').on(t.folderId),
+    check('contact_lists_kind_check', sql`${t.kind} in ('static', 'segment')`),
+  ],
+);
+
+export const contactListMembers = pgTable(
+  'contact_list_members',
+  {
+    listId: integer('list_id')
+      .notNull()
+      .references(() => contactLists.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    addedAt: timestamptz('added_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.listId, t.personId] }), index('contact_list_members_person_idx').on(t.personId)],
 );

@@ -50,6 +50,7 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
     people_count: Number(counts.people_count),
     stage_count: Number(counts.stage_count),
     template_id: counts.template_id ?? null,
+    folder_id: row.folderId,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -57,11 +58,17 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
 export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
   const orm = db.orm;
 
-  async function list(ownerId: number, { archived }: { archived: boolean }): Promise<Funnel[]> {
+  async function list(ownerId: number, { archived, folder }: { archived: boolean; folder?: number }): Promise<Funnel[]> {
     const rows = await orm
       .select({ funnel: funnels, people_count: peopleCount, stage_count: stageCount, unread_count: unreadCount, template_id: templateId })
       .from(funnels)
-      .where(and(eq(funnels.ownerId, ownerId), archived ? isNotNull(funnels.archivedAt) : isNull(funnels.archivedAt)))
+      .where(
+        and(
+          eq(funnels.ownerId, ownerId),
+          archived ? isNotNull(funnels.archivedAt) : isNull(funnels.archivedAt),
+          folder !== undefined ? eq(funnels.folderId, folder) : undefined,
+        ),
+      )
       .orderBy(desc(funnels.createdAt), desc(funnels.id));
     return rows.map((r) => toFunnel(r.funnel, r));
   }

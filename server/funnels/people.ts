@@ -193,7 +193,29 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
       stage_id: e.stageId,
       created_at: e.createdAt.toISOString(),
     }));
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), history };
+    const others = await db.query<{
+      person_id: number;
+      funnel_id: number;
+      funnel_name: string;
+      bot_username: string | null;
+      stage_title: string | null;
+      tags: string[] | null;
+      blocked: boolean;
+      joined_at: Date | string;
+    }>(
+      `select p.id as person_id, f.id as funnel_id, f.name as funnel_name, f.bot_username, s.title as stage_title, p.blocked, p.joined_at,
+              (select array_agg(t.title order by t.title) from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags
+         from people p join funnels f on f.id = p.funnel_id left join stages s on s.id = p.stage_id
+        where p.telegram_id = $1 and f.owner_id = $2 and p.id <> $3
+        order by p.joined_at, p.id`,
+      [person.telegramId, ownerId, person.id],
+    );
+    const other_funnels = others.map((o) => ({
+      ...o,
+      tags: o.tags ?? [],
+      joined_at: (o.joined_at instanceof Date ? o.joined_at : new Date(o.joined_at)).toISOString(),
+    }));
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), history, other_funnels };
   }
 
   /**

@@ -26,7 +26,7 @@ import { ownedFunnel } from '../funnels/access';
 import { FUNNEL_ERRORS, FunnelError, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
-import { AUDIENCE_WHERE, EMPTY_AUDIENCE, audienceParams } from './audience';
+import { EMPTY_AUDIENCE, audienceQuery } from './audience';
 import { MAILING_TRANSITIONS, type MailingAction } from './state';
 
 export interface MailingServiceDeps {
@@ -78,7 +78,8 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   }
 
   async function countAudience(funnelId: number, audience: Audience): Promise<number> {
-    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from people p where ${AUDIENCE_WHERE}`, audienceParams(funnelId, audience));
+    const { where, params } = await audienceQuery(db, funnelId, audience);
+    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from people p where ${where}`, params);
     return Number(row?.n ?? 0);
   }
 
@@ -147,6 +148,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         stages_out: [...new Set(body.audience.stages_out)],
         tags_in: [...new Set(body.audience.tags_in)],
         tags_out: [...new Set(body.audience.tags_out)],
+        lists_in: [...new Set(body.audience.lists_in ?? [])],
       };
       const stageIds = [...audience.stages_in, ...audience.stages_out];
       const tagIds = [...audience.tags_in, ...audience.tags_out];
@@ -156,7 +158,18 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       const ownTags = new Set(
         tagIds.length ? (await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.funnelId, funnelId), inArray(tags.id, tagIds)))).map((s) => s.id) : [],
       );
-      const missing = [...stageIds.filter((id) => !ownStages.has(id)), ...tagIds.filter((id) => !ownTags.has(id))];
+      const listIds = audience.lists_in ?? [];
+      const ownLists = new Set(
+        listIds.length
+          ? (
+              await db.query<{ id: number }>('select l.id from contact_lists l join funnels f on f.owner_id = l.owner_id where f.id = $1 and l.id = any($2::int[])', [
+                funnelId,
+                listIds,
+              ])
+            ).map((l) => l.id)
+          : [],
+      );
+      const missing = [...stageIds.filter((id) => !ownStages.has(id)), ...tagIds.filter((id) => !ownTags.has(id)), ...listIds.filter((id) => !ownLists.has(id))];
       if (missing.length) problems.audience = [FUNNEL_ERRORS.doesNotExist(missing[0])];
     }
     return { message, audience, problems: Object.keys(problems).length ? problems : null };
@@ -247,6 +260,11 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
    * the state changed and does nothing. Answers false when it was not startable.
    */
   async function startNow(mailingId: number): Promise<boolean> {
+    // The audience is read first (its lists may need their own statements), outside the
+    // transaction; the conditional update below still lets only one start through.
+    const [pre] = await orm.select({ funnelId: mailings.funnelId, audience: mailings.audience }).from(mailings).where(eq(mailings.id, mailingId)).limit(1);
+    if (!pre) return false;
+    const audience = await audienceQuery(db, pre.funnelId, pre.audience);
     const started = await orm.transaction(async (tx) => {
       const [row] = await tx
         .update(mailings)
@@ -255,15 +273,15 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         .returning();
       if (!row) return false;
       const priority = 10;
-      const params = [...audienceParams(row.funnelId, row.audience), row.id, priority];
+      const n = audience.params.length;
       await tx.execute(
         rawSql(
           `with made as (
              insert into outbox (funnel_id, person_id, mailing_id, priority)
-             select p.funnel_id, p.id, $6, $7 from people p where ${AUDIENCE_WHERE}
+             select p.funnel_id, p.id, $${n + 1}, $${n + 2} from people p where ${audience.where}
              on conflict do nothing returning 1)
-           update mailings set recipient_count = (select count(*) from made) where id = $6 returning recipient_count as n`,
-          params,
+           update mailings set recipient_count = (select count(*) from made) where id = $${n + 1} returning recipient_count as n`,
+          [...audience.params, row.id, priority],
         ),
       );
       return true;

@@ -47,6 +47,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   funnel_was_run: 'funnelWasRun',
   template_up_to_date: 'templateUpToDate',
   not_from_template: 'notFromTemplate',
+  segment_members: 'segmentMembers',
   not_found: 'notFound',
 };
 

@@ -93,7 +93,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
 
     // --- funnels -------------------------------------------------------------------------------
     app.get(FUNNELS_PATHS.funnels, { schema: schemas.listFunnelsSchema }, async (request) =>
-      funnels.list(ownerOf(request), { archived: request.query.archived === 'true' }),
+      funnels.list(ownerOf(request), { archived: request.query.archived === 'true', folder: request.query.folder !== undefined ? Number(request.query.folder) : undefined }),
     );
     app.post(FUNNELS_PATHS.funnels, { schema: schemas.createFunnelSchema }, async (request, reply) => {
       const funnel = await funnels.connect(ownerOf(request), request.body);

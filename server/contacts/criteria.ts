@@ -1,0 +1,53 @@
+// Which people a contacts filter picks, as SQL conditions on people p alone (no other alias), so
+// one builder serves the contacts list, its count and CSV, a saved segment's count, and a mailing's
+// audience (where a list narrows a funnel's people). Values always go in as parameters, appended
+// to the caller's list.
+import type { ListFilter } from '../../contract/crm';
+import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../../contract/funnels';
+
+/** A list as a filter: a static list's members, or a segment's own filter. */
+export type ListCriterion = { id: number; kind: 'static' | 'segment'; filter: ListFilter | null };
+
+export type Criteria = ListFilter & { list?: ListCriterion };
+
+/** The conditions of `criteria` (AND-ed by the caller), their values pushed onto `params`. */
+export function criteriaParts(criteria: Criteria, params: unknown[]): string[] {
+  const parts: string[] = [];
+  const add = (sqlText: (n: string) => string, value: unknown) => {
+    params.push(value);
+    parts.push(sqlText(`$${params.length}`));
+  };
+  if (criteria.funnel !== undefined) add((n) => `p.funnel_id = ${n}::int`, criteria.funnel);
+  if (criteria.folder !== undefined) add((n) => `p.funnel_id in (select fo.id from funnels fo where fo.folder_id = ${n}::int)`, criteria.folder);
+  if (criteria.stage === NO_STAGE) parts.push('p.stage_id is null');
+  else if (criteria.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(criteria.stage));
+  if (criteria.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, criteria.tag);
+  if (criteria.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, criteria.joined_from);
+  if (criteria.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, criteria.joined_to);
+  if (criteria.blocked !== undefined) add((n) => `p.blocked = ${n}::boolean`, criteria.blocked);
+  const search = criteria.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
+  if (search) {
+    // LIKE's own characters are taken literally.
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    add((n) => `(lower(p.first_name || ' ' || p.last_name) like ${n} or lower(coalesce(p.username, '')) like ${n})`, pattern);
+  }
+  if (criteria.list) parts.push(listCondition([criteria.list], params));
+  return parts;
+}
+
+/** People in any of `lists` (none: nobody). */
+export function listCondition(lists: ListCriterion[], params: unknown[]): string {
+  const ors: string[] = [];
+  const statics = lists.filter((l) => l.kind === 'static').map((l) => l.id);
+  if (statics.length) {
+    params.push(statics);
+    ors.push(`exists (select 1 from contact_list_members m where m.person_id = p.id and m.list_id = any($${params.length}::int[]))`);
+  }
+  for (const list of lists) {
+    if (list.kind !== 'segment') continue;
+    // A segment's own filter never names a list, so this does not recurse.
+    const parts = criteriaParts({ ...(list.filter ?? {}), list: undefined }, params);
+    ors.push(parts.length ? `(${parts.join(' and ')})` : 'true');
+  }
+  return ors.length ? `(${ors.join(' or ')})` : 'false';
+}
