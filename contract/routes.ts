@@ -10,6 +10,7 @@ export const ROUTES = {
   archive: '/content/archive/',
   templates: '/content/templates/',
   contacts: '/content/contacts/',
+  folders: '/content/folders/',
   newTemplate: '/content/templates/new/',
   settings: '/settings/',
   language: '/settings/language/',

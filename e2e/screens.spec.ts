@@ -15,6 +15,7 @@ const userScreens = [
   '/content/archive/',
   '/content/templates/',
   '/content/contacts/',
+  '/content/folders/',
   '/settings/',
   '/settings/language/',
   '/settings/account/',

@@ -32,8 +32,11 @@ import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_aut
 import { Route as AuthenticatedTemplatesTemplateIdRouteImport } from './routes/_authenticated/templates/$templateId'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
+import { Route as AuthenticatedContentFoldersIndexRouteImport } from './routes/_authenticated/content/folders/index'
+import { Route as AuthenticatedContentFoldersFolderIdRouteImport } from './routes/_authenticated/content/folders/$folderId'
 import { Route as AuthenticatedContentFunnelsIndexRouteImport } from './routes/_authenticated/content/funnels/index'
 import { Route as AuthenticatedContentFunnelsNewRouteImport } from './routes/_authenticated/content/funnels/new'
+import { Route as AuthenticatedContentListsListIdRouteImport } from './routes/_authenticated/content/lists/$listId'
 import { Route as AuthenticatedContentPeoplePersonIdRouteImport } from './routes/_authenticated/content/people/$personId'
 import { Route as AuthenticatedContentTemplatesIndexRouteImport } from './routes/_authenticated/content/templates/index'
 import { Route as AuthenticatedContentTemplatesNewRouteImport } from './routes/_authenticated/content/templates/new'
@@ -185,6 +188,18 @@ const ResetPassUidTokenRoute = ResetPassUidTokenRouteImport.update({
   path: '/reset-pass/$uid/$token',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AuthenticatedContentFoldersIndexRoute =
+  AuthenticatedContentFoldersIndexRouteImport.update({
+    id: '/content/folders/',
+    path: '/content/folders/',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentFoldersFolderIdRoute =
+  AuthenticatedContentFoldersFolderIdRouteImport.update({
+    id: '/content/folders/$folderId',
+    path: '/content/folders/$folderId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsIndexRoute =
   AuthenticatedContentFunnelsIndexRouteImport.update({
     id: '/content/funnels/',
@@ -195,6 +210,12 @@ const AuthenticatedContentFunnelsNewRoute =
   AuthenticatedContentFunnelsNewRouteImport.update({
     id: '/content/funnels/new',
     path: '/content/funnels/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContentListsListIdRoute =
+  AuthenticatedContentListsListIdRouteImport.update({
+    id: '/content/lists/$listId',
+    path: '/content/lists/$listId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedContentPeoplePersonIdRoute =
@@ -374,10 +395,13 @@ export interface FileRoutesByFullPath {
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner/': typeof AuthenticatedPartnerIndexRoute
   '/settings/': typeof AuthenticatedSettingsIndexRoute
+  '/content/folders/$folderId': typeof AuthenticatedContentFoldersFolderIdRoute
   '/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
+  '/content/lists/$listId': typeof AuthenticatedContentListsListIdRoute
   '/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
   '/content/templates/new': typeof AuthenticatedContentTemplatesNewRoute
   '/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
+  '/content/folders/': typeof AuthenticatedContentFoldersIndexRoute
   '/content/funnels/': typeof AuthenticatedContentFunnelsIndexRoute
   '/content/templates/': typeof AuthenticatedContentTemplatesIndexRoute
   '/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
@@ -424,10 +448,13 @@ export interface FileRoutesByTo {
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner': typeof AuthenticatedPartnerIndexRoute
   '/settings': typeof AuthenticatedSettingsIndexRoute
+  '/content/folders/$folderId': typeof AuthenticatedContentFoldersFolderIdRoute
   '/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
+  '/content/lists/$listId': typeof AuthenticatedContentListsListIdRoute
   '/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
   '/content/templates/new': typeof AuthenticatedContentTemplatesNewRoute
   '/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
+  '/content/folders': typeof AuthenticatedContentFoldersIndexRoute
   '/content/funnels': typeof AuthenticatedContentFunnelsIndexRoute
   '/content/templates': typeof AuthenticatedContentTemplatesIndexRoute
   '/partner/dashboard': typeof AuthenticatedPartnerDashboardIndexRoute
@@ -477,10 +504,13 @@ export interface FileRoutesById {
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/_authenticated/partner/': typeof AuthenticatedPartnerIndexRoute
   '/_authenticated/settings/': typeof AuthenticatedSettingsIndexRoute
+  '/_authenticated/content/folders/$folderId': typeof AuthenticatedContentFoldersFolderIdRoute
   '/_authenticated/content/funnels/new': typeof AuthenticatedContentFunnelsNewRoute
+  '/_authenticated/content/lists/$listId': typeof AuthenticatedContentListsListIdRoute
   '/_authenticated/content/people/$personId': typeof AuthenticatedContentPeoplePersonIdRoute
   '/_authenticated/content/templates/new': typeof AuthenticatedContentTemplatesNewRoute
   '/_authenticated/partner/dashboard/$uid': typeof AuthenticatedPartnerDashboardUidRoute
+  '/_authenticated/content/folders/': typeof AuthenticatedContentFoldersIndexRoute
   '/_authenticated/content/funnels/': typeof AuthenticatedContentFunnelsIndexRoute
   '/_authenticated/content/templates/': typeof AuthenticatedContentTemplatesIndexRoute
   '/_authenticated/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
@@ -529,10 +559,13 @@ export interface FileRouteTypes {
     | '/reset-pass/$uid/$token'
     | '/partner/'
     | '/settings/'
+    | '/content/folders/$folderId'
     | '/content/funnels/new'
+    | '/content/lists/$listId'
     | '/content/people/$personId'
     | '/content/templates/new'
     | '/partner/dashboard/$uid'
+    | '/content/folders/'
     | '/content/funnels/'
     | '/content/templates/'
     | '/partner/dashboard/'
@@ -579,10 +612,13 @@ export interface FileRouteTypes {
     | '/reset-pass/$uid/$token'
     | '/partner'
     | '/settings'
+    | '/content/folders/$folderId'
     | '/content/funnels/new'
+    | '/content/lists/$listId'
     | '/content/people/$personId'
     | '/content/templates/new'
     | '/partner/dashboard/$uid'
+    | '/content/folders'
     | '/content/funnels'
     | '/content/templates'
     | '/partner/dashboard'
@@ -631,10 +667,13 @@ export interface FileRouteTypes {
     | '/reset-pass/$uid/$token'
     | '/_authenticated/partner/'
     | '/_authenticated/settings/'
+    | '/_authenticated/content/folders/$folderId'
     | '/_authenticated/content/funnels/new'
+    | '/_authenticated/content/lists/$listId'
     | '/_authenticated/content/people/$personId'
     | '/_authenticated/content/templates/new'
     | '/_authenticated/partner/dashboard/$uid'
+    | '/_authenticated/content/folders/'
     | '/_authenticated/content/funnels/'
     | '/_authenticated/content/templates/'
     | '/_authenticated/partner/dashboard/'
@@ -834,6 +873,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ResetPassUidTokenRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated/content/folders/': {
+      id: '/_authenticated/content/folders/'
+      path: '/content/folders'
+      fullPath: '/content/folders/'
+      preLoaderRoute: typeof AuthenticatedContentFoldersIndexRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/folders/$folderId': {
+      id: '/_authenticated/content/folders/$folderId'
+      path: '/content/folders/$folderId'
+      fullPath: '/content/folders/$folderId'
+      preLoaderRoute: typeof AuthenticatedContentFoldersFolderIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/': {
       id: '/_authenticated/content/funnels/'
       path: '/content/funnels'
@@ -846,6 +899,13 @@ declare module '@tanstack/react-router' {
       path: '/content/funnels/new'
       fullPath: '/content/funnels/new'
       preLoaderRoute: typeof AuthenticatedContentFunnelsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/content/lists/$listId': {
+      id: '/_authenticated/content/lists/$listId'
+      path: '/content/lists/$listId'
+      fullPath: '/content/lists/$listId'
+      preLoaderRoute: typeof AuthenticatedContentListsListIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/content/people/$personId': {
@@ -1039,10 +1099,13 @@ interface AuthenticatedRouteChildren {
   AuthenticatedTemplatesTemplateIdRoute: typeof AuthenticatedTemplatesTemplateIdRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
+  AuthenticatedContentFoldersFolderIdRoute: typeof AuthenticatedContentFoldersFolderIdRoute
   AuthenticatedContentFunnelsNewRoute: typeof AuthenticatedContentFunnelsNewRoute
+  AuthenticatedContentListsListIdRoute: typeof AuthenticatedContentListsListIdRoute
   AuthenticatedContentPeoplePersonIdRoute: typeof AuthenticatedContentPeoplePersonIdRoute
   AuthenticatedContentTemplatesNewRoute: typeof AuthenticatedContentTemplatesNewRoute
   AuthenticatedPartnerDashboardUidRoute: typeof AuthenticatedPartnerDashboardUidRoute
+  AuthenticatedContentFoldersIndexRoute: typeof AuthenticatedContentFoldersIndexRoute
   AuthenticatedContentFunnelsIndexRoute: typeof AuthenticatedContentFunnelsIndexRoute
   AuthenticatedContentTemplatesIndexRoute: typeof AuthenticatedContentTemplatesIndexRoute
   AuthenticatedPartnerDashboardIndexRoute: typeof AuthenticatedPartnerDashboardIndexRoute
@@ -1081,11 +1144,15 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedTemplatesTemplateIdRoute: AuthenticatedTemplatesTemplateIdRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
+  AuthenticatedContentFoldersFolderIdRoute:
+    AuthenticatedContentFoldersFolderIdRoute,
   AuthenticatedContentFunnelsNewRoute: AuthenticatedContentFunnelsNewRoute,
+  AuthenticatedContentListsListIdRoute: AuthenticatedContentListsListIdRoute,
   AuthenticatedContentPeoplePersonIdRoute:
     AuthenticatedContentPeoplePersonIdRoute,
   AuthenticatedContentTemplatesNewRoute: AuthenticatedContentTemplatesNewRoute,
   AuthenticatedPartnerDashboardUidRoute: AuthenticatedPartnerDashboardUidRoute,
+  AuthenticatedContentFoldersIndexRoute: AuthenticatedContentFoldersIndexRoute,
   AuthenticatedContentFunnelsIndexRoute: AuthenticatedContentFunnelsIndexRoute,
   AuthenticatedContentTemplatesIndexRoute:
     AuthenticatedContentTemplatesIndexRoute,

@@ -28,7 +28,8 @@ const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 const get = <T>(path: string, searchParams?: Record<string, string | number | boolean>) => authClient.get(apiPath(path), { searchParams }).json<T>();
 const post = <T>(path: string, json?: unknown) => authClient.post(apiPath(path), { json }).json<T>();
 
-export const listFunnels = (archived = false) => get<Funnel[]>(FUNNELS_API.funnels, archived ? { archived: 'true' } : undefined);
+export const listFunnels = (archived = false, folder?: number) =>
+  get<Funnel[]>(FUNNELS_API.funnels, archived || folder ? { ...(archived ? { archived: 'true' } : {}), ...(folder ? { folder: String(folder) } : {}) } : undefined);
 export const getFunnel = (id: number) => get<Funnel>(FUNNELS_API.funnel(id));
 export const connectBot = (botToken: string) => post<Funnel>(FUNNELS_API.funnels, { bot_token: botToken });
 export const renameFunnel = (id: number, name: string) => authClient.patch(apiPath(FUNNELS_API.funnel(id)), { json: { name } }).json<Funnel>();

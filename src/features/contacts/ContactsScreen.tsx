@@ -1,20 +1,25 @@
 // /content/contacts/: everyone who pressed Start on any of the user's bots, newest first — a
 // search by name or username; filters by funnel, then its stage and tag, blocked, and the day they
-// joined; pages of 50; tag or untag the people picked on the page (a funnel's tag, so a funnel is
-// chosen first); and the filtered list as a CSV file. The filters are part of the address.
-import { Link } from '@tanstack/react-router';
+// joined, their CRM folder and a list; pages of 50; the people picked on the page tagged or untagged
+// (a funnel's tag, so a funnel is chosen first), added to a static list or taken out of it; the
+// filter saved as a live segment; and the filtered list as a CSV file. The filters are part of
+// the address.
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactsPage, ContactsQuery } from '../../../contract/contacts';
+import { LIST_NAME_MAX, type ContactList, type FolderSummary, type ListFilter } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { runApiAction } from '@/api/action';
 import { bulkTag, exportContacts } from '@/api/contacts';
+import { addListMembers, createList, removeListMembers } from '@/api/crm';
 import { noticeFailure, success, useRefresh } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent } from '@/ui/blocks';
-import { Button } from '@/ui/form';
+import { ConfirmDialog } from '@/ui/Dialog';
+import { Button, TextField } from '@/ui/form';
 import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
@@ -25,6 +30,8 @@ export const CONTACTS_PAGE = 50;
 export interface ContactsFilters {
   q?: string;
   funnel?: number;
+  folder?: number;
+  list?: number;
   stage?: number | 'none';
   tag?: number;
   blocked?: 'true' | 'false';
@@ -38,6 +45,8 @@ export function contactsQuery(filters: ContactsFilters, paged = true): ContactsQ
   return {
     search: filters.q,
     funnel: filters.funnel === undefined ? undefined : String(filters.funnel),
+    folder: filters.folder === undefined ? undefined : String(filters.folder),
+    list: filters.list === undefined ? undefined : String(filters.list),
     stage: filters.stage === undefined ? undefined : String(filters.stage),
     tag: filters.tag === undefined ? undefined : String(filters.tag),
     blocked: filters.blocked,
@@ -47,9 +56,25 @@ export function contactsQuery(filters: ContactsFilters, paged = true): ContactsQ
   };
 }
 
+/** The filters as a saved segment's filter (a segment never names a list). */
+export function segmentFilter(filters: ContactsFilters): ListFilter {
+  const filter: ListFilter = {};
+  if (filters.q) filter.search = filters.q;
+  if (filters.funnel !== undefined) filter.funnel = filters.funnel;
+  if (filters.folder !== undefined) filter.folder = filters.folder;
+  if (filters.stage !== undefined) filter.stage = String(filters.stage);
+  if (filters.tag !== undefined) filter.tag = filters.tag;
+  if (filters.blocked !== undefined) filter.blocked = filters.blocked === 'true';
+  if (filters.from) filter.joined_from = filters.from;
+  if (filters.to) filter.joined_to = filters.to;
+  return filter;
+}
+
 export function ContactsScreen({
   contacts,
   funnels,
+  folders = [],
+  lists = [],
   stages,
   tags,
   filters,
@@ -57,6 +82,8 @@ export function ContactsScreen({
 }: {
   contacts: ContactsPage;
   funnels: Funnel[];
+  folders?: FolderSummary[];
+  lists?: ContactList[];
   /** The chosen funnel's stages and tags (none until a funnel is chosen). */
   stages: Stage[];
   tags: Tag[];
@@ -68,7 +95,14 @@ export function ContactsScreen({
   const refresh = useRefresh();
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [bulkTagId, setBulkTagId] = useState<number | ''>('');
+  const [bulkListId, setBulkListId] = useState<number | 'new' | ''>('');
+  const [naming, setNaming] = useState<'segment' | 'static' | null>(null);
+  const [listName, setListName] = useState('');
+  const [listFolder, setListFolder] = useState<number | ''>('');
   const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const staticLists = lists.filter((l) => l.kind === 'static');
+  const currentList = lists.find((l) => l.id === filters.list);
   const page = filters.page ?? 1;
   const pages = Math.max(1, Math.ceil(contacts.count / CONTACTS_PAGE));
   const filtered = Object.entries(filters).some(([key, value]) => key !== 'page' && value !== undefined);
@@ -95,6 +129,43 @@ export function ContactsScreen({
     success(t(action === 'add' ? 'contacts.tagged' : 'contacts.untagged', { count: result.value.changed }));
     setPicked(new Set());
     void refresh();
+  }
+
+  async function toList(listId: number, action: 'add' | 'remove') {
+    if (picked.size === 0) return;
+    setBusy(true);
+    const result = await runApiAction(() => (action === 'add' ? addListMembers(listId, [...picked]) : removeListMembers(listId, [...picked])));
+    setBusy(false);
+    if (!result.ok) return noticeFailure(result.failure);
+    success(t(action === 'add' ? 'crm.lists.added' : 'crm.lists.removed', { count: result.value.changed }));
+    setPicked(new Set());
+    void refresh();
+  }
+
+  function startNaming(kind: 'segment' | 'static') {
+    setListName('');
+    setListFolder(filters.folder ?? '');
+    setNaming(kind);
+  }
+
+  /** Saves the filter as a live segment, or the picked people as a new static list; opens it. */
+  async function saveList() {
+    if (!naming || !listName.trim()) return;
+    setBusy(true);
+    const kind = naming;
+    const result = await runApiAction(() =>
+      createList({
+        name: listName.trim(),
+        kind,
+        folder_id: listFolder === '' ? null : listFolder,
+        ...(kind === 'segment' ? { filter: segmentFilter(filters) } : { person_ids: [...picked] }),
+      }),
+    );
+    setBusy(false);
+    if (!result.ok) return noticeFailure(result.failure);
+    setNaming(null);
+    success(t('crm.lists.saved', { name: result.value.name }));
+    await navigate({ to: '/content/lists/$listId/', params: { listId: String(result.value.id) } });
   }
 
   async function download() {
@@ -153,6 +224,42 @@ export function ContactsScreen({
             <option value="true">{t('contacts.onlyBlocked')}</option>
           </select>
         </div>
+        {folders.length > 0 || lists.length > 0 ? (
+          <div className="people-selects">
+            {folders.length > 0 ? (
+              <select
+                className="field-input field-select"
+                aria-label={t('crm.folders.folder')}
+                value={filters.folder ?? ''}
+                onChange={(event) => setFilters({ folder: event.target.value ? Number(event.target.value) : undefined, page: 1 })}
+                data-testid="contacts-folder"
+              >
+                <option value="">{t('crm.folders.anyFolder')}</option>
+                {folders.map((folder) => (
+                  <option key={folder.id} value={folder.id}>
+                    {folder.name}
+                  </option>
+                ))}
+              </select>
+            ) : null}
+            {lists.length > 0 ? (
+              <select
+                className="field-input field-select"
+                aria-label={t('crm.lists.list')}
+                value={filters.list ?? ''}
+                onChange={(event) => setFilters({ list: event.target.value ? Number(event.target.value) : undefined, page: 1 })}
+                data-testid="contacts-list"
+              >
+                <option value="">{t('crm.lists.anyList')}</option>
+                {lists.map((list) => (
+                  <option key={list.id} value={list.id}>
+                    {list.name}
+                  </option>
+                ))}
+              </select>
+            ) : null}
+          </div>
+        ) : null}
         {filters.funnel !== undefined ? (
           <div className="people-selects">
             <select
@@ -203,10 +310,24 @@ export function ContactsScreen({
           <h2 className="section-title" data-testid="contacts-count">
             {t('funnels.people.found', { count: contacts.count })}
           </h2>
-          <Button variant="secondary" className="button--small" onClick={() => void download()} disabled={busy || contacts.count === 0} data-testid="contacts-csv">
-            {t('contacts.csv')}
-          </Button>
+          <span className="contacts-actions">
+            {filtered && filters.list === undefined ? (
+              <Button variant="secondary" className="button--small" onClick={() => startNaming('segment')} disabled={busy} data-testid="save-segment">
+                {t('crm.lists.saveFilter')}
+              </Button>
+            ) : null}
+            <Button variant="secondary" className="button--small" onClick={() => void download()} disabled={busy || contacts.count === 0} data-testid="contacts-csv">
+              {t('contacts.csv')}
+            </Button>
+          </span>
         </div>
+        {currentList ? (
+          <p className="section-footer">
+            <Link to="/content/lists/$listId/" params={{ listId: String(currentList.id) }} className="link" data-testid="open-list">
+              {t('crm.lists.openList', { name: currentList.name })}
+            </Link>
+          </p>
+        ) : null}
         {contacts.results.length === 0 ? (
           <div className="section">
             <EmptyState icon={<UsersIcon />} title={filtered ? t('funnels.people.nothingTitle') : t('contacts.emptyTitle')}>
@@ -232,10 +353,8 @@ export function ContactsScreen({
               const name = `${contact.first_name} ${contact.last_name}`.trim() || (contact.username ? `@${contact.username}` : String(contact.telegram_id));
               return (
                 <div key={contact.id} className="contact-row" data-testid="contact-row">
-                  {filters.funnel !== undefined ? (
-                    <input type="checkbox" className="contact-pick" checked={picked.has(contact.id)} onChange={() => toggle(contact.id)} aria-label={t('contacts.pick', { name })} />
-                  ) : null}
-                  <Link to="/content/people/$personId/" params={{ personId: String(contact.id) }} className="row">
+                  <input type="checkbox" className="contact-pick" checked={picked.has(contact.id)} onChange={() => toggle(contact.id)} aria-label={t('contacts.pick', { name })} />
+                  <Link to="/content/people/$personId/" params={{ personId: String(contact.id) }} search={{ from: 'contacts' }} className="row">
                     <RowContent
                       icon={<span className="person-avatar" aria-hidden="true">{name.charAt(0).toUpperCase()}</span>}
                       title={name}
@@ -260,7 +379,7 @@ export function ContactsScreen({
             })}
           </div>
         )}
-        {filters.funnel === undefined && contacts.count > 0 ? <p className="section-footer">{t('contacts.pickHint')}</p> : null}
+        {contacts.count > 0 ? <p className="section-footer">{filters.funnel === undefined ? t('contacts.pickHint') : t('crm.lists.pickHint')}</p> : null}
         {pages > 1 ? (
           <nav className="pager" aria-label={t('funnels.people.pageOf', { page, pages })}>
             <button type="button" className="button button--secondary button--small" disabled={page <= 1} onClick={() => setFilters({ page: page - 1 })}>
@@ -277,21 +396,80 @@ export function ContactsScreen({
       {picked.size > 0 ? (
         <div className="contacts-bulk" data-testid="contacts-bulk">
           <span>{t('contacts.picked', { count: picked.size })}</span>
-          <select className="field-input field-select" aria-label={t('contacts.bulkTag')} value={bulkTagId} onChange={(event) => setBulkTagId(event.target.value ? Number(event.target.value) : '')} data-testid="bulk-tag">
-            <option value="">{t('contacts.chooseTag')}</option>
-            {tags.map((tag) => (
-              <option key={tag.id} value={tag.id}>
-                {tag.title}
+          {filters.funnel !== undefined ? (
+            <>
+              <select className="field-input field-select" aria-label={t('contacts.bulkTag')} value={bulkTagId} onChange={(event) => setBulkTagId(event.target.value ? Number(event.target.value) : '')} data-testid="bulk-tag">
+                <option value="">{t('contacts.chooseTag')}</option>
+                {tags.map((tag) => (
+                  <option key={tag.id} value={tag.id}>
+                    {tag.title}
+                  </option>
+                ))}
+              </select>
+              <Button className="button--small" disabled={busy || bulkTagId === ''} onClick={() => void tagPicked('add')} data-testid="bulk-add">
+                {t('contacts.addTag')}
+              </Button>
+              <Button variant="secondary" className="button--small" disabled={busy || bulkTagId === ''} onClick={() => void tagPicked('remove')} data-testid="bulk-remove">
+                {t('contacts.removeTag')}
+              </Button>
+            </>
+          ) : null}
+          <select
+            className="field-input field-select"
+            aria-label={t('crm.lists.addToList')}
+            value={bulkListId}
+            onChange={(event) => setBulkListId(event.target.value === 'new' ? 'new' : event.target.value ? Number(event.target.value) : '')}
+            data-testid="bulk-list"
+          >
+            <option value="">{t('crm.lists.chooseList')}</option>
+            {staticLists.map((list) => (
+              <option key={list.id} value={list.id}>
+                {list.name}
               </option>
             ))}
+            <option value="new">{t('crm.lists.newList')}</option>
           </select>
-          <Button className="button--small" disabled={busy || bulkTagId === ''} onClick={() => void tagPicked('add')} data-testid="bulk-add">
-            {t('contacts.addTag')}
+          <Button
+            className="button--small"
+            disabled={busy || bulkListId === ''}
+            onClick={() => (bulkListId === 'new' ? startNaming('static') : bulkListId !== '' ? void toList(bulkListId, 'add') : undefined)}
+            data-testid="bulk-list-add"
+          >
+            {t('crm.lists.addToList')}
           </Button>
-          <Button variant="secondary" className="button--small" disabled={busy || bulkTagId === ''} onClick={() => void tagPicked('remove')} data-testid="bulk-remove">
-            {t('contacts.removeTag')}
-          </Button>
+          {currentList?.kind === 'static' ? (
+            <Button variant="secondary" className="button--small" disabled={busy} onClick={() => void toList(currentList.id, 'remove')} data-testid="bulk-list-remove">
+              {t('crm.lists.removeFromList')}
+            </Button>
+          ) : null}
         </div>
+      ) : null}
+
+      {naming ? (
+        <ConfirmDialog
+          title={naming === 'segment' ? t('crm.lists.saveFilter') : t('crm.lists.newList')}
+          confirmLabel={t('crm.lists.save')}
+          cancelLabel={t('funnels.common.cancel')}
+          confirmDisabled={busy || !listName.trim()}
+          onConfirm={() => void saveList()}
+          onCancel={() => setNaming(null)}
+        >
+          <p>{naming === 'segment' ? t('crm.lists.segmentText', { count: contacts.count }) : t('crm.lists.staticText', { count: picked.size })}</p>
+          <TextField label={t('crm.lists.name')} value={listName} maxLength={LIST_NAME_MAX} onChange={(event) => setListName(event.target.value)} data-testid="list-name" />
+          {folders.length > 0 ? (
+            <label className="field">
+              <span className="field-label">{t('crm.folders.folder')}</span>
+              <select className="field-input field-select" value={listFolder} onChange={(event) => setListFolder(event.target.value ? Number(event.target.value) : '')} data-testid="list-folder">
+                <option value="">{t('crm.folders.noFolder')}</option>
+                {folders.map((folder) => (
+                  <option key={folder.id} value={folder.id}>
+                    {folder.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+        </ConfirmDialog>
       ) : null}
     </Screen>
   );

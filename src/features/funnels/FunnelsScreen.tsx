@@ -1,13 +1,14 @@
 // /content/funnels/: 'My funnels' — each funnel with its bot, state and people, run/stop, and
 // the ways to add one and to the archive.
 import { Link } from '@tanstack/react-router';
+import type { FolderSummary } from '../../../contract/crm';
 import type { Funnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
-import { BotIcon } from '@/ui/icons';
+import { BotIcon, ListIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
 import { RunControls, StateBadge } from './parts';
@@ -50,8 +51,21 @@ export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (
   );
 }
 
-/** `funnels`: the user's funnels, loaded by the route (and again every 10 s while a bot runs). */
-export function FunnelsScreen({ funnels }: { funnels: Funnel[] }) {
+/**
+ * `funnels`: the user's funnels (of `folder`, when one is chosen), loaded by the route (and again
+ * every 10 s while a bot runs); `folders` offers the filter by CRM folder.
+ */
+export function FunnelsScreen({
+  funnels,
+  folders = [],
+  folder,
+  onFolder = () => {},
+}: {
+  funnels: Funnel[];
+  folders?: FolderSummary[];
+  folder?: number;
+  onFolder?: (folder: number | undefined) => void;
+}) {
   const { t } = useTranslation();
   usePageHead(t('funnels.list.title'), t('funnels.list.description'));
   const refresh = useRefresh();
@@ -60,7 +74,33 @@ export function FunnelsScreen({ funnels }: { funnels: Funnel[] }) {
   return (
     <Screen>
       <ScreenHeader title={t('funnels.list.title')} subtitle={t('funnels.list.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
-      {funnels.length === 0 ? (
+      {folders.length > 0 ? (
+        <div className="folder-chips" role="group" aria-label={t('crm.folders.filter')}>
+          <button type="button" className={`filter-chip${folder === undefined ? ' filter-chip--on' : ''}`} aria-pressed={folder === undefined} onClick={() => onFolder(undefined)}>
+            {t('crm.folders.allFunnels')}
+          </button>
+          {folders.map((f) => (
+            <button
+              key={f.id}
+              type="button"
+              className={`filter-chip${folder === f.id ? ' filter-chip--on' : ''}`}
+              aria-pressed={folder === f.id}
+              onClick={() => onFolder(f.id)}
+              data-testid="funnels-folder"
+            >
+              {f.name}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {funnels.length === 0 && folder !== undefined ? (
+        <EmptyState icon={<FunnelIcon />} title={t('crm.folders.noFunnelsTitle')}>
+          <p>{t('crm.folders.noFunnelsText')}</p>
+          <Link to="/content/folders/$folderId/" params={{ folderId: String(folder) }} className="button button--secondary button--small">
+            {t('crm.folders.openFolder')}
+          </Link>
+        </EmptyState>
+      ) : funnels.length === 0 ? (
         <EmptyState icon={<FunnelIcon />} title={t('funnels.list.emptyTitle')}>
           <p>{t('funnels.list.emptyText')}</p>
         </EmptyState>
@@ -78,6 +118,9 @@ export function FunnelsScreen({ funnels }: { funnels: Funnel[] }) {
       <Section>
         <Link to="/content/archive/" className="row">
           <RowContent icon={<RowIcon tint="gray"><ArchiveIcon /></RowIcon>} title={t('funnels.list.archive')} description={t('funnels.list.archiveText')} />
+        </Link>
+        <Link to={ROUTES.folders} className="row" data-testid="folders-link">
+          <RowContent icon={<RowIcon tint="purple"><ListIcon /></RowIcon>} title={t('crm.folders.title')} description={t('crm.folders.subtitle')} />
         </Link>
       </Section>
     </Screen>

@@ -1,5 +1,6 @@
 // /content/people/$personId/: one subscriber — profile, current stage, tags set and removed by
-// hand, and the history of what they were sent and what they wrote or pressed.
+// hand, their series of letters, the same person in the owner's other funnels (one contact across
+// bots), and the history of what they were sent and what they wrote or pressed.
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
@@ -10,7 +11,8 @@ import { useTranslation } from 'react-i18next';
 import type { PersonSeries } from '../../../contract/letters';
 import { joinSeries, leaveSeries } from '@/api/letters';
 import { usePageHead } from '@/state/ui';
-import { Section } from '@/ui/blocks';
+import { RowContent, RowIcon, Section } from '@/ui/blocks';
+import { BotIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
@@ -30,7 +32,7 @@ export function PersonScreen({
   tags: Tag[];
   stages: Stage[];
   series?: PersonSeries;
-  from?: 'people' | 'stage';
+  from?: 'people' | 'stage' | 'contacts';
 }) {
   const { t } = useTranslation();
   const refresh = useRefresh();
@@ -58,7 +60,9 @@ export function PersonScreen({
     <Screen>
       <header className="screen-header">
         {/* Back to the list the person was opened from. */}
-        {from === 'people' ? (
+        {from === 'contacts' ? (
+          <BackLink to="/content/contacts/" label={t('contacts.title')} />
+        ) : from === 'people' ? (
           <BackLink to="/content/funnels/$funnelId/people/" params={{ funnelId: String(data.funnel_id) }} label={t('funnels.people.title')} />
         ) : from === 'stage' && stage ? (
           <BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(data.funnel_id), stageId: String(stage.id) }} label={stage.title} />
@@ -156,6 +160,25 @@ export function PersonScreen({
         </section>
       ) : null}
 
+      {data.other_funnels.length > 0 ? (
+        <Section title={t('funnels.person.otherFunnels')} footer={t('funnels.person.otherFunnelsText')}>
+          {data.other_funnels.map((other) => (
+            <Link key={other.person_id} to="/content/people/$personId/" params={{ personId: String(other.person_id) }} search={from ? { from } : {}} className="row" data-testid="other-funnel">
+              <RowContent
+                icon={
+                  <RowIcon tint={other.blocked ? 'red' : 'blue'}>
+                    <BotIcon />
+                  </RowIcon>
+                }
+                title={other.funnel_name}
+                description={[other.bot_username ? `@${other.bot_username}` : null, other.stage_title ?? t('funnels.person.noStage'), ...other.tags.map((tag) => `#${tag}`), other.blocked ? t('funnels.person.blocked') : null]
+                  .filter(Boolean)
+                  .join(' · ')}
+              />
+            </Link>
+          ))}
+        </Section>
+      ) : null}
       <section className="section-block">
         <h2 className="section-title">{t('funnels.person.history')}</h2>
         {data.history.length === 0 ? (

@@ -7,6 +7,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel, type Stage, type Tag } from '../../../contract/funnels';
+import type { ContactList } from '../../../contract/crm';
 import { MAILING_TITLE_MAX, type Audience, type Mailing } from '../../../contract/mailings';
 import { runApiAction } from '@/api/action';
 import { uploadMedia } from '@/api/funnels';
@@ -21,12 +22,30 @@ import { useUnsavedGuard } from '@/ui/UnsavedGuard';
 import './mailings.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
-const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [] };
+const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [] };
+/** Mailings saved before lists existed have no lists_in. */
+const normal = (a: Audience): Audience => ({ ...a, lists_in: a.lists_in ?? [] });
 type Choice = 'in' | 'out' | null;
 
 const sameAudience = (a: Audience, b: Audience) => JSON.stringify(a) === JSON.stringify(b);
 
-export function MailingFormScreen({ funnel, stages, tags, mailing }: { funnel: Funnel; stages: Stage[]; tags: Tag[]; mailing: Mailing | null }) {
+export function MailingFormScreen({
+  funnel,
+  stages,
+  tags,
+  lists = [],
+  mailing,
+  initialLists = [],
+}: {
+  funnel: Funnel;
+  stages: Stage[];
+  tags: Tag[];
+  /** The user's lists of contacts: a list narrows the audience to its people. */
+  lists?: ContactList[];
+  mailing: Mailing | null;
+  /** A new mailing opened from a list starts with it chosen. */
+  initialLists?: number[];
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const ids = useId();
@@ -43,7 +62,8 @@ export function MailingFormScreen({ funnel, stages, tags, mailing }: { funnel: F
   }));
   const [name, setName] = useState(mailing?.title ?? '');
   const [draft, setDraft] = useState<MessageDraft>(savedDraft);
-  const [audience, setAudience] = useState<Audience>(mailing?.audience ?? EVERYONE);
+  const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
+  const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
   const [count, setCount] = useState<number | null>(mailing?.audience_size ?? null);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
@@ -52,7 +72,7 @@ export function MailingFormScreen({ funnel, stages, tags, mailing }: { funnel: F
   const problems = draftProblems(draft, t);
   const nameProblem = tried && !name.trim() ? t('funnels.serverErrors.blank') : null;
   const dirty =
-    !sameDraft(draft, savedDraft) || name !== (mailing?.title ?? '') || !sameAudience(audience, mailing?.audience ?? EVERYONE) || paid !== (mailing?.paid_broadcast ?? false);
+    !sameDraft(draft, savedDraft) || name !== (mailing?.title ?? '') || !sameAudience(audience, savedAudience) || paid !== (mailing?.paid_broadcast ?? false);
   const guard = useUnsavedGuard(dirty);
 
   // The live count follows the choice, a moment after the last tap.
@@ -90,6 +110,12 @@ export function MailingFormScreen({ funnel, stages, tags, mailing }: { funnel: F
       [`${kind}_in`]: next === 'in' ? [...audience[`${kind}_in`], id] : without(audience[`${kind}_in`]),
       [`${kind}_out`]: next === 'out' ? [...audience[`${kind}_out`], id] : without(audience[`${kind}_out`]),
     });
+    setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
+  }
+
+  function toggleList(id: number) {
+    const chosen = audience.lists_in ?? [];
+    setAudience({ ...audience, lists_in: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
 
@@ -198,6 +224,30 @@ export function MailingFormScreen({ funnel, stages, tags, mailing }: { funnel: F
               <>
                 <h3 className="audience-group">{t('mailings.audience.tags')}</h3>
                 <div className="audience-chips">{tags.map((tag) => chip('tags', tag.id, tag.title))}</div>
+              </>
+            ) : null}
+            {lists.length > 0 ? (
+              <>
+                <h3 className="audience-group">{t('mailings.audience.lists')}</h3>
+                <div className="audience-chips">
+                  {lists.map((list) => {
+                    const on = (audience.lists_in ?? []).includes(list.id);
+                    return (
+                      <button
+                        key={list.id}
+                        type="button"
+                        className={`audience-chip${on ? ' audience-chip--in' : ''}`}
+                        aria-pressed={on}
+                        onClick={() => toggleList(list.id)}
+                        data-testid={`audience-lists-${list.id}`}
+                      >
+                        <span aria-hidden="true">{on ? '✓ ' : ''}</span>
+                        {list.name}
+                      </button>
+                    );
+                  })}
+                </div>
+                <p className="audience-hint">{t('mailings.audience.listsHint')}</p>
               </>
             ) : null}
             <p className="audience-count" aria-live="polite" data-testid="audience-count">

@@ -8,7 +8,7 @@ import { ROUTES } from '../../../contract/routes';
 import { userAtom } from '@/state/auth';
 import { usePageHead } from '@/state/ui';
 import { FunnelIcon } from '@/ui/brandIcon';
-import { ArrowUpRightIcon, BotIcon, ChartIcon, GearIcon, StarIcon, UsersIcon } from '@/ui/icons';
+import { ArrowUpRightIcon, BotIcon, ChartIcon, GearIcon, ListIcon, StarIcon, UsersIcon } from '@/ui/icons';
 import { RowContent, RowIcon, Section, type Tint } from '@/ui/blocks';
 import { Screen } from '@/ui/Screen';
 import { useBotLabel } from '@/ui/botLabel';
@@ -113,6 +113,7 @@ export function PanelScreen({ funnels }: { funnels: Promise<Funnel[] | null> }) 
       <Section>
         <EntryRow to={ROUTES.dashboard} icon={<ChartIcon />} tint="green" title={t('panel.dashboard')} text={t('panel.dashboardText')} />
         <EntryRow to={ROUTES.contacts} icon={<UsersIcon />} tint="teal" title={t('panel.contacts')} text={t('panel.contactsText')} />
+        <EntryRow to={ROUTES.folders} icon={<ListIcon />} tint="purple" title={t('panel.folders')} text={t('panel.foldersText')} />
         <EntryRow to={ROUTES.templates} icon={<FunnelIcon />} tint="blue" title={t('panel.templates')} text={t('panel.templatesText')} />
         <EntryRow to={ROUTES.partner} icon={<UsersIcon />} tint="purple" title={t('panel.partner')} text={t('panel.partnerText')} />
         <EntryRow to={ROUTES.subscribe} icon={<StarIcon />} tint="orange" title={t('panel.subscription')} text={t('panel.subscriptionText')} />

@@ -41,11 +41,11 @@ export function validatePeopleSearch(search: Record<string, unknown>): PeopleSea
 
 export interface PersonSearch {
   /** The list the person was opened from, for Back: the funnel's people list, or a stage. */
-  from?: 'people' | 'stage';
+  from?: 'people' | 'stage' | 'contacts';
 }
 
 export function validatePersonSearch(search: Record<string, unknown>): PersonSearch {
-  return search.from === 'people' || search.from === 'stage' ? { from: search.from } : {};
+  return search.from === 'people' || search.from === 'stage' || search.from === 'contacts' ? { from: search.from } : {};
 }
 
 const RECIPIENT_FILTERS = ['sent', 'waiting', 'failed', 'blocked', 'unknown'] as const;
@@ -66,6 +66,8 @@ export function validateRecipientsSearch(search: Record<string, unknown>): Recip
 export interface ContactsSearch {
   q?: string;
   funnel?: number;
+  folder?: number;
+  list?: number;
   stage?: number | 'none';
   tag?: number;
   blocked?: 'true' | 'false';
@@ -79,6 +81,8 @@ const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 /** The contacts list's filters, in the address (Back from a contact returns to the same list). */
 export function validateContactsSearch(search: Record<string, unknown>): ContactsSearch {
   const result: ContactsSearch = {};
+  if (positive(search.folder)) result.folder = positive(search.folder);
+  if (positive(search.list)) result.list = positive(search.list);
   if (typeof search.q === 'string' && search.q.trim()) result.q = search.q.slice(0, 100);
   if (positive(search.funnel)) result.funnel = positive(search.funnel);
   if (search.stage === 'none') result.stage = 'none';
@@ -90,4 +94,22 @@ export function validateContactsSearch(search: Record<string, unknown>): Contact
   const page = positive(search.page);
   if (page && page > 1) result.page = page;
   return result;
+}
+
+export interface NewMailingSearch {
+  /** A list of contacts to start the audience with. */
+  list?: number;
+}
+
+export function validateNewMailingSearch(search: Record<string, unknown>): NewMailingSearch {
+  return positive(search.list) ? { list: positive(search.list) } : {};
+}
+
+export interface FunnelsSearch {
+  /** Only the funnels of this CRM folder. */
+  folder?: number;
+}
+
+export function validateFunnelsSearch(search: Record<string, unknown>): FunnelsSearch {
+  return positive(search.folder) ? { folder: positive(search.folder) } : {};
 }

@@ -8,25 +8,29 @@ export const Route = createFileRoute('/_authenticated/content/contacts')({
   loaderDeps: ({ search }) => search,
   loader: ({ deps }) =>
     loadFunnelsScreen(async (api) => {
-      const contactsApi = await import('@/api/contacts');
-      const [contacts, funnels, stages, tags] = await Promise.all([
+      const [contactsApi, crmApi] = await Promise.all([import('@/api/contacts'), import('@/api/crm')]);
+      const [contacts, funnels, folders, lists, stages, tags] = await Promise.all([
         contactsApi.listContacts(contactsQuery(deps)),
         api.listFunnels(),
+        crmApi.listFolders(),
+        crmApi.listLists(),
         deps.funnel === undefined ? [] : api.listStages(deps.funnel).catch(() => []),
         deps.funnel === undefined ? [] : api.listTags(deps.funnel).catch(() => []),
       ]);
-      return { contacts, funnels, stages, tags, filters: deps };
+      return { contacts, funnels, folders, lists, stages, tags, filters: deps };
     }),
   component: ContactsRoute,
 });
 
 function ContactsRoute() {
-  const { contacts, funnels, stages, tags, filters } = Route.useLoaderData();
+  const { contacts, funnels, folders, lists, stages, tags, filters } = Route.useLoaderData();
   const navigate = Route.useNavigate();
   return (
     <ContactsScreen
       contacts={contacts}
       funnels={funnels}
+      folders={folders}
+      lists={lists}
       stages={stages}
       tags={tags}
       filters={filters}

@@ -1,19 +1,23 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MailingFormScreen } from '@/features/mailings/MailingFormScreen';
 import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
+import { validateNewMailingSearch } from '@/routes/-lib/search';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/mailings/new')({
+  validateSearch: validateNewMailingSearch,
   loader: ({ params }) => {
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
-      const [funnel, stages, tags] = await Promise.all([api.getFunnel(id), api.listStages(id), api.listTags(id)]);
-      return { funnel, stages, tags };
+      const crmApi = await import('@/api/crm');
+      const [funnel, stages, tags, lists] = await Promise.all([api.getFunnel(id), api.listStages(id), api.listTags(id), crmApi.listLists()]);
+      return { funnel, stages, tags, lists };
     });
   },
   component: NewMailingRoute,
 });
 
 function NewMailingRoute() {
-  const { funnel, stages, tags } = Route.useLoaderData();
-  return <MailingFormScreen key={funnel.id} funnel={funnel} stages={stages} tags={tags} mailing={null} />;
+  const { funnel, stages, tags, lists } = Route.useLoaderData();
+  const { list } = Route.useSearch();
+  return <MailingFormScreen key={funnel.id} funnel={funnel} stages={stages} tags={tags} lists={lists} mailing={null} initialLists={list ? [list] : []} />;
 }

@@ -7,16 +7,22 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const funnelId = idFrom(params.funnelId);
     const mailingId = idFrom(params.mailingId);
     return loadFunnelsScreen(async (api) => {
-      const mailingsApi = await import('@/api/mailings');
-      const [funnel, stages, tags, mailing] = await Promise.all([api.getFunnel(funnelId), api.listStages(funnelId), api.listTags(funnelId), mailingsApi.getMailing(mailingId)]);
+      const [mailingsApi, crmApi] = await Promise.all([import('@/api/mailings'), import('@/api/crm')]);
+      const [funnel, stages, tags, mailing, lists] = await Promise.all([
+        api.getFunnel(funnelId),
+        api.listStages(funnelId),
+        api.listTags(funnelId),
+        mailingsApi.getMailing(mailingId),
+        crmApi.listLists(),
+      ]);
       if (mailing.funnel_id !== funnel.id) throw notFound();
-      return { funnel, stages, tags, mailing };
+      return { funnel, stages, tags, mailing, lists };
     });
   },
   component: EditMailingRoute,
 });
 
 function EditMailingRoute() {
-  const { funnel, stages, tags, mailing } = Route.useLoaderData();
-  return <MailingFormScreen key={mailing.id} funnel={funnel} stages={stages} tags={tags} mailing={mailing} />;
+  const { funnel, stages, tags, mailing, lists } = Route.useLoaderData();
+  return <MailingFormScreen key={mailing.id} funnel={funnel} stages={stages} tags={tags} lists={lists} mailing={mailing} />;
 }

@@ -1,0 +1,183 @@
+// /content/lists/$listId/: one list of contacts — static (people picked by hand) or a saved
+// segment (a filter that stays live) — with its count, its people in the contacts list, what the
+// segment's filter says, its folder, a mailing to it from one of the funnels, rename and delete.
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
+import type { Funnel, Stage, Tag } from '../../../contract/funnels';
+import { ROUTES } from '../../../contract/routes';
+import { runApiAction } from '@/api/action';
+import { deleteList, updateList } from '@/api/crm';
+import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { usePageHead } from '@/state/ui';
+import { BackLink } from '@/ui/BackLink';
+import { RowContent, RowIcon, Section } from '@/ui/blocks';
+import { ConfirmDialog } from '@/ui/Dialog';
+import { TextField } from '@/ui/form';
+import { EditIcon, MegaphoneIcon, TrashIcon } from '@/ui/glyphs';
+import { UsersIcon } from '@/ui/icons';
+import { Screen, ScreenHeader } from '@/ui/Screen';
+import { ChoiceRow } from './ChoiceRow';
+import { listDescription } from './FoldersScreen';
+import './crm.css';
+
+/** A segment's filter in words, with the names of what it names. */
+function filterWords(list: ContactList, names: { funnels: Funnel[]; folders: FolderSummary[]; stages: Stage[]; tags: Tag[] }, t: TFunction): string[] {
+  const f = list.filter ?? {};
+  const words: string[] = [];
+  if (f.funnel !== undefined) words.push(t('crm.lists.byFunnel', { name: names.funnels.find((x) => x.id === f.funnel)?.name ?? `#${f.funnel}` }));
+  if (f.folder !== undefined) words.push(t('crm.lists.byFolder', { name: names.folders.find((x) => x.id === f.folder)?.name ?? `#${f.folder}` }));
+  if (f.stage === 'none') words.push(t('crm.lists.noStage'));
+  else if (f.stage !== undefined) words.push(t('crm.lists.byStage', { name: names.stages.find((x) => String(x.id) === f.stage)?.title ?? `#${f.stage}` }));
+  if (f.tag !== undefined) words.push(t('crm.lists.byTag', { name: names.tags.find((x) => x.id === f.tag)?.title ?? `#${f.tag}` }));
+  if (f.blocked !== undefined) words.push(f.blocked ? t('contacts.onlyBlocked') : t('contacts.notBlocked'));
+  if (f.joined_from) words.push(t('crm.lists.joinedFrom', { day: f.joined_from }));
+  if (f.joined_to) words.push(t('crm.lists.joinedTo', { day: f.joined_to }));
+  if (f.search) words.push(t('crm.lists.bySearch', { text: f.search }));
+  return words.length ? words : [t('crm.lists.everyone')];
+}
+
+export function ListScreen({
+  list,
+  funnels,
+  folders,
+  stages,
+  tags,
+}: {
+  list: ContactList;
+  funnels: Funnel[];
+  folders: FolderSummary[];
+  /** The segment's funnel's stages and tags, to name them. */
+  stages: Stage[];
+  tags: Tag[];
+}) {
+  const { t } = useTranslation();
+  usePageHead(list.name);
+  const navigate = useNavigate();
+  const refresh = useRefresh();
+  const [busy, setBusy] = useState(false);
+  const [dialog, setDialog] = useState<{ kind: 'rename'; name: string } | { kind: 'delete' } | null>(null);
+  const segmentFunnel = list.filter?.funnel;
+  const mailable = funnels.filter((f) => !f.archived && (segmentFunnel === undefined || f.id === segmentFunnel));
+  const [mailFunnel, setMailFunnel] = useState<number | ''>(mailable.length === 1 ? mailable[0].id : '');
+  const folder = folders.find((f) => f.id === list.folder_id);
+
+  async function act(work: () => Promise<unknown>, done: string): Promise<boolean> {
+    setBusy(true);
+    const result = await runApiAction(work);
+    setBusy(false);
+    if (!result.ok) {
+      noticeFailure(result.failure);
+      return false;
+    }
+    success(done);
+    return true;
+  }
+
+  async function confirm() {
+    if (!dialog) return;
+    setDialog(null);
+    if (dialog.kind === 'rename') {
+      if (await act(() => updateList(list.id, { name: dialog.name.trim() }), t('crm.lists.renamed'))) void refresh();
+      return;
+    }
+    if (await act(() => deleteList(list.id), t('crm.lists.deleted'))) {
+      await (folder ? navigate({ to: '/content/folders/$folderId/', params: { folderId: String(folder.id) } }) : navigate({ to: '/content/folders/' }));
+    }
+  }
+
+  return (
+    <Screen>
+      <ScreenHeader
+        title={list.name}
+        subtitle={listDescription(list, t)}
+        back={folder ? <BackLink to="/content/folders/$folderId/" params={{ folderId: String(folder.id) }} label={folder.name} /> : <BackLink to="/content/folders/" label={t('crm.folders.title')} />}
+      />
+
+      <Section footer={list.kind === 'segment' ? t('crm.lists.segmentFooter') : t('crm.lists.staticFooter')}>
+        <Link to={ROUTES.contacts} search={{ list: list.id }} className="row" data-testid="list-people">
+          <RowContent icon={<RowIcon tint="teal"><UsersIcon /></RowIcon>} title={t('crm.lists.peopleTitle')} value={<span data-testid="list-count">{list.count}</span>} />
+        </Link>
+        {list.kind === 'segment' ? (
+          <div className="row row--static">
+            <RowContent title={t('crm.lists.filter')} description={filterWords(list, { funnels, folders, stages, tags }, t).join(' · ')} chevron={false} />
+          </div>
+        ) : null}
+      </Section>
+
+      <Section title={t('crm.lists.mailTitle')} footer={mailable.length === 0 ? t('crm.lists.mailNone') : t('crm.lists.mailFooter')}>
+        {mailable.length > 0 ? (
+          <ChoiceRow
+            label={t('crm.lists.mailFunnel')}
+            placeholder={t('crm.lists.chooseFunnel')}
+            options={mailable}
+            value={mailFunnel}
+            onChange={setMailFunnel}
+            action={
+              <>
+                <MegaphoneIcon />
+                {t('crm.lists.mail')}
+              </>
+            }
+            onAct={(id) => void navigate({ to: '/content/funnels/$funnelId/mailings/new/', params: { funnelId: String(id) }, search: { list: list.id } })}
+            stack
+            testId="list-mail"
+          />
+        ) : null}
+      </Section>
+
+      <Section title={t('crm.lists.settings')}>
+        <label className="row row--static folder-add">
+          <span className="row-body">
+            <span className="row-title">{t('crm.folders.folder')}</span>
+          </span>
+          <select
+            className="field-input field-select"
+            value={list.folder_id ?? ''}
+            disabled={busy}
+            onChange={(event) => {
+              const folderId = event.target.value ? Number(event.target.value) : null;
+              void act(() => updateList(list.id, { folder_id: folderId }), t('crm.lists.moved')).then((ok) => {
+                if (ok) void refresh();
+              });
+            }}
+            data-testid="list-folder-choice"
+          >
+            <option value="">{t('crm.folders.noFolder')}</option>
+            {folders.map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="row" onClick={() => setDialog({ kind: 'rename', name: list.name })} disabled={busy} data-testid="rename-list">
+          <RowContent icon={<RowIcon tint="blue"><EditIcon /></RowIcon>} title={t('crm.lists.rename')} chevron={false} />
+        </button>
+        <button type="button" className="row row--destructive" onClick={() => setDialog({ kind: 'delete' })} disabled={busy} data-testid="delete-list">
+          <RowContent icon={<RowIcon tint="red"><TrashIcon /></RowIcon>} title={t('crm.lists.delete')} chevron={false} />
+        </button>
+      </Section>
+
+      {dialog ? (
+        <ConfirmDialog
+          title={dialog.kind === 'rename' ? t('crm.lists.rename') : t('crm.lists.delete')}
+          confirmLabel={dialog.kind === 'rename' ? t('crm.lists.save') : t('crm.lists.delete')}
+          cancelLabel={t('funnels.common.cancel')}
+          destructive={dialog.kind === 'delete'}
+          confirmDisabled={dialog.kind === 'rename' && !dialog.name.trim()}
+          onConfirm={() => void confirm()}
+          onCancel={() => setDialog(null)}
+        >
+          {dialog.kind === 'delete' ? (
+            <p>{t('crm.lists.deleteQuestion')}</p>
+          ) : (
+            <TextField label={t('crm.lists.name')} value={dialog.name} maxLength={LIST_NAME_MAX} onChange={(event) => setDialog({ ...dialog, name: event.target.value })} data-testid="list-dialog-name" />
+          )}
+        </ConfirmDialog>
+      ) : null}
+    </Screen>
+  );
+}
