@@ -15,7 +15,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const FIRST = ['Анна', 'Иван', 'Maria', 'John', 'Ольга', 'Peter', 'Дмитрий', 'Sara', 'Елена', 'Tom'];
 const LAST = ['Иванова', 'Smith', 'Петров', 'Lopez', 'Сидорова', 'Brown', 'Кузнецов', 'Stone'];
 
-async function seed(db: Db): Promise<{ ownerId: number; funnelId: number; stageId: number; tagId: number }> {
+async function seed(db: Db): Promise<{ ownerId: number; funnelId: number; stageId: number; tagId: number; folderId: number; staticListId: number; segmentId: number }> {
   const [{ id: ownerId }] = await db.query<{ id: number }>(`insert into users (email, is_active) values ('bench@example.com', true) returning id`);
   const funnels = await db.query<{ id: number }>(
     `insert into funnels (owner_id, name, bot_token_encrypted, bot_token_hash, bot_token_hint, bot_id, bot_username, state)
@@ -55,10 +55,19 @@ async function seed(db: Db): Promise<{ ownerId: number; funnelId: number; stageI
   }
   // A tag on every tenth person of each funnel.
   await db.query(`insert into person_tags (person_id, tag_id) select p.id, t.id from people p join tags t on t.funnel_id = p.funnel_id and t.title = 'tag 1' where (p.telegram_id / ${BOTS}) % 10 = 0`);
+  // A CRM folder with a fifth of the bots; a static list of every tenth contact; a segment of the folder.
+  const [{ id: folderId }] = await db.query<{ id: number }>(`insert into crm_folders (owner_id, name) values ($1, 'Folder') returning id`, [ownerId]);
+  await db.query('update funnels set folder_id = $1 where id = any($2::int[])', [folderId, funnelIds.slice(0, BOTS / 5)]);
+  const [{ id: staticListId }] = await db.query<{ id: number }>(`insert into contact_lists (owner_id, name, kind) values ($1, 'Picked', 'static') returning id`, [ownerId]);
+  await db.query('insert into contact_list_members (list_id, person_id) select $1, id from people where id % 10 = 0', [staticListId]);
+  const [{ id: segmentId }] = await db.query<{ id: number }>(`insert into contact_lists (owner_id, name, kind, filter) values ($1, 'Segment', 'segment', $2) returning id`, [
+    ownerId,
+    JSON.stringify({ folder: folderId, blocked: false }),
+  ]);
   await db.query('analyze');
   const stage = stages[0];
   const tag = tags.find((t) => t.funnel_id === stage.funnel_id)!;
-  return { ownerId, funnelId: stage.funnel_id, stageId: stage.id, tagId: tag.id };
+  return { ownerId, funnelId: stage.funnel_id, stageId: stage.id, tagId: tag.id, folderId, staticListId, segmentId };
 }
 
 async function main() {
@@ -80,6 +89,9 @@ async function main() {
       ['search "иван"', { search: 'иван' }],
       ['search "user_123"', { search: 'user_123' }],
       ['funnel + tag + search', { funnel: String(w.funnelId), tag: String(w.tagId), search: 'ann' }],
+      ['folder (10 of 50 bots)', { folder: String(w.folderId) }],
+      ['static list (1 in 10)', { list: String(w.staticListId) }],
+      ['segment (folder, blocked)', { list: String(w.segmentId) }],
     ];
     for (const [name, query] of cases) {
       const times: number[] = [];
@@ -105,6 +117,8 @@ async function main() {
       console.log(`    stage:     ${await plan('and p.stage_id = $2', [w.stageId])}`);
       console.log(`    tag:       ${await plan('and exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = $2)', [w.tagId])}`);
       console.log(`    blocked:   ${await plan('and p.blocked', [])}`);
+      console.log(`    folder:    ${await plan('and p.funnel_id in (select fo.id from funnels fo where fo.folder_id = $2)', [w.folderId])}`);
+      console.log(`    list:      ${await plan('and exists (select 1 from contact_list_members m where m.person_id = p.id and m.list_id = any($2::int[]))', [[w.staticListId]])}`);
     }
     let peakRss = 0;
     const before = process.memoryUsage().rss;
