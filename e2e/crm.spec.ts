@@ -51,8 +51,11 @@ test('a folder with a picture and a background; a list made from a filter and ma
   await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Welcome!', media_id: null, buttons: [], next_button: null } });
   expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
   await request.post(FUNNELS_API.tags(funnel.id), { headers, data: { title: 'regular' } });
-  const other = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: (await fakeBot(request, 'e2e_crm2')).token, name: 'Books' } })).json()) as { id: number };
-  expect(other.id).toBeGreaterThan(0);
+  const booksBot = await fakeBot(request, 'e2e_crm2');
+  const books = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: booksBot.token, name: 'Books' } })).json()) as { id: number };
+  const booksStage = (await (await request.post(FUNNELS_API.stages(books.id), { headers, data: { title: 'Hello' } })).json()) as { id: number };
+  await request.put(FUNNELS_API.stageMessage(booksStage.id), { headers, data: { text: 'Hello!', media_id: null, buttons: [], next_button: null } });
+  expect((await request.post(FUNNELS_API.run(books.id), { headers })).ok()).toBe(true);
   const base = 6_000_000 + Math.floor(Math.random() * 1_000_000) * 10;
   const people = [
     { id: base + 1, first_name: 'Ann' },
@@ -61,6 +64,9 @@ test('a folder with a picture and a background; a list made from a filter and ma
   ];
   for (const from of people) await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from, text: '/start' } });
   await expect.poll(async () => ((await (await request.get(FUNNELS_API.people(funnel.id), { headers })).json()) as { count: number }).count, { timeout: 30_000 }).toBe(3);
+  // Ann also starts the Books bot: one contact across two bots.
+  await request.post(`${FAKE}/control/bots/${booksBot.token}/messages`, { data: { from: people[0], text: '/start' } });
+  await expect.poll(async () => ((await (await request.get(FUNNELS_API.people(books.id), { headers })).json()) as { count: number }).count, { timeout: 30_000 }).toBe(1);
 
   // A folder, from the panel.
   await page.goto('/content/panel/');
@@ -127,6 +133,18 @@ test('a folder with a picture and a background; a list made from a filter and ma
   expect(await texts(people[0].id)).toEqual(['Hi regulars']);
   expect(await texts(people[2].id)).toEqual(['Hi regulars']);
   expect(await texts(people[1].id)).toEqual([]);
+
+  // Ann's screen: her other funnel, and her history across both bots.
+  await page.goto('/content/contacts/');
+  await expect(page.getByTestId('contact-row')).toHaveCount(4);
+  await page.getByTestId('contacts-funnel').selectOption({ label: 'Coffee' });
+  await expect(page.getByTestId('contact-row')).toHaveCount(3);
+  await page.getByTestId('contact-row').filter({ hasText: 'Ann' }).getByRole('link').click();
+  await expect(page.getByRole('heading', { name: 'Ann' })).toBeVisible();
+  await expect(page.getByTestId('other-funnel')).toContainText('Books');
+  await page.getByTestId('history-all-bots').click();
+  await expect(page.getByTestId('contact-history')).toContainText('Books');
+  await expect(page.getByTestId('contact-history')).toContainText('Hi regulars');
 
   // The folder's screen lists it.
   await page.goto('/content/folders/');

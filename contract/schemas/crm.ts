@@ -84,7 +84,10 @@ export const FolderTemplateBodySchema = Type.Object({ template_id: Id() });
 export const ListsQuerySchema = Type.Object({ folder: Type.Optional(QueryInt(9)) });
 export type ListsQuery = Static<typeof ListsQuerySchema>;
 
-/** A new list: static (optionally with people picked) or a segment with its filter. */
+/**
+ * A new list: a segment with its filter (live), or a static list with the people picked and/or
+ * everyone its filter matches now (kept as they are; the filter itself is not stored).
+ */
 export const ListBodySchema = Type.Object({
   name: Text(LIST_NAME_MAX, 1),
   kind: StringEnum(LIST_KINDS),

@@ -227,10 +227,16 @@ export const OtherFunnelSchema = Type.Object({
   bot_username: Nullable(Type.String()),
   stage_title: Nullable(Type.String()),
   tags: Type.Array(Type.String()),
+  /** The series of letters they are in there now. */
+  series: Type.Array(Type.String()),
   blocked: Type.Boolean(),
   joined_at: Timestamp(),
 });
 export type OtherFunnel = Static<typeof OtherFunnelSchema>;
+
+/** One contact's history across the owner's bots: each entry names its funnel. */
+export const ContactHistoryEntrySchema = Type.Object({ ...HistoryEntrySchema.properties, funnel_id: Type.Integer(), funnel_name: Type.String(), stage_title: Nullable(Type.String()) });
+export type ContactHistoryEntry = Static<typeof ContactHistoryEntrySchema>;
 
 export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema), other_funnels: Type.Array(OtherFunnelSchema) });
 export type PersonDetail = Static<typeof PersonDetailSchema>;

@@ -286,10 +286,8 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
 
   async function createList(ownerId: number, body: ListBody): Promise<ContactList> {
     await checkFolderField(ownerId, body.folder_id, 'folder_id');
-    if (body.kind === 'segment') {
-      if (!body.filter) throw invalidField('filter', CRM_ERRORS.segmentWithoutFilter);
-      await checkFilter(ownerId, body.filter);
-    }
+    if (body.kind === 'segment' && !body.filter) throw invalidField('filter', CRM_ERRORS.segmentWithoutFilter);
+    if (body.filter) await checkFilter(ownerId, body.filter);
     const [row] = await db.query<{ id: number }>('insert into contact_lists (owner_id, folder_id, name, kind, filter) values ($1, $2, $3, $4, $5) returning id', [
       ownerId,
       body.folder_id ?? null,
@@ -298,6 +296,16 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
       body.kind === 'segment' ? JSON.stringify(body.filter) : null,
     ]);
     if (body.kind === 'static' && body.person_ids?.length) await addMembers(ownerId, row.id, body.person_ids);
+    // A static list made from a filtered view: who matches now, kept (later matches are not added).
+    if (body.kind === 'static' && body.filter) {
+      const params: unknown[] = [ownerId, row.id];
+      const parts = ['f.owner_id = $1', ...criteriaParts(body.filter, params)];
+      await db.query(
+        `insert into contact_list_members (list_id, person_id)
+         select $2, p.id from people p join funnels f on f.id = p.funnel_id where ${parts.join(' and ')} on conflict do nothing`,
+        params,
+      );
+    }
     return getList(ownerId, row.id);
   }
 

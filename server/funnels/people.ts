@@ -10,6 +10,7 @@ import {
   PERSON_HISTORY_LIMIT,
   TAGS_MAX,
   type PeoplePage,
+  type ContactHistoryEntry,
   type HistoryEntry,
   type Person,
   type PersonDetail,
@@ -200,11 +201,14 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
       bot_username: string | null;
       stage_title: string | null;
       tags: string[] | null;
+      series: string[] | null;
       blocked: boolean;
       joined_at: Date | string;
     }>(
       `select p.id as person_id, f.id as funnel_id, f.name as funnel_name, f.bot_username, s.title as stage_title, p.blocked, p.joined_at,
-              (select array_agg(t.title order by t.title) from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags
+              (select array_agg(t.title order by t.title) from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags,
+              (select array_agg(ls.name order by ls.name) from series_members sm join letter_series ls on ls.id = sm.series_id
+                where sm.person_id = p.id and sm.left_at is null) as series
          from people p join funnels f on f.id = p.funnel_id left join stages s on s.id = p.stage_id
         where p.telegram_id = $1 and f.owner_id = $2 and p.id <> $3
         order by p.joined_at, p.id`,
@@ -213,9 +217,23 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     const other_funnels = others.map((o) => ({
       ...o,
       tags: o.tags ?? [],
+      series: o.series ?? [],
       joined_at: (o.joined_at instanceof Date ? o.joined_at : new Date(o.joined_at)).toISOString(),
     }));
     return { ...toPerson(person, tagIds.get(person.id) ?? []), history, other_funnels };
+  }
+
+  /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */
+  async function contactHistory(ownerId: number, personId: number): Promise<ContactHistoryEntry[]> {
+    const person = await ownedPerson(orm, ownerId, personId);
+    const rows = await db.query<{ id: number; direction: 'in' | 'out'; kind: HistoryEntry['kind']; text: string; stage_id: number | null; created_at: Date | string; funnel_id: number; funnel_name: string; stage_title: string | null }>(
+      `select e.id, e.direction, e.kind, e.text, e.stage_id, e.created_at, f.id as funnel_id, f.name as funnel_name, s.title as stage_title
+         from people p join funnels f on f.id = p.funnel_id join person_events e on e.person_id = p.id left join stages s on s.id = e.stage_id
+        where p.telegram_id = $1 and f.owner_id = $2
+        order by e.created_at desc, e.id desc limit $3`,
+      [person.telegramId, ownerId, PERSON_HISTORY_LIMIT],
+    );
+    return rows.map((r) => ({ ...r, id: Number(r.id), created_at: (r.created_at instanceof Date ? r.created_at : new Date(r.created_at)).toISOString() }));
   }
 
   /**
@@ -255,7 +273,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     if (removed.length === 0) throw notFound();
   }
 
-  return { listTags, getTag, createTag, updateTag, removeTag, listPeople, getPerson, movePerson, addPersonTag, removePersonTag };
+  return { listTags, getTag, createTag, updateTag, removeTag, listPeople, getPerson, contactHistory, movePerson, addPersonTag, removePersonTag };
 }
 
 export type PeopleService = ReturnType<typeof createPeopleService>;

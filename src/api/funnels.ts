@@ -3,6 +3,7 @@
 import {
   FUNNELS_API,
   type BotDescription,
+  type ContactHistoryEntry,
   type DashboardFunnel,
   type Funnel,
   type FunnelStats,
@@ -94,6 +95,7 @@ export const listPeople = (funnelId: number, query: PeopleFilter = {}) =>
 /** Moves a person to a stage by hand. */
 export const movePerson = (personId: number, stageId: number) => authClient.patch(apiPath(FUNNELS_API.person(personId)), { json: { stage_id: stageId } }).json<PersonDetail>();
 export const getPerson = (id: number) => get<PersonDetail>(FUNNELS_API.person(id));
+export const contactHistory = (id: number) => get<ContactHistoryEntry[]>(FUNNELS_API.contactHistory(id));
 export async function addPersonTag(personId: number, tagId: number): Promise<void> {
   await authClient.post(apiPath(FUNNELS_API.personTags(personId)), { json: { tag_id: tagId } });
 }

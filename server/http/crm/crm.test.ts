@@ -7,9 +7,9 @@ import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTACTS_API, type ContactsPage } from '../../../contract/contacts';
 import { CRM_API, type ContactList, type Folder, type FolderSummary, type ListMembersResult } from '../../../contract/crm';
-import { FUNNELS_API, type Funnel, type PersonDetail } from '../../../contract/funnels';
+import { FUNNELS_API, type ContactHistoryEntry, type Funnel, type PersonDetail } from '../../../contract/funnels';
 import { MAILINGS_API, type AudienceCount, type Mailing } from '../../../contract/mailings';
-import { funnels, people } from '../../db/schema';
+import { funnels, people, personEvents } from '../../db/schema';
 import { decryptBotToken } from '../../funnels/secret-box';
 import type { OutboxSender } from '../../jobs/outbox-sender';
 import { eventually } from '../../test/eventually';
@@ -156,6 +156,14 @@ describe('lists', () => {
     expect(renamed).toMatchObject({ name: 'Paid customers', count: 0, filter: { tag: vip.id } });
     ok(await call(env, key, 'PATCH', CRM_API.list(paid.id), { filter: { stage: String(stage.id) } }));
 
+    // A static list made from a filtered view keeps who matched then, not who matches later.
+    const snapshot = ok<ContactList>(await call(env, key, 'POST', CRM_API.lists, { name: 'Paid then', kind: 'static', filter: { stage: String(stage.id) } }), 201);
+    expect(snapshot).toMatchObject({ kind: 'static', count: 1, filter: null });
+    await env.t.db.orm.update(people).set({ stageId: stage.id }).where(eq(people.id, c.id));
+    expect(ok<ContactList>(await call(env, key, 'GET', CRM_API.list(snapshot.id))).count).toBe(1);
+    await env.t.db.orm.update(people).set({ stageId: null }).where(eq(people.id, c.id));
+    expect((await call(env, key, 'DELETE', CRM_API.list(snapshot.id))).statusCode).toBe(204);
+
     // A list as a mailing's audience: the live count, then only its people get the message.
     const everyone = { stages_in: [], stages_out: [], tags_in: [], tags_out: [] };
     const count = async (lists_in: number[]) => ok<AudienceCount>(await call(env, key, 'POST', MAILINGS_API.audience(funnel.id), { ...everyone, lists_in })).count;
@@ -209,10 +217,26 @@ describe('lists', () => {
     ok(await call(env, key, 'POST', FUNNELS_API.personTags(inSchool.id), { tag_id: tag.id }), 201);
     const stranger = await user(env);
     const theirs = await connectFunnel(env, stranger, 'Theirs');
-    await addPerson(env, theirs.id, { firstName: 'Ann', telegramId: 777_001 });
+    const inTheirs = await addPerson(env, theirs.id, { firstName: 'Ann', telegramId: 777_001 });
     const detail = ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(inShop.id)));
     expect(detail.other_funnels).toEqual([
-      expect.objectContaining({ person_id: inSchool.id, funnel_id: school.id, funnel_name: 'School', tags: ['student'], blocked: false }),
+      expect.objectContaining({ person_id: inSchool.id, funnel_id: school.id, funnel_name: 'School', tags: ['student'], series: [], blocked: false }),
     ]);
+
+    // The whole history across the owner's bots, newest first, each entry naming its funnel; never another owner's.
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 10, minute));
+    await env.t.db.orm.insert(personEvents).values([
+      { personId: inShop.id, funnelId: shop.id, direction: 'in', kind: 'command', text: '/start', createdAt: at(1) },
+      { personId: inSchool.id, funnelId: school.id, direction: 'in', kind: 'command', text: '/start', createdAt: at(2) },
+      { personId: inSchool.id, funnelId: school.id, direction: 'out', kind: 'mailing', text: 'Lesson one', createdAt: at(3) },
+      { personId: inTheirs.id, funnelId: theirs.id, direction: 'out', kind: 'mailing', text: 'Not yours', createdAt: at(4) },
+    ]);
+    const history = ok<ContactHistoryEntry[]>(await call(env, key, 'GET', FUNNELS_API.contactHistory(inShop.id)));
+    expect(history.map((h) => [h.funnel_name, h.kind, h.text])).toEqual([
+      ['School', 'mailing', 'Lesson one'],
+      ['School', 'command', '/start'],
+      ['Shop', 'command', '/start'],
+    ]);
+    expect(expectJsonError(await call(env, stranger, 'GET', FUNNELS_API.contactHistory(inShop.id)), 404)).toEqual(NOT_FOUND);
   });
 });

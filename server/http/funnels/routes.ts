@@ -201,6 +201,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
       return people.getPerson(ownerOf(request), id);
     });
     app.get(FUNNELS_PATHS.person, { schema: schemas.personSchema }, async (request) => people.getPerson(ownerOf(request), idOf(request)));
+    app.get(FUNNELS_PATHS.contactHistory, { schema: schemas.contactHistorySchema }, async (request) => people.contactHistory(ownerOf(request), idOf(request)));
     app.post(FUNNELS_PATHS.personTags, { schema: schemas.addPersonTagSchema }, async (request, reply) =>
       reply.code(201).send(await people.addPersonTag(ownerOf(request), idOf(request), request.body.tag_id)),
     );

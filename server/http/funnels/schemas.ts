@@ -16,6 +16,7 @@ import {
   PeoplePageSchema,
   PeopleQuerySchema,
   PersonDetailSchema,
+  ContactHistoryEntrySchema,
   PersonPatchSchema,
   InboxPageSchema,
   InboxQuerySchema,
@@ -65,6 +66,7 @@ export const updateTagSchema = { params, body: TagPatchSchema, response: { 200: 
 
 export const listPeopleSchema = { params, querystring: PeopleQuerySchema, response: { 200: PeoplePageSchema } };
 export const personSchema = { params, response: { 200: PersonDetailSchema } };
+export const contactHistorySchema = { params, response: { 200: Type.Array(ContactHistoryEntrySchema) } };
 export const addPersonTagSchema = { params, body: PersonTagBodySchema, response: { 201: PersonDetailSchema } };
 
 export const mediaSchema = { params, querystring: MediaUploadQuerySchema, response: { 201: MessageMediaSchema } };

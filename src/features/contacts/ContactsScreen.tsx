@@ -99,6 +99,8 @@ export function ContactsScreen({
   const [naming, setNaming] = useState<'segment' | 'static' | null>(null);
   const [listName, setListName] = useState('');
   const [listFolder, setListFolder] = useState<number | ''>('');
+  /** A list from the filter: live (a segment) or the people matching now (static). */
+  const [live, setLive] = useState(true);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
   const staticLists = lists.filter((l) => l.kind === 'static');
@@ -145,6 +147,7 @@ export function ContactsScreen({
   function startNaming(kind: 'segment' | 'static') {
     setListName('');
     setListFolder(filters.folder ?? '');
+    setLive(true);
     setNaming(kind);
   }
 
@@ -152,13 +155,13 @@ export function ContactsScreen({
   async function saveList() {
     if (!naming || !listName.trim()) return;
     setBusy(true);
-    const kind = naming;
+    const fromFilter = naming === 'segment';
     const result = await runApiAction(() =>
       createList({
         name: listName.trim(),
-        kind,
+        kind: fromFilter && live ? 'segment' : 'static',
         folder_id: listFolder === '' ? null : listFolder,
-        ...(kind === 'segment' ? { filter: segmentFilter(filters) } : { person_ids: [...picked] }),
+        ...(fromFilter ? { filter: segmentFilter(filters) } : { person_ids: [...picked] }),
       }),
     );
     setBusy(false);
@@ -454,7 +457,27 @@ export function ContactsScreen({
           onConfirm={() => void saveList()}
           onCancel={() => setNaming(null)}
         >
-          <p>{naming === 'segment' ? t('crm.lists.segmentText', { count: contacts.count }) : t('crm.lists.staticText', { count: picked.size })}</p>
+          {naming === 'segment' ? (
+            <fieldset className="list-kind">
+              <legend className="visually-hidden">{t('crm.lists.kind')}</legend>
+              <label className="list-kind-option">
+                <input type="radio" name="list-kind" checked={live} onChange={() => setLive(true)} data-testid="list-kind-segment" />
+                <span>
+                  <strong>{t('crm.lists.segment')}</strong>
+                  <span>{t('crm.lists.segmentText', { count: contacts.count })}</span>
+                </span>
+              </label>
+              <label className="list-kind-option">
+                <input type="radio" name="list-kind" checked={!live} onChange={() => setLive(false)} data-testid="list-kind-static" />
+                <span>
+                  <strong>{t('crm.lists.static')}</strong>
+                  <span>{t('crm.lists.snapshotText', { count: contacts.count })}</span>
+                </span>
+              </label>
+            </fieldset>
+          ) : (
+            <p>{t('crm.lists.staticText', { count: picked.size })}</p>
+          )}
           <TextField label={t('crm.lists.name')} value={listName} maxLength={LIST_NAME_MAX} onChange={(event) => setListName(event.target.value)} data-testid="list-name" />
           {folders.length > 0 ? (
             <label className="field">

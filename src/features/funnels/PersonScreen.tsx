@@ -3,9 +3,9 @@
 // bots), and the history of what they were sent and what they wrote or pressed.
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import type { HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
+import type { ContactHistoryEntry, HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
 import { visibleText } from '../../../contract/telegram-html';
-import { addPersonTag, movePerson, removePersonTag } from '@/api/funnels';
+import { addPersonTag, contactHistory, movePerson, removePersonTag } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { useTranslation } from 'react-i18next';
 import type { PersonSeries } from '../../../contract/letters';
@@ -50,6 +50,18 @@ export function PersonScreen({
     if (!result.ok) return noticeFailure(result.failure);
     success(join ? t('funnels.person.joinedSeries') : t('funnels.person.leftSeries'));
     await refresh();
+  }
+
+  const [allBots, setAllBots] = useState(false);
+  const [contactEvents, setContactEvents] = useState<ContactHistoryEntry[] | null>(null);
+  async function showAllBots() {
+    setAllBots(true);
+    const result = await runApiAction(() => contactHistory(personId));
+    if (!result.ok) {
+      setAllBots(false);
+      return noticeFailure(result.failure);
+    }
+    setContactEvents(result.value);
   }
 
   const stage = stages.find((s) => s.id === data.stage_id);
@@ -171,7 +183,13 @@ export function PersonScreen({
                   </RowIcon>
                 }
                 title={other.funnel_name}
-                description={[other.bot_username ? `@${other.bot_username}` : null, other.stage_title ?? t('funnels.person.noStage'), ...other.tags.map((tag) => `#${tag}`), other.blocked ? t('funnels.person.blocked') : null]
+                description={[
+                  other.bot_username ? `@${other.bot_username}` : null,
+                  other.stage_title ?? t('funnels.person.noStage'),
+                  ...other.tags.map((tag) => `#${tag}`),
+                  ...other.series.map((name) => `✉ ${name}`),
+                  other.blocked ? t('funnels.person.blocked') : null,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               />
@@ -180,8 +198,30 @@ export function PersonScreen({
         </Section>
       ) : null}
       <section className="section-block">
-        <h2 className="section-title">{t('funnels.person.history')}</h2>
-        {data.history.length === 0 ? (
+        <div className="history-head">
+          <h2 className="section-title">{t('funnels.person.history')}</h2>
+          {data.other_funnels.length > 0 ? (
+            <div className="history-scope" role="group" aria-label={t('funnels.person.history')}>
+              <button type="button" className={`history-scope-option${allBots ? '' : ' history-scope-option--on'}`} aria-pressed={!allBots} onClick={() => setAllBots(false)}>
+                {t('funnels.person.thisBot')}
+              </button>
+              <button type="button" className={`history-scope-option${allBots ? ' history-scope-option--on' : ''}`} aria-pressed={allBots} onClick={() => void showAllBots()} data-testid="history-all-bots">
+                {t('funnels.person.allBots')}
+              </button>
+            </div>
+          ) : null}
+        </div>
+        {allBots && contactEvents ? (
+          contactEvents.length === 0 ? (
+            <p className="section-footer">{t('funnels.person.noHistory')}</p>
+          ) : (
+            <ol className="history" data-testid="contact-history">
+              {[...contactEvents].reverse().map((entry) => (
+                <HistoryItem key={entry.id} entry={entry} stageTitle={entry.stage_title ?? undefined} time={dateTime.format(new Date(entry.created_at))} funnelName={entry.funnel_name} />
+              ))}
+            </ol>
+          )
+        ) : data.history.length === 0 ? (
           <p className="section-footer">{t('funnels.person.noHistory')}</p>
         ) : (
           <ol className="history" data-testid="history">
@@ -196,7 +236,7 @@ export function PersonScreen({
   );
 }
 
-function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTitle: string | undefined; time: string }) {
+function HistoryItem({ entry, stageTitle, time, funnelName }: { entry: HistoryEntry; stageTitle: string | undefined; time: string; funnelName?: string }) {
   const { t } = useTranslation();
   const label =
     entry.kind === 'stage_message'
@@ -214,7 +254,7 @@ function HistoryItem({ entry, stageTitle, time }: { entry: HistoryEntry; stageTi
               : t('funnels.person.wrote');
   return (
     <li className={`history-item history-item--${entry.direction}`}>
-      <span className="history-label">{label}</span>
+      <span className="history-label">{funnelName ? `${funnelName} · ${label}` : label}</span>
       {entry.text ? <span className="history-text">{entry.direction === 'out' ? visibleText(entry.text) : entry.text}</span> : null}
       <time className="history-time" dateTime={entry.created_at}>
         {time}
