@@ -22,7 +22,7 @@ import type { Db } from '../db';
 import type { FunnelRow, MailingMessage } from '../db/schema';
 import { messageKeyboard, TEXT_OPTIONS } from '../messages/render';
 import { PAID_BROADCAST_RATE } from '../../contract/mailings';
-import type { BotRateLimiter, BotRateLimits } from '../telegram/rate-limiter';
+import type { BotRateLimiter, BotRateLimits, SendTicket } from '../telegram/rate-limiter';
 import { LetterScheduler } from './letter-scheduler';
 
 /** A lease lasts this long unless renewed (every third of it); a dead holder's bots wait this long. */
@@ -474,11 +474,14 @@ class BotSender {
             const row = rows[i];
             const paid = row.mailing_id !== null && (await this.engine.messageOf(row.mailing_id))?.paid === true;
             this.limiter.setRate(paid ? PAID_BROADCAST_RATE : this.baseRate);
-            await this.limiter.take('bulk', row.state === 'deleting' ? undefined : row.telegram_id);
+            const ticket = await this.limiter.take('bulk', row.state === 'deleting' ? undefined : row.telegram_id, true);
             this.lastBeat = performance.now();
-            if (this.stopped || this.revoked || leaseLost) break;
+            if (this.stopped || this.revoked || leaseLost) {
+              ticket.done();
+              break;
+            }
             handed.add(row.id);
-            const work = this.send(row).finally(() => this.inFlight.delete(work));
+            const work = this.send(row, ticket).finally(() => this.inFlight.delete(work));
             this.inFlight.add(work);
             if (full && i === rows.length - 1 - PREFETCH_AHEAD) {
               prefetched = claim();
@@ -507,8 +510,8 @@ class BotSender {
     }
   }
 
-  private async send(row: ClaimedRow): Promise<void> {
-    const outcome = await this.attempt(row);
+  private async send(row: ClaimedRow, ticket: SendTicket): Promise<void> {
+    const outcome = await this.attempt(row).finally(() => ticket.done());
     try {
       await this.engine.record({ id: row.id, outcome });
     } catch (error) {

@@ -51,6 +51,31 @@ describe('BotRateLimiter', () => {
     expect(granted[24]).toBeLessThanOrEqual(2_500);
   });
 
+  it('holds a message one window on until a second after Telegram answered the one a window back', async () => {
+    const limiter = new BotRateLimiter(10, clock);
+    const start = Date.now();
+    const granted: number[] = [];
+    // Telegram answers each request 50 ms after it is sent, except the third: 400 ms (a busy
+    // machine); it counted that one somewhere in those 400 ms.
+    for (let i = 0; i < 25; i++) {
+      void limiter.take('bulk', undefined, true).then((ticket) => {
+        granted.push(Date.now() - start);
+        setTimeout(() => ticket.done(), i === 2 ? 400 : 50);
+      });
+    }
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(granted).toHaveLength(25);
+    // A slot one window (11 slots at 10/s) after another goes a second or more after that one
+    // was answered, so Telegram never counts them in the same second.
+    for (let k = 11; k < granted.length; k++) expect(granted[k]).toBeGreaterThanOrEqual(granted[k - 11] + (k - 11 === 2 ? 400 : 50) + 1000);
+    // Slot 13 (one window after the slow third) waits for its answer: 200 + 400 + 1000 ms.
+    expect(granted[13]).toBe(1_600);
+    // Otherwise the even pace: the late answer cost only its own delay.
+    expect(granted[12]).toBe(1_200);
+    expect(granted[14]).toBe(1_700);
+    expect(granted[24]).toBe(2_700);
+  });
+
   it('gives a reply the next slot ahead of waiting bulk messages', async () => {
     const limiter = new BotRateLimiter(10, clock);
     const log: Array<{ at: number; who: string }> = [];

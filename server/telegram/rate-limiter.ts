@@ -3,7 +3,10 @@
 // by the network), and never more than floor(perSecond) + 1 in any window of that many slots: a
 // timer that fires late and the next one on time are squeezed together, and with the 30/s cap one
 // message away that squeeze alone made a 429 under load; the window keeps the slack of running a
-// little under the cap (34 ms at 29/s) for the network's jitter. Replies before mailings and letters, at most one bulk message a second to one
+// little under the cap (34 ms at 29/s) for the network's jitter. Mailings and letters go further
+// (take(..., untilDone)): a message one window on waits a second after Telegram answered the
+// one a window back, so no delay between a slot and its request can make a 429. Replies before
+// mailings and letters, at most one bulk message a second to one
 // person, and a 429's retry_after honoured for this bot only. The outbox sender (one process per
 // bot at a time, by lease) and the bot's replies in the same process share one limiter.
 
@@ -14,14 +17,31 @@ export const PER_CHAT_INTERVAL_MS = 1_000;
 
 interface Waiter {
   priority: SendPriority;
-  resolve(): void;
+  resolve(ticket: SendTicket): void;
+  untilDone: boolean;
 }
+
+/** A granted slot. `done()` says Telegram has answered the request sent in it. */
+export interface SendTicket {
+  done(): void;
+}
+
+interface Grant {
+  at: number;
+  /** When the answer came (an upper bound of when Telegram counted the message); null: not yet. */
+  doneAt: number | null;
+}
+
+/** Telegram's window for the bot's messages a second. */
+const TELEGRAM_WINDOW_MS = 1_000;
+/** A request unanswered this long no longer holds the window back (it stays counted from then). */
+const UNANSWERED_MS = 5_000;
 
 export class BotRateLimiter {
   private intervalMs: number;
   private nextAt = 0;
-  /** When the last `windowCount` slots were granted, oldest first. */
-  private granted: number[] = [];
+  /** The last `windowCount` slots granted, oldest first. */
+  private granted: Grant[] = [];
   private pausedUntil = 0;
   private readonly replies: Waiter[] = [];
   private readonly bulk: Waiter[] = [];
@@ -66,8 +86,14 @@ export class BotRateLimiter {
   /**
    * Resolves when a message may go. Replies jump ahead of every bulk message; a bulk message to
    * `chatId` also waits until a second has passed since the last bulk message to that chat.
+   *
+   * `untilDone`: the caller tells when Telegram answered (ticket.done()), and the message one
+   * window further on is not sent until a second after that answer. Telegram counts a message
+   * between the moment it is sent and its answer, so this holds Telegram's window whatever the
+   * delays between taking a slot and the request leaving (a busy event loop, the network): they
+   * only slow the bot down, never bring a 429 (and the second-long pause that follows it).
    */
-  async take(priority: SendPriority, chatId?: number): Promise<void> {
+  async take(priority: SendPriority, chatId?: number, untilDone = false): Promise<SendTicket> {
     if (priority === 'bulk' && chatId !== undefined) {
       const readyAt = this.chatReadyAt.get(chatId) ?? 0;
       const wait = readyAt - this.clock();
@@ -75,10 +101,17 @@ export class BotRateLimiter {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       if (this.chatReadyAt.size > 10_000) this.forgetOldChats();
     }
-    await new Promise<void>((resolve) => {
-      (priority === 'reply' ? this.replies : this.bulk).push({ priority, resolve });
+    return new Promise<SendTicket>((resolve) => {
+      (priority === 'reply' ? this.replies : this.bulk).push({ priority, resolve, untilDone });
       this.pump();
     });
+  }
+
+  /** When the window lets the next slot go, from the grant one window back (null: wait for its answer). */
+  private answeredWindowAt(grant: Grant, now: number): number | null {
+    if (grant.doneAt !== null) return grant.doneAt + TELEGRAM_WINDOW_MS;
+    if (now - grant.at >= UNANSWERED_MS) return grant.at + UNANSWERED_MS + TELEGRAM_WINDOW_MS;
+    return null;
   }
 
   private forgetOldChats(): void {
@@ -93,7 +126,18 @@ export class BotRateLimiter {
       if (!next) return;
       const now = this.clock();
       const count = this.windowCount;
-      const windowOpensAt = this.granted.length >= count ? this.granted[this.granted.length - count] + count * this.intervalMs : 0;
+      const back = this.granted.length >= count ? this.granted[this.granted.length - count] : undefined;
+      const answeredAt = back ? this.answeredWindowAt(back, now) : 0;
+      if (answeredAt === null) {
+        // The slot one window back is still waiting for Telegram's answer; done() pumps again,
+        // and a check in a while lets an unanswered one go (UNANSWERED_MS).
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.pump();
+        }, UNANSWERED_MS - (now - back!.at));
+        return;
+      }
+      const windowOpensAt = back ? Math.max(back.at + count * this.intervalMs, answeredAt) : 0;
       const gridAt = Math.max(this.nextAt, this.pausedUntil);
       const at = Math.max(gridAt, windowOpensAt);
       if (at > now) {
@@ -108,9 +152,16 @@ export class BotRateLimiter {
       // window holding back the slot after a late one); after an idle spell the grid starts again
       // from now, so there is no catch-up burst.
       this.nextAt = (now - gridAt <= this.intervalMs ? gridAt : now) + this.intervalMs;
-      this.granted.push(now);
+      const grant: Grant = { at: now, doneAt: next.untilDone ? null : now };
+      this.granted.push(grant);
       if (this.granted.length > count) this.granted.shift();
-      next.resolve();
+      next.resolve({
+        done: () => {
+          if (grant.doneAt !== null) return;
+          grant.doneAt = this.clock();
+          this.reschedule();
+        },
+      });
     }
   }
 
