@@ -189,12 +189,17 @@ export class OutboxSender {
   private readonly messages = new Map<number, Promise<{ message: MailingMessage; paid: boolean } | undefined>>();
   /** Series of letters: members and their moments (runs on this engine's tick). */
   readonly letterScheduler: LetterScheduler;
-  private readonly letters = new Map<number, { at: number; content: { message: MailingMessage; paid: boolean } | undefined }>();
+  private readonly letters = new Map<number, { at: number; content: Promise<{ message: MailingMessage; paid: boolean } | undefined> }>();
+  /** The letters whose text is read in one turn (any bot): one statement for all of them. */
+  private readonly readLetters: (letterId: number) => Promise<MailingMessage | null>;
   /** Last outcomes per mailing (true = failed), for the error threshold. */
   private readonly outcomes = new Map<number, boolean[]>();
 
   constructor(readonly options: OutboxSenderOptions) {
     this.letterScheduler = new LetterScheduler(options.db);
+    // Outcomes and letter reads of many bots go as few statements: while one runs, the calls made
+    // meanwhile wait and go together as the next (group commit; one at a time on PGlite).
+    const together = { maxInFlight: options.db.driver === 'pglite' ? 1 : 4, maxItems: 500 };
     this.record = microBatch(async (rows: OutcomeRow[]) => {
       const ids: number[] = [];
       const states: string[] = [];
@@ -214,7 +219,12 @@ export class OutboxSender {
       }
       await options.db.query(RECORD, [ids, states, messageIds, errors, history, delays, kinds]);
       return rows.map(() => 1);
-    });
+    }, together);
+    this.readLetters = microBatch(async (letterIds: number[]) => {
+      const rows = await options.db.query<{ id: number; message: MailingMessage }>('select id, message from letters where id = any($1::int[])', [[...new Set(letterIds)]]);
+      const byId = new Map(rows.map((r) => [r.id, r.message]));
+      return letterIds.map((id) => byId.get(id) ?? null);
+    }, together);
   }
 
   get leaseMs(): number {
@@ -322,14 +332,17 @@ export class OutboxSender {
     return cached;
   }
 
-  /** A letter's message, read again at most every LETTER_CACHE_MS (the owner may edit it meanwhile). */
-  async letterOf(letterId: number): Promise<{ message: MailingMessage; paid: boolean } | undefined> {
+  /**
+   * A letter's message, read again at most every LETTER_CACHE_MS (the owner may edit it
+   * meanwhile); the sends waiting for the same letter share one read.
+   */
+  letterOf(letterId: number): Promise<{ message: MailingMessage; paid: boolean } | undefined> {
     const cached = this.letters.get(letterId);
     if (cached && performance.now() - cached.at < LETTER_CACHE_MS) return cached.content;
-    const [row] = await this.options.db.query<{ message: MailingMessage }>('select message from letters where id = $1', [letterId]);
-    const content = row ? { message: row.message, paid: false } : undefined;
-    this.letters.set(letterId, { at: performance.now(), content });
+    const content = this.readLetters(letterId).then((message) => (message ? { message, paid: false } : undefined));
+    content.catch(() => this.letters.delete(letterId));
     if (this.letters.size > 10_000) this.letters.clear();
+    this.letters.set(letterId, { at: performance.now(), content });
     return content;
   }
 
