@@ -60,7 +60,7 @@ export function ListScreen({
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<{ kind: 'rename'; name: string } | { kind: 'delete' } | null>(null);
   const segmentFunnel = list.filter?.funnel;
-  const mailable = funnels.filter((f) => !f.archived && (segmentFunnel === undefined || f.id === segmentFunnel));
+  const mailable = funnels.filter((f) => !f.archived && f.bot_id !== null && (segmentFunnel === undefined || f.id === segmentFunnel));
   const [mailFunnel, setMailFunnel] = useState<number | ''>(mailable.length === 1 ? mailable[0].id : '');
   const folder = folders.find((f) => f.id === list.folder_id);
 
