@@ -126,7 +126,7 @@ const CLAIM = `
 
 const CLAIM_UNSEND = `
   with picked as (
-    select o.id from outbox o where o.funnel_id = $1 and o.state = 'unsend' order by o.id limit $2 for update of o skip locked
+    select o.id from outbox o where o.funnel_id = $1 and o.state = 'unsend' and not o.reply order by o.id limit $2 for update of o skip locked
   )
   update outbox o set state = 'deleting', updated_at = now()
     from picked, people p
