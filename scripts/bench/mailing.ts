@@ -136,7 +136,12 @@ async function scenario(
 }
 
 /** Letters: `bots` funnels of `people` members of a one-letter series, the moment of member i at `momentOf(i)`. */
-async function letterScenario(name: string, child: ChildProcess, url: string, { bots, people, momentOf }: { bots: number; people: number; momentOf: (i: number) => number }) {
+async function letterScenario(
+  name: string,
+  child: ChildProcess,
+  url: string,
+  { bots, people, momentOf, goal }: { bots: number; people: number; momentOf: (i: number) => number; goal: 'lag' | 'rate' },
+) {
   const { db, cleanup } = await benchDb('mailing');
   const ownerId = await createOwner(db);
   const { bots: made } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: bots }, 'bots');
@@ -192,9 +197,9 @@ async function letterScenario(name: string, child: ChildProcess, url: string, { 
   const report = await ask<Report>(child, { type: 'report', tokens: made.map((b) => b.token), text: TEXT }, 'report');
   console.log(`\n${name}: ${total} letter moments on ${bots} bots, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`);
   console.log(`  received ${list.length} of ${total}; twice: ${report.perBot.reduce((n, b) => n + b.twice, 0)}; 429s: ${report.perBot.reduce((n, b) => n + b.tooMany, 0)}`);
-  console.log(`  lag from moment to arrival: p50 ${ms(spreadOf.p50)}, p99 ${ms(spreadOf.p99)}, max ${ms(spreadOf.max)} (goal p99 < 5 s)`);
+  console.log(`  lag from moment to arrival: p50 ${ms(spreadOf.p50)}, p99 ${ms(spreadOf.p99)}, max ${ms(spreadOf.max)}${goal === 'lag' ? ' (goal p99 < 5 s)' : ''}`);
   const span = Math.max(0.001, (lastArrival - firstMoment) / 1000);
-  console.log(`  from the first moment to the last arrival: ${span.toFixed(1)} s, ${(list.length / span).toFixed(0)} messages/s; peak RSS ${mb(peakRss)}`);
+  console.log(`  from the first moment to the last arrival: ${span.toFixed(1)} s, ${(list.length / span).toFixed(0)} messages/s${goal === 'rate' ? ' (goal ≥ 2,000/s on PostgreSQL)' : ''}; peak RSS ${mb(peakRss)}`);
   await cleanup();
 }
 
@@ -214,10 +219,10 @@ async function main(): Promise<void> {
   if (only.has('A')) await scenario('A. one bot', child, url, { bots: 1, people: PEOPLE, probes: 20 });
   if (only.has('B')) await scenario(`B. ${BOTS} bots at once`, child, url, { bots: BOTS, people: PER_BOT, probes: 0 });
   // C: 1,000 moments spread evenly over a minute (moved to start 3 s after the set-up).
-  if (only.has('C')) await letterScenario('C. letters spread over a minute', child, url, { bots: 100, people: 10, momentOf: (i) => (i * 60_000) / 1000 });
+  if (only.has('C')) await letterScenario('C. letters spread over a minute', child, url, { bots: 100, people: 10, momentOf: (i) => (i * 60_000) / 1000, goal: 'lag' });
   if (only.has('D')) {
     const bots = Number(process.env.BENCH_LETTER_BOTS ?? 1000);
-    await letterScenario(`D. letters due at one moment on ${bots} bots`, child, url, { bots, people: 100, momentOf: () => 0 });
+    await letterScenario(`D. letters due at one moment on ${bots} bots`, child, url, { bots, people: 100, momentOf: () => 0, goal: 'rate' });
   }
   child.send({ type: 'close' });
 }
