@@ -85,15 +85,33 @@ const JOIN = `
     join m on m.series_id = r.series_id and m.person_id = r.person_id
   on conflict do nothing`;
 
-/** Members who blocked the bot, or reached the series' leaving stage or tag after joining, leave; their waiting letters are cancelled. */
+/**
+ * Members who blocked the bot, or reached the series' leaving stage or tag after joining, leave;
+ * their waiting letters are cancelled. Found from the leaving side (blocked people, the leaving
+ * stage's reaches, the leaving tag's holders), each by its index: a sweep costs what there is to
+ * leave, not a look at every member (100,000 members took 70-170 ms a second).
+ */
 const LEAVE = `
-  with gone as (
+  with leaving as (
+    select sm.series_id, sm.person_id
+      from people p join series_members sm on sm.person_id = p.id
+     where p.blocked and sm.left_at is null
+    union
+    select sm.series_id, sm.person_id
+      from letter_series s
+      join stage_reaches r on r.funnel_id = s.funnel_id and r.stage_id = (s.leave_on->>'stage_id')::int
+      join series_members sm on sm.series_id = s.id and sm.person_id = r.person_id
+     where s.leave_on->>'stage_id' is not null and sm.left_at is null and r.reached_at >= sm.joined_at
+    union
+    select sm.series_id, sm.person_id
+      from letter_series s
+      join person_tags pt on pt.tag_id = (s.leave_on->>'tag_id')::int
+      join series_members sm on sm.series_id = s.id and sm.person_id = pt.person_id
+     where s.leave_on->>'tag_id' is not null and sm.left_at is null and pt.added_at >= sm.joined_at
+  ), gone as (
     update series_members m set left_at = now()
-      from letter_series s, people p
-     where m.left_at is null and s.id = m.series_id and p.id = m.person_id
-       and (p.blocked
-         or exists (select 1 from stage_reaches r where r.person_id = m.person_id and r.stage_id = (s.leave_on->>'stage_id')::int and r.reached_at >= m.joined_at)
-         or exists (select 1 from person_tags pt where pt.person_id = m.person_id and pt.tag_id = (s.leave_on->>'tag_id')::int and pt.added_at >= m.joined_at))
+      from leaving l
+     where m.series_id = l.series_id and m.person_id = l.person_id and m.left_at is null
     returning m.series_id, m.person_id
   )
   update outbox o set state = 'cancelled', updated_at = now()

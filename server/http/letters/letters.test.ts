@@ -150,6 +150,29 @@ describe('series of letters', () => {
     expect(row.blocked).toBe(false);
   });
 
+  it('a person leaves on reaching the series’ leaving stage after joining; a stage reached before joining does not count', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const paid = ok<{ id: number }>(await call(env, key, 'POST', FUNNELS_API.stages(funnel.id), { title: 'Paid' }), 201);
+    const { series, letters } = await seriesWith(key, funnel.id, { join_on: { on: 'manual', stage_id: null, tag_id: null }, leave_on: { stage_id: paid.id, tag_id: null } }, [
+      letterBody('Still thinking?', hours(2)),
+    ]);
+    const [ann, bob] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 2);
+    ok(await call(env, key, 'PATCH', FUNNELS_API.person(ann.id), { stage_id: paid.id }));
+    for (const person of [ann, bob]) expect((await call(env, key, 'POST', LETTERS_API.members(series.id), { person_id: person.id })).statusCode).toBe(204);
+    // (The app's clock is the tests' frozen one: the times are set where the story needs them.)
+    await env.t.db.query(`update series_members set joined_at = now() - interval '1 minute' where series_id = $1`, [series.id]);
+    await env.t.db.query(`update stage_reaches set reached_at = now() - interval '2 minutes' where person_id = $1`, [ann.id]);
+    const scheduler = new LetterScheduler(env.t.db);
+    await scheduler.memberships();
+    const states = async () => new Map((await historyOf(key, letters[0].id)).results.map((r) => [r.person_id, r.state]));
+    expect(await states()).toEqual(new Map([[ann.id, 'waiting'], [bob.id, 'waiting']]));
+    ok(await call(env, key, 'PATCH', FUNNELS_API.person(bob.id), { stage_id: paid.id }));
+    await scheduler.memberships();
+    expect(await states()).toEqual(new Map([[ann.id, 'waiting'], [bob.id, 'cancelled']]));
+    expect(ok<Series>(await call(env, key, 'GET', LETTERS_API.oneSeries(series.id))).members_count).toBe(1);
+  });
+
   it('a person joins on reaching the series’ stage and leaves on blocking the bot', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
