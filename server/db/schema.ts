@@ -240,7 +240,11 @@ export const personTags = pgTable(
     source: varchar('source', { length: 8 }).notNull().default('manual').$type<'manual' | 'stage' | 'button'>(),
     addedAt: timestamptz('added_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.personId, t.tagId] }), index('person_tags_tag_id_idx').on(t.tagId)],
+  (t) => [
+    primaryKey({ columns: [t.personId, t.tagId] }),
+    // A tag's holders, and those who got it since a moment (series joining and leaving on a tag).
+    index('person_tags_tag_added_idx').on(t.tagId, t.addedAt),
+  ],
 );
 
 /**

@@ -9,12 +9,22 @@
 // occurrence is made when the current one falls due. After downtime: a moment later than the
 // series' cut-off is skipped; of several due at once for one person and series only the newest
 // goes (the others are skipped); both show in the history of the series as skipped.
+//
+// Joins and leaves are looked for every second, but only among what happened since the previous
+// look (less a margin for transactions that committed late): a look costs what there is to do,
+// not the number of people stored. A series this process has not seen yet, or whose rules
+// changed, is looked at whole, and so is every series once a minute (the safety net). Blocking
+// the bot leaves every series at once (a trigger on people, migration 0015).
 import type { Db } from '../db';
 import type { LetterSendingTime } from '../db/schema';
 import { momentAfter } from '../../contract/recurrence';
 
 /** People who joined (or left) a series are looked for this often. */
 export const MEMBERSHIP_INTERVAL_MS = 1_000;
+/** Every series is looked at whole this often (the safety net for what committed later than the margin). */
+export const WHOLE_LOOK_MS = 60_000;
+/** A look at what happened since the previous one starts this much earlier (late commits, other servers' clocks). */
+const SINCE_MARGIN_MS = 60_000;
 /** At most this many joins, sweeps and follow-ups per statement. */
 const BATCH = 1_000;
 /** Letters go before mailings, after replies. */
@@ -52,18 +62,25 @@ export function firstMoments(list: SeriesLetter[], joinedAt: Date, timeZone: str
   return result;
 }
 
+/**
+ * Where a series' look starts: the whole series ($1 holds the series looked at whole; $2 null
+ * means all of them), else what happened since $2.
+ */
+const SINCE = `case when $2::timestamptz is null or s.id = any($1::int[]) then s.enabled_at else greatest(s.enabled_at, $2::timestamptz) end`;
+
 const JOIN_CANDIDATES = `
   select s.id as series_id, p.id as person_id, s.funnel_id, x.joined_at, x.how, s.time_zone
     from letter_series s
+    cross join lateral (select ${SINCE} as since) b
     cross join lateral (
       select p.id as person_id, p.joined_at, 'start' as how from people p
-       where s.join_on->>'on' = 'start' and p.funnel_id = s.funnel_id and p.joined_at >= s.enabled_at
+       where s.join_on->>'on' = 'start' and p.funnel_id = s.funnel_id and p.joined_at >= b.since
       union all
       select r.person_id, r.reached_at, 'stage' from stage_reaches r
-       where s.join_on->>'on' = 'stage' and r.stage_id = (s.join_on->>'stage_id')::int and r.reached_at >= s.enabled_at
+       where s.join_on->>'on' = 'stage' and r.funnel_id = s.funnel_id and r.stage_id = (s.join_on->>'stage_id')::int and r.reached_at >= b.since
       union all
       select pt.person_id, pt.added_at, 'tag' from person_tags pt
-       where s.join_on->>'on' = 'tag' and pt.tag_id = (s.join_on->>'tag_id')::int and pt.added_at >= s.enabled_at
+       where s.join_on->>'on' = 'tag' and pt.tag_id = (s.join_on->>'tag_id')::int and pt.added_at >= b.since
     ) x
     join people p on p.id = x.person_id and not p.blocked
    where s.enabled_at is not null
@@ -86,28 +103,43 @@ const JOIN = `
   on conflict do nothing`;
 
 /**
- * Members who blocked the bot, or reached the series' leaving stage or tag after joining, leave;
- * their waiting letters are cancelled. Found from the leaving side (blocked people, the leaving
- * stage's reaches, the leaving tag's holders), each by its index: a sweep costs what there is to
- * leave, not a look at every member (100,000 members took 70-170 ms a second).
+ * Members who reached the series' leaving stage or got its leaving tag after joining leave; their
+ * waiting letters are cancelled. Found from the leaving side, each by its index: `since` looks at
+ * what happened from $1 on, in every series; `whole` at everything in the series $1 (null: all
+ * series, and the members who blocked the bot too). `offset 0` keeps each series' look apart.
  */
-const LEAVE = `
+function leaveSql(look: 'since' | 'whole'): string {
+  const from = (time: string) => (look === 'since' ? `and ${time} >= $1::timestamptz` : '');
+  const series = look === 'since' ? '' : 'and ($1::int[] is null or s.id = any($1::int[]))';
+  const blocked =
+    look === 'since'
+      ? ''
+      : `select sm.series_id, sm.person_id
+           from people p join series_members sm on sm.person_id = p.id
+          where $1::int[] is null and p.blocked and sm.left_at is null
+         union`;
+  return `
   with leaving as (
+    ${blocked}
     select sm.series_id, sm.person_id
-      from people p join series_members sm on sm.person_id = p.id
-     where p.blocked and sm.left_at is null
+      from letter_series s
+      cross join lateral (
+        select r.person_id, r.reached_at as at from stage_reaches r
+         where r.funnel_id = s.funnel_id and r.stage_id = (s.leave_on->>'stage_id')::int ${from('r.reached_at')}
+        offset 0
+      ) x
+      join series_members sm on sm.series_id = s.id and sm.person_id = x.person_id
+     where s.leave_on->>'stage_id' is not null ${series} and sm.left_at is null and x.at >= sm.joined_at
     union
     select sm.series_id, sm.person_id
       from letter_series s
-      join stage_reaches r on r.funnel_id = s.funnel_id and r.stage_id = (s.leave_on->>'stage_id')::int
-      join series_members sm on sm.series_id = s.id and sm.person_id = r.person_id
-     where s.leave_on->>'stage_id' is not null and sm.left_at is null and r.reached_at >= sm.joined_at
-    union
-    select sm.series_id, sm.person_id
-      from letter_series s
-      join person_tags pt on pt.tag_id = (s.leave_on->>'tag_id')::int
-      join series_members sm on sm.series_id = s.id and sm.person_id = pt.person_id
-     where s.leave_on->>'tag_id' is not null and sm.left_at is null and pt.added_at >= sm.joined_at
+      cross join lateral (
+        select pt.person_id, pt.added_at as at from person_tags pt
+         where pt.tag_id = (s.leave_on->>'tag_id')::int ${from('pt.added_at')}
+        offset 0
+      ) x
+      join series_members sm on sm.series_id = s.id and sm.person_id = x.person_id
+     where s.leave_on->>'tag_id' is not null ${series} and sm.left_at is null and x.at >= sm.joined_at
   ), gone as (
     update series_members m set left_at = now()
       from leaving l
@@ -116,12 +148,20 @@ const LEAVE = `
   )
   update outbox o set state = 'cancelled', updated_at = now()
     from gone where o.series_id = gone.series_id and o.person_id = gone.person_id and o.state = 'waiting'`;
+}
+const LEAVE_SINCE = leaveSql('since');
+const LEAVE_WHOLE = leaveSql('whole');
 
-/** Too late to be welcome (after downtime): skipped, and shown so. */
+/**
+ * Too late to be welcome (after downtime): skipped, and shown so. Only due rows are looked at, by
+ * their index (`offset 0` keeps the planner from guessing a third of the outbox is due).
+ */
 const SKIP_LATE = `
   update outbox o set state = 'skipped', error = 'late', updated_at = now()
-    from letter_series s
-   where o.series_id = s.id and o.state = 'waiting' and o.moment < now() - make_interval(hours => s.catch_up_hours)`;
+    from (select d.id, d.series_id, d.moment from outbox d
+           where d.letter_id is not null and d.state = 'waiting' and d.not_before <= now() offset 0) due
+    join letter_series s on s.id = due.series_id
+   where o.id = due.id and o.state = 'waiting' and due.moment < now() - make_interval(hours => s.catch_up_hours)`;
 
 /** Of several due at once for one person and series, only the newest goes. */
 const SKIP_PILED = `
@@ -129,7 +169,7 @@ const SKIP_PILED = `
    where o.id in (
      select id from (
        select id, row_number() over (partition by series_id, person_id order by moment desc) as n
-         from outbox where series_id is not null and state = 'waiting' and not_before <= now()
+         from outbox where letter_id is not null and state = 'waiting' and not_before <= now()
      ) due where due.n > 1)`;
 
 const DUE_REPEATS = `
@@ -152,8 +192,20 @@ const FOLLOW = `
    where r.prev_id in (select id from f) and r.moment is not null
   on conflict do nothing`;
 
+/** What a look at joins and leaves covers: these series whole, the rest since `since` (null: everything whole). */
+interface LookScope {
+  whole: number[];
+  since: Date | null;
+}
+
 export class LetterScheduler {
   private lastMembership = 0;
+  /** The database's time when the last complete look began (null: none yet). */
+  private lookedAt: Date | null = null;
+  /** When everything was last looked at whole (this.clock()). */
+  private wholeAt = 0;
+  /** Each series' rules at the last look: one whose rules changed is looked at whole. */
+  private seen = new Map<number, string>();
 
   constructor(
     private readonly db: Db,
@@ -171,15 +223,34 @@ export class LetterScheduler {
     await this.db.query(SKIP_PILED);
   }
 
-  /** Who joins and who leaves, now (tick() does it once a second). */
+  /**
+   * Who joins and who leaves, now (tick() does it once a second): what happened since the previous
+   * look, the series not seen before (or changed) whole, and everything whole once a minute.
+   */
   async memberships(): Promise<void> {
-    await this.joins();
-    await this.db.query(LEAVE);
+    const [{ now }] = await this.db.query<{ now: Date }>('select now() as now');
+    const series = await this.db.query<{ id: number; rules: string }>(`select id, concat_ws('|', enabled_at, join_on, leave_on) as rules from letter_series`);
+    const everything = this.lookedAt === null || this.clock() - this.wholeAt >= WHOLE_LOOK_MS;
+    const scope: LookScope = {
+      whole: series.filter((x) => this.seen.get(x.id) !== x.rules).map((x) => x.id),
+      since: everything || this.lookedAt === null ? null : new Date(this.lookedAt.getTime() - SINCE_MARGIN_MS),
+    };
+    const joined = await this.joins(scope);
+    if (scope.since === null) await this.db.query(LEAVE_WHOLE, [null]);
+    else {
+      if (scope.whole.length > 0) await this.db.query(LEAVE_WHOLE, [scope.whole]);
+      await this.db.query(LEAVE_SINCE, [scope.since]);
+    }
+    // A look cut short by its batch is made again from the same point.
+    if (joined >= BATCH) return;
+    this.lookedAt = new Date(now);
+    this.seen = new Map(series.map((x) => [x.id, x.rules]));
+    if (everything) this.wholeAt = this.clock();
   }
 
-  /** People who met a series' joining rule since it was turned on become members, with their first moments. */
-  async joins(): Promise<number> {
-    const candidates = await this.db.query<Candidate>(JOIN_CANDIDATES);
+  /** People who met a series' joining rule since it was turned on (or in the scope) become members, with their first moments. */
+  async joins(scope: LookScope = { whole: [], since: null }): Promise<number> {
+    const candidates = await this.db.query<Candidate>(JOIN_CANDIDATES, [scope.whole, scope.since]);
     if (candidates.length === 0) return 0;
     return this.addMembers(candidates);
   }

@@ -1,8 +1,9 @@
 // Series of letters through the API and the delivery engine against the fake Bot API: the rules
 // of sending times ('Incorrect data', 'You have not configured the sending time'), joining on
 // /start and by hand, each (person, letter, moment) sent once even with two schedulers at work,
-// a repeating letter after downtime (one overdue letter, the rest skipped), leaving on a tag,
-// and ownership.
+// a repeating letter after downtime (one overdue letter, the rest skipped), leaving on a tag, on
+// a stage and (at once) on blocking, the scheduler's looks since the last one and whole, and
+// ownership.
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FUNNELS_API } from '../../../contract/funnels';
@@ -11,7 +12,7 @@ import { outbox, people, seriesMembers } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { decryptBotToken } from '../../funnels/secret-box';
 import type { OutboxSender } from '../../jobs/outbox-sender';
-import { LetterScheduler } from '../../jobs/letter-scheduler';
+import { LetterScheduler, MEMBERSHIP_INTERVAL_MS, WHOLE_LOOK_MS } from '../../jobs/letter-scheduler';
 import { eventually } from '../../test/eventually';
 import { addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
@@ -150,6 +151,34 @@ describe('series of letters', () => {
     expect(row.blocked).toBe(false);
   });
 
+  it('looks for joins among what happened since its previous look; a new series, and every series once a minute, whole', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    let now = 0;
+    const scheduler = new LetterScheduler(env.t.db, () => now);
+    await scheduler.memberships();
+    const [ann, bob] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 2);
+    const { series } = await seriesWith(key, funnel.id, { join_on: { on: 'start', stage_id: null, tag_id: null } }, [letterBody('Hello', hours(1))]);
+    // They pressed /start two hours ago, the series was turned on before that: a series new to the scheduler is looked at whole.
+    await backdate(series.id, [ann.id, bob.id], 2 * 3_600_000);
+    const members = async () => ok<Series>(await call(env, key, 'GET', LETTERS_API.oneSeries(series.id))).members_count;
+    now += MEMBERSHIP_INTERVAL_MS;
+    await scheduler.memberships();
+    expect(await members()).toBe(2);
+    // Cleo's joining shows up with an old time (as a transaction that committed late would); Dan joins now.
+    const [cleo] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 1);
+    await env.t.db.query(`update people set joined_at = now() - interval '1 hour' where id = $1`, [cleo.id]);
+    const [dan] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 1);
+    now += MEMBERSHIP_INTERVAL_MS;
+    await scheduler.memberships();
+    const memberIds = async () => (await env.t.db.query<{ person_id: number }>('select person_id from series_members where series_id = $1 order by person_id', [series.id])).map((r) => r.person_id);
+    expect(await memberIds()).toEqual([ann.id, bob.id, dan.id]);
+    // The minute's whole look finds her.
+    now += WHOLE_LOOK_MS;
+    await scheduler.memberships();
+    expect(await memberIds()).toEqual([ann.id, bob.id, cleo.id, dan.id]);
+  });
+
   it('a person leaves on reaching the series’ leaving stage after joining; a stage reached before joining does not count', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
@@ -185,8 +214,8 @@ describe('series of letters', () => {
     expect((await historyOf(key, letters[0].id)).results.map((r) => [r.person_id, r.state])).toEqual([[cleo.id, 'waiting']]);
     expect(ok<Series>(await call(env, key, 'GET', LETTERS_API.oneSeries(series.id))).members_count).toBe(1);
     void dan;
+    // Blocking leaves the series at once, whichever path saw the 403 (no sweep needed).
     await env.t.db.orm.update(people).set({ blocked: true }).where(eq(people.id, cleo.id));
-    await scheduler.memberships();
     expect((await historyOf(key, letters[0].id)).results.map((r) => r.state)).toEqual(['cancelled']);
     expect(ok<Series>(await call(env, key, 'GET', LETTERS_API.oneSeries(series.id))).members_count).toBe(0);
   });
