@@ -11,20 +11,23 @@
 // goes (the others are skipped); both show in the history of the series as skipped.
 //
 // Joins and leaves are looked for every second, but only among what happened since the previous
-// look (less a margin for transactions that committed late): a look costs what there is to do,
-// not the number of people stored. A series this process has not seen yet, or whose rules
-// changed, is looked at whole, and so is every series once a minute (the safety net). Blocking
-// the bot leaves every series at once (a trigger on people, migration 0015).
+// look (less a minute's margin for transactions that committed late): a look costs what there is
+// to do, not the number of people stored. Once a minute the look reaches an hour back (the safety
+// net). A series this process has not seen yet, or whose rules changed, is looked at whole, and so
+// is everything when the process starts. Blocking the bot leaves every series at once (a trigger
+// on people, migration 0015).
 import type { Db } from '../db';
 import type { LetterSendingTime } from '../db/schema';
 import { momentAfter } from '../../contract/recurrence';
 
 /** People who joined (or left) a series are looked for this often. */
 export const MEMBERSHIP_INTERVAL_MS = 1_000;
-/** Every series is looked at whole this often (the safety net for what committed later than the margin). */
-export const WHOLE_LOOK_MS = 60_000;
 /** A look at what happened since the previous one starts this much earlier (late commits, other servers' clocks). */
 const SINCE_MARGIN_MS = 60_000;
+/** This often the look reaches further back… */
+export const WIDE_LOOK_MS = 60_000;
+/** …this far (the safety net for what committed later than the margin). */
+export const WIDE_MARGIN_MS = 3_600_000;
 /** At most this many joins, sweeps and follow-ups per statement. */
 const BATCH = 1_000;
 /** Letters go before mailings, after replies. */
@@ -202,8 +205,8 @@ export class LetterScheduler {
   private lastMembership = 0;
   /** The database's time when the last complete look began (null: none yet). */
   private lookedAt: Date | null = null;
-  /** When everything was last looked at whole (this.clock()). */
-  private wholeAt = 0;
+  /** When the look last reached WIDE_MARGIN_MS back (this.clock()). */
+  private wideAt = 0;
   /** Each series' rules at the last look: one whose rules changed is looked at whole. */
   private seen = new Map<number, string>();
 
@@ -225,15 +228,16 @@ export class LetterScheduler {
 
   /**
    * Who joins and who leaves, now (tick() does it once a second): what happened since the previous
-   * look, the series not seen before (or changed) whole, and everything whole once a minute.
+   * look (an hour back once a minute), the series not seen before (or changed) whole, and
+   * everything whole at the first look.
    */
   async memberships(): Promise<void> {
     const [{ now }] = await this.db.query<{ now: Date }>('select now() as now');
     const series = await this.db.query<{ id: number; rules: string }>(`select id, concat_ws('|', enabled_at, join_on, leave_on) as rules from letter_series`);
-    const everything = this.lookedAt === null || this.clock() - this.wholeAt >= WHOLE_LOOK_MS;
+    const wide = this.clock() - this.wideAt >= WIDE_LOOK_MS;
     const scope: LookScope = {
       whole: series.filter((x) => this.seen.get(x.id) !== x.rules).map((x) => x.id),
-      since: everything || this.lookedAt === null ? null : new Date(this.lookedAt.getTime() - SINCE_MARGIN_MS),
+      since: this.lookedAt === null ? null : new Date(this.lookedAt.getTime() - (wide ? WIDE_MARGIN_MS : SINCE_MARGIN_MS)),
     };
     const joined = await this.joins(scope);
     if (scope.since === null) await this.db.query(LEAVE_WHOLE, [null]);
@@ -245,7 +249,7 @@ export class LetterScheduler {
     if (joined >= BATCH) return;
     this.lookedAt = new Date(now);
     this.seen = new Map(series.map((x) => [x.id, x.rules]));
-    if (everything) this.wholeAt = this.clock();
+    if (wide) this.wideAt = this.clock();
   }
 
   /** People who met a series' joining rule since it was turned on (or in the scope) become members, with their first moments. */

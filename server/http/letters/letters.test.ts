@@ -2,7 +2,7 @@
 // of sending times ('Incorrect data', 'You have not configured the sending time'), joining on
 // /start and by hand, each (person, letter, moment) sent once even with two schedulers at work,
 // a repeating letter after downtime (one overdue letter, the rest skipped), leaving on a tag, on
-// a stage and (at once) on blocking, the scheduler's looks since the last one and whole, and
+// a stage and (at once) on blocking, the scheduler's looks since the last one, an hour back and whole, and
 // ownership.
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { outbox, people, seriesMembers } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { decryptBotToken } from '../../funnels/secret-box';
 import type { OutboxSender } from '../../jobs/outbox-sender';
-import { LetterScheduler, MEMBERSHIP_INTERVAL_MS, WHOLE_LOOK_MS } from '../../jobs/letter-scheduler';
+import { LetterScheduler, MEMBERSHIP_INTERVAL_MS, WIDE_LOOK_MS } from '../../jobs/letter-scheduler';
 import { eventually } from '../../test/eventually';
 import { addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
@@ -151,7 +151,7 @@ describe('series of letters', () => {
     expect(row.blocked).toBe(false);
   });
 
-  it('looks for joins among what happened since its previous look; a new series, and every series once a minute, whole', async () => {
+  it('looks for joins among what happened since its previous look, an hour back once a minute, and at a new series whole', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     let now = 0;
@@ -165,16 +165,16 @@ describe('series of letters', () => {
     now += MEMBERSHIP_INTERVAL_MS;
     await scheduler.memberships();
     expect(await members()).toBe(2);
-    // Cleo's joining shows up with an old time (as a transaction that committed late would); Dan joins now.
+    // Cleo's joining shows up with an old time (as a transaction that committed very late would); Dan joins now.
     const [cleo] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 1);
-    await env.t.db.query(`update people set joined_at = now() - interval '1 hour' where id = $1`, [cleo.id]);
+    await env.t.db.query(`update people set joined_at = now() - interval '30 minutes' where id = $1`, [cleo.id]);
     const [dan] = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 1);
     now += MEMBERSHIP_INTERVAL_MS;
     await scheduler.memberships();
     const memberIds = async () => (await env.t.db.query<{ person_id: number }>('select person_id from series_members where series_id = $1 order by person_id', [series.id])).map((r) => r.person_id);
     expect(await memberIds()).toEqual([ann.id, bob.id, dan.id]);
-    // The minute's whole look finds her.
-    now += WHOLE_LOOK_MS;
+    // The minute's look, an hour back, finds her.
+    now += WIDE_LOOK_MS;
     await scheduler.memberships();
     expect(await memberIds()).toEqual([ann.id, bob.id, cleo.id, dan.id]);
   });
