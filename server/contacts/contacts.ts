@@ -5,8 +5,9 @@
 // prepared once per connection on PostgreSQL.
 import { CONTACTS_CSV_COLUMNS, CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX, type BulkTagBody, type BulkTagResult, type Contact, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
 import type { Db } from '../db';
+import { isoTime } from '../db/raw';
 import { FUNNEL_ERRORS, invalidField } from '../funnels/errors';
-import { criteriaParts, listCondition, type Criteria, type ListCriterion } from './criteria';
+import { listCondition, ownedPeopleWhere, type Criteria, type ListCriterion } from './criteria';
 
 export interface ContactsServiceDeps {
   db: Db;
@@ -32,8 +33,6 @@ interface ContactRow {
   last_seen_at: Date | string;
 }
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
-
 function toContact(r: ContactRow): Contact {
   return {
     id: r.id,
@@ -48,8 +47,8 @@ function toContact(r: ContactRow): Contact {
     stage_title: r.stage_title,
     tags: r.tags ?? [],
     blocked: r.blocked,
-    joined_at: iso(r.joined_at),
-    last_seen_at: iso(r.last_seen_at),
+    joined_at: isoTime(r.joined_at),
+    last_seen_at: isoTime(r.last_seen_at),
   };
 }
 
@@ -76,13 +75,12 @@ export async function ownListCriterion(db: Db, ownerId: number, listId: number):
 /** The WHERE clause of a query's filters (the owner's funnels always), and its parameters. */
 async function filters(db: Db, ownerId: number, query: ContactsQuery): Promise<{ where: string; params: unknown[] }> {
   const params: unknown[] = [ownerId];
-  const criteria = criteriaOf(query);
-  const parts = ['f.owner_id = $1', ...criteriaParts(criteria, params)];
+  let where = ownedPeopleWhere(criteriaOf(query), params);
   if (query.list !== undefined) {
     const list = await ownListCriterion(db, ownerId, Number(query.list));
-    parts.push(list ? listCondition([list], params) : 'false');
+    where += ` and ${list ? listCondition([list], params) : 'false'}`;
   }
-  return { where: parts.join(' and '), params };
+  return { where, params };
 }
 
 const COLUMNS = `p.id, p.funnel_id, f.name as funnel_name, f.bot_username, p.telegram_id, p.first_name, p.last_name, p.username,
@@ -156,7 +154,7 @@ export function createContactsService({ db }: ContactsServiceDeps) {
       }
       yield chunk;
       const last = rows[rows.length - 1];
-      after = { joinedAt: iso(last.joined_at), id: last.id };
+      after = { joinedAt: isoTime(last.joined_at), id: last.id };
       if (rows.length < EXPORT_PAGE) return;
     }
   }

@@ -35,6 +35,14 @@ export function criteriaParts(criteria: Criteria, params: unknown[]): string[] {
   return parts;
 }
 
+/**
+ * The WHERE over people p joined to their funnels f: the owner's ($1, already in `params`) who
+ * match `criteria`.
+ */
+export function ownedPeopleWhere(criteria: Criteria, params: unknown[]): string {
+  return ['f.owner_id = $1', ...criteriaParts(criteria, params)].join(' and ');
+}
+
 /** People in any of `lists` (none: nobody). */
 export function listCondition(lists: ListCriterion[], params: unknown[]): string {
   const ors: string[] = [];

@@ -17,9 +17,9 @@ import {
   type ListMembersResult,
   type ListPatch,
 } from '../../contract/crm';
-import { criteriaParts } from '../contacts/criteria';
+import { ownedPeopleWhere } from '../contacts/criteria';
 import type { Db } from '../db';
-import { rawSql } from '../db/raw';
+import { isoTime, rawSql } from '../db/raw';
 import { FUNNEL_ERRORS, invalid, invalidField, notFound, tooLarge, unsupported, type FunnelMessage } from '../funnels/errors';
 
 export const CRM_ERRORS = {
@@ -55,9 +55,13 @@ interface ListRow {
   folder_id: number | null;
   filter: ListFilter | null;
   created_at: Date | string;
+  /** A static list's people (a segment's are counted from its filter). */
+  member_count: number;
 }
 
-const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+const LIST_SELECT = `select l.id, l.name, l.kind, l.folder_id, l.filter, l.created_at,
+       (select count(*)::int from contact_list_members m where m.list_id = l.id) as member_count
+  from contact_lists l`;
 
 const FOLDER_SELECT = `select fo.id, fo.name, fo.picture is not null as has_picture, fo.background is not null as has_background,
        fo.updated_at, fo.archived_at, fo.created_at,
@@ -72,12 +76,12 @@ function toSummary(r: FolderRow): FolderSummary {
     name: r.name,
     has_picture: r.has_picture,
     has_background: r.has_background,
-    image_version: iso(r.updated_at),
+    image_version: isoTime(r.updated_at),
     archived: r.archived_at !== null,
     funnel_count: Number(r.funnel_count),
     list_count: Number(r.list_count),
     contact_count: Number(r.contact_count),
-    created_at: iso(r.created_at),
+    created_at: isoTime(r.created_at),
   };
 }
 
@@ -89,7 +93,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   }
 
   async function ownList(ownerId: number, id: number): Promise<ListRow> {
-    const [row] = await db.query<ListRow>('select id, name, kind, folder_id, filter, created_at from contact_lists where id = $1 and owner_id = $2', [id, ownerId]);
+    const [row] = await db.query<ListRow>(`${LIST_SELECT} where l.id = $1 and l.owner_id = $2`, [id, ownerId]);
     if (!row) throw notFound();
     return row;
   }
@@ -117,18 +121,15 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   }
 
   async function countOf(ownerId: number, list: ListRow): Promise<number> {
-    if (list.kind === 'static') {
-      const [row] = await db.query<{ n: number }>('select count(*)::int as n from contact_list_members where list_id = $1', [list.id]);
-      return Number(row.n);
-    }
+    if (list.kind === 'static') return Number(list.member_count);
     const params: unknown[] = [ownerId];
-    const parts = ['f.owner_id = $1', ...criteriaParts(list.filter ?? {}, params)];
-    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from people p join funnels f on f.id = p.funnel_id where ${parts.join(' and ')}`, params);
+    const where = ownedPeopleWhere(list.filter ?? {}, params);
+    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from people p join funnels f on f.id = p.funnel_id where ${where}`, params);
     return Number(row.n);
   }
 
   async function toList(ownerId: number, r: ListRow): Promise<ContactList> {
-    return { id: r.id, name: r.name, kind: r.kind, folder_id: r.folder_id, filter: r.kind === 'segment' ? (r.filter ?? {}) : null, count: await countOf(ownerId, r), created_at: iso(r.created_at) };
+    return { id: r.id, name: r.name, kind: r.kind, folder_id: r.folder_id, filter: r.kind === 'segment' ? (r.filter ?? {}) : null, count: await countOf(ownerId, r), created_at: isoTime(r.created_at) };
   }
 
   // Folders
@@ -151,7 +152,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
          from folder_templates ft join templates t on t.id = ft.template_id where ft.folder_id = $1 order by t.name, t.id`,
       [id],
     );
-    const listRows = await db.query<ListRow>('select id, name, kind, folder_id, filter, created_at from contact_lists where folder_id = $1 and owner_id = $2 order by name, id', [id, ownerId]);
+    const listRows = await db.query<ListRow>(`${LIST_SELECT} where l.folder_id = $1 and l.owner_id = $2 order by l.name, l.id`, [id, ownerId]);
     const strip = ({ archived: _archived, ...f }: FolderFunnel & { archived: boolean }): FolderFunnel => ({ ...f, people_count: Number(f.people_count) });
     return {
       ...toSummary(folder),
@@ -262,7 +263,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
 
   async function listLists(ownerId: number, folderId: number | undefined): Promise<ContactList[]> {
     const rows = await db.query<ListRow>(
-      'select id, name, kind, folder_id, filter, created_at from contact_lists where owner_id = $1 and ($2::int is null or folder_id = $2::int) order by name, id',
+      `${LIST_SELECT} where l.owner_id = $1 and ($2::int is null or l.folder_id = $2::int) order by l.name, l.id`,
       [ownerId, folderId ?? null],
     );
     return Promise.all(rows.map((r) => toList(ownerId, r)));
@@ -299,10 +300,10 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     // A static list made from a filtered view: who matches now, kept (later matches are not added).
     if (body.kind === 'static' && body.filter) {
       const params: unknown[] = [ownerId, row.id];
-      const parts = ['f.owner_id = $1', ...criteriaParts(body.filter, params)];
+      const where = ownedPeopleWhere(body.filter, params);
       await db.query(
         `insert into contact_list_members (list_id, person_id)
-         select $2, p.id from people p join funnels f on f.id = p.funnel_id where ${parts.join(' and ')} on conflict do nothing`,
+         select $2, p.id from people p join funnels f on f.id = p.funnel_id where ${where} on conflict do nothing`,
         params,
       );
     }

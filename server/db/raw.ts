@@ -3,6 +3,9 @@
 // Drizzle's template would spread them into a list.
 import { sql, type SQL } from 'drizzle-orm';
 
+/** A timestamp column of a raw statement's row (a Date, or a string where the driver left one) as ISO 8601. */
+export const isoTime = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
+
 export function rawSql(text: string, params: readonly unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);
   const chunks: SQL[] = [];

@@ -595,7 +595,6 @@ export const folderTemplates = pgTable(
   (t) => [primaryKey({ columns: [t.folderId, t.templateId] }), index('folder_templates_template_idx').on(t.templateId)],
 );
 
-
 export const contactLists = pgTable(
   'contact_lists',
   {

@@ -19,6 +19,7 @@ import {
 } from '../../contract/funnels';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
+import { isoTime } from '../db/raw';
 import { people, personEvents, personTags, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag } from './access';
 import { FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
@@ -218,7 +219,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
       ...o,
       tags: o.tags ?? [],
       series: o.series ?? [],
-      joined_at: (o.joined_at instanceof Date ? o.joined_at : new Date(o.joined_at)).toISOString(),
+      joined_at: isoTime(o.joined_at),
     }));
     return { ...toPerson(person, tagIds.get(person.id) ?? []), history, other_funnels };
   }
@@ -233,7 +234,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
         order by e.created_at desc, e.id desc limit $3`,
       [person.telegramId, ownerId, PERSON_HISTORY_LIMIT],
     );
-    return rows.map((r) => ({ ...r, id: Number(r.id), created_at: (r.created_at instanceof Date ? r.created_at : new Date(r.created_at)).toISOString() }));
+    return rows.map((r) => ({ ...r, id: Number(r.id), created_at: isoTime(r.created_at) }));
   }
 
   /**

@@ -26,9 +26,13 @@ export async function audienceQuery(db: Db, funnelId: number, a: MailingAudience
   const params: unknown[] = [funnelId, a.stages_in, a.stages_out, a.tags_in, a.tags_out];
   const listIds = a.lists_in ?? [];
   if (listIds.length === 0) return { where: AUDIENCE_WHERE, params };
-  const lists = await db.query<ListCriterion>(
-    'select l.id, l.kind, l.filter from contact_lists l join funnels f on f.owner_id = l.owner_id where f.id = $1 and l.id = any($2::int[])',
-    [funnelId, listIds],
-  );
-  return { where: `${AUDIENCE_WHERE} and ${listCondition(lists, params)}`, params };
+  return { where: `${AUDIENCE_WHERE} and ${listCondition(await ownersLists(db, funnelId, listIds), params)}`, params };
+}
+
+/** Those of `listIds` that belong to the funnel's owner (the others are missing to them). */
+export function ownersLists(db: Db, funnelId: number, listIds: number[]): Promise<ListCriterion[]> {
+  return db.query<ListCriterion>('select l.id, l.kind, l.filter from contact_lists l join funnels f on f.owner_id = l.owner_id where f.id = $1 and l.id = any($2::int[])', [
+    funnelId,
+    listIds,
+  ]);
 }

@@ -26,7 +26,7 @@ import { ownedFunnel } from '../funnels/access';
 import { FUNNEL_ERRORS, FunnelError, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
-import { EMPTY_AUDIENCE, audienceQuery } from './audience';
+import { EMPTY_AUDIENCE, audienceQuery, ownersLists } from './audience';
 import { MAILING_TRANSITIONS, type MailingAction } from './state';
 
 export interface MailingServiceDeps {
@@ -159,16 +159,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         tagIds.length ? (await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.funnelId, funnelId), inArray(tags.id, tagIds)))).map((s) => s.id) : [],
       );
       const listIds = audience.lists_in ?? [];
-      const ownLists = new Set(
-        listIds.length
-          ? (
-              await db.query<{ id: number }>('select l.id from contact_lists l join funnels f on f.owner_id = l.owner_id where f.id = $1 and l.id = any($2::int[])', [
-                funnelId,
-                listIds,
-              ])
-            ).map((l) => l.id)
-          : [],
-      );
+      const ownLists = new Set(listIds.length ? (await ownersLists(db, funnelId, listIds)).map((l) => l.id) : []);
       const missing = [...stageIds.filter((id) => !ownStages.has(id)), ...tagIds.filter((id) => !ownTags.has(id)), ...listIds.filter((id) => !ownLists.has(id))];
       if (missing.length) problems.audience = [FUNNEL_ERRORS.doesNotExist(missing[0])];
     }

@@ -114,7 +114,6 @@ export function ContactsScreen({
   };
   const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
 
-
   function toggle(id: number) {
     const next = new Set(picked);
     if (next.has(id)) next.delete(id);
@@ -141,7 +140,6 @@ export function ContactsScreen({
     if (!result.ok) return noticeFailure(result.failure);
     success(t(action === 'add' ? 'crm.lists.added' : 'crm.lists.removed', { count: result.value.changed }));
     setPicked(new Set());
-    void refresh();
   }
 
   function startNaming(kind: 'segment' | 'static') {

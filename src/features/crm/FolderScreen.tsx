@@ -22,7 +22,7 @@ import {
   restoreFolder,
   uploadFolderImage,
 } from '@/api/crm';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { noticeFailure, success } from '@/api/useApi';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
@@ -43,7 +43,6 @@ export function FolderScreen({ folder, funnels, templates }: { folder: Folder; f
   const { t } = useTranslation();
   usePageHead(folder.name);
   const navigate = useNavigate();
-  const refresh = useRefresh();
   const background = useFolderImage(folder, 'background');
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -63,7 +62,6 @@ export function FolderScreen({ folder, funnels, templates }: { folder: Folder; f
       return null;
     }
     success(done);
-    void refresh();
     return result.value;
   }
 

@@ -9,7 +9,7 @@ import { FOLDER_NAME_MAX, type ContactList, type FolderSummary } from '../../../
 import { ROUTES } from '../../../contract/routes';
 import { runApiAction } from '@/api/action';
 import { createFolder, restoreFolder } from '@/api/crm';
-import { describeFailure, noticeFailure, success, useRefresh } from '@/api/useApi';
+import { describeFailure, noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
@@ -32,7 +32,6 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
   const { t } = useTranslation();
   usePageHead(t('crm.folders.title'), t('crm.folders.subtitle'));
   const navigate = useNavigate();
-  const refresh = useRefresh();
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -58,7 +57,6 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('crm.folders.restored'));
-    void refresh();
   }
 
   return (

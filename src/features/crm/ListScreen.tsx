@@ -10,7 +10,7 @@ import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { runApiAction } from '@/api/action';
 import { deleteList, updateList } from '@/api/crm';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
@@ -56,7 +56,6 @@ export function ListScreen({
   const { t } = useTranslation();
   usePageHead(list.name);
   const navigate = useNavigate();
-  const refresh = useRefresh();
   const [busy, setBusy] = useState(false);
   const [dialog, setDialog] = useState<{ kind: 'rename'; name: string } | { kind: 'delete' } | null>(null);
   const segmentFunnel = list.filter?.funnel;
@@ -80,7 +79,7 @@ export function ListScreen({
     if (!dialog) return;
     setDialog(null);
     if (dialog.kind === 'rename') {
-      if (await act(() => updateList(list.id, { name: dialog.name.trim() }), t('crm.lists.renamed'))) void refresh();
+      await act(() => updateList(list.id, { name: dialog.name.trim() }), t('crm.lists.renamed'));
       return;
     }
     if (await act(() => deleteList(list.id), t('crm.lists.deleted'))) {
@@ -139,9 +138,7 @@ export function ListScreen({
             disabled={busy}
             onChange={(event) => {
               const folderId = event.target.value ? Number(event.target.value) : null;
-              void act(() => updateList(list.id, { folder_id: folderId }), t('crm.lists.moved')).then((ok) => {
-                if (ok) void refresh();
-              });
+              void act(() => updateList(list.id, { folder_id: folderId }), t('crm.lists.moved'));
             }}
             data-testid="list-folder-choice"
           >

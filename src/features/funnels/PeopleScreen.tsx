@@ -51,7 +51,6 @@ export function PeopleScreen({
   const setFilters = (next: PeopleFilters) => onFilters({ ...filters, ...next, page: next.page && next.page > 1 ? next.page : undefined });
   const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
 
-
   return (
     <Screen>
       <ScreenHeader
