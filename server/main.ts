@@ -15,6 +15,8 @@ import { BotRateLimits } from './telegram/rate-limiter';
 import { createMailer } from './mail/mailer';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** The signal that ends the process without finishing (the first stops it, a second is npm passing it on). */
+const FORCED_EXIT_SIGNALS = 3;
 
 async function main(): Promise<void> {
   // A signal during start-up (a supervisor stopping a server that is still starting) is kept and
@@ -27,8 +29,21 @@ async function main(): Promise<void> {
     if (stop) void stop(signal);
     else signalled ??= signal;
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  // A stop by process group (systemd's default, `kill -TERM -<pgid>`) signals npm and node at once,
+  // and npm then passes its own SIGTERM on: a second signal must not cut the shutdown short, or
+  // the messages on the wire are never recorded. The third one ends the process at once.
+  let signals = 0;
+  const onEverySignal = (signal: string) => {
+    signals += 1;
+    if (signals === 1) return onSignal(signal);
+    if (signals >= FORCED_EXIT_SIGNALS) {
+      process.stderr.write(`${signal} again: exiting without finishing.\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`${signal} again: still stopping (once more to exit at once).\n`);
+  };
+  process.on('SIGTERM', () => onEverySignal('SIGTERM'));
+  process.on('SIGINT', () => onEverySignal('SIGINT'));
 
   const config = loadConfig();
   const db = await createDb(config);

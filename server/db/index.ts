@@ -144,7 +144,7 @@ export async function createDb(
   if (!options.inMemory) {
     dataDir = path.join(config.dataDir, 'pgdata');
     mkdirSync(dataDir, { recursive: true });
-    unlock = lockDataDir(`${dataDir}.lock`, config.dataDir);
+    unlock = await lockDataDir(`${dataDir}.lock`, config.dataDir);
     try {
       if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initPglite(dataDir);
     } catch (error) {

@@ -373,6 +373,11 @@ export const outbox = pgTable(
     reply: boolean('reply').notNull().default(false),
     /** No foreign key (one lookup less per reply): a deleted stage's reply is skipped when its turn comes. */
     stageId: integer('stage_id'),
+    /**
+     * The process that has this message: a reply's runtime; for a mailing or a letter, the outbox
+     * sender that put it on the wire (named right before its request, under the bot's lease; a
+     * claimed row without an owner never reached Telegram and goes back to waiting).
+     */
     owner: varchar('owner', { length: 64 }),
     /** Lower goes first (replies 0, letters 5, mailings 10). */
     priority: integer('priority').notNull().default(10),

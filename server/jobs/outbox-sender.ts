@@ -7,9 +7,19 @@
 // writes (job row + outbox row) and still need the per-bot rate; a job per bot is what the lease
 // below is. So: one lease row per bot (bot_senders) says which process sends that bot's outbox;
 // its holder claims small batches with FOR UPDATE SKIP LOCKED (safe even if two held it), marks
-// them sending in the claim, and writes each outcome after the Bot API call. A lease whose holder
-// died runs out; the next holder turns the rows the dead one had on the wire into `unknown`
-// (counted, shown, never sent again) — at most one claimed batch per bot.
+// them sending in the claim, and writes each outcome after the Bot API call.
+//
+// A claimed row is not on the wire yet: right before its request, the row is marked with this
+// process's name (`outbox.owner`) in a statement that also checks that the process still holds
+// the bot's lease (many bots' marks go as one statement). So:
+// - a holder killed with SIGKILL leaves claimed rows without a name: the next holder sends them;
+//   only the rows named (whose request may have reached Telegram) become `unknown` (counted,
+//   shown, never sent again);
+// - a holder frozen past its lease (SIGSTOP, a stalled machine) wakes up unable to mark anything:
+//   it sends nothing more once another process holds the lease, and its claims, releases and
+//   renewals all name the lease too (a renewal keeps a lease only if nobody took it meanwhile);
+// - an outcome is written only to a row this process named; one that cannot be written because
+//   the database is away is written when it answers again.
 import { randomUUID } from 'node:crypto';
 import { Api, GrammyError, HttpError, InputFile, type ApiClientOptions } from 'grammy';
 import type { Message } from 'grammy/types';
@@ -19,6 +29,7 @@ import { describeBotApiError } from '../bots/create-bot';
 import type { RuntimeLog } from '../bots/runtime/funnel-context';
 import { microBatch } from '../bots/runtime/store';
 import type { Db } from '../db';
+import { isConnectionLost } from '../db/errors';
 import type { FunnelRow, MailingMessage } from '../db/schema';
 import { messageKeyboard, TEXT_OPTIONS } from '../messages/render';
 import { PAID_BROADCAST_RATE } from '../../contract/mailings';
@@ -43,6 +54,10 @@ export const ERROR_SHARE = 0.2;
 /** …counted only once it has at least this many outcomes. */
 export const ERROR_MIN_OUTCOMES = 20;
 const API_TIMEOUT_S = 30;
+/** An outcome the database did not take is tried again after these waits (doubling), for this long at most. */
+const RECORD_RETRY_FIRST_MS = 100;
+const RECORD_RETRY_MAX_MS = 2_000;
+export const RECORD_RETRY_FOR_MS = 10 * 60_000;
 /** A letter's text is read again after this long (edits reach the next sends). */
 const LETTER_CACHE_MS = 2_000;
 
@@ -106,10 +121,14 @@ function neverSent(error: HttpError): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
+/** The process $3 holds the lease of the bot $1 now (a condition of every claim). */
+const LEASE_HELD = `select 1 from bot_senders b where b.funnel_id = $1 and b.owner = $3 and b.lease_until > now()`;
+
 const CLAIM = `
   with picked as (
     select o.id from outbox o
      where o.funnel_id = $1 and o.state = 'waiting' and o.not_before <= now() and not o.reply
+       and exists (${LEASE_HELD})
        and (o.mailing_id is null or exists (select 1 from mailings m where m.id = o.mailing_id and m.state = 'sending'))
        and (o.letter_id is null or exists (
              select 1 from letters l join letter_series s on s.id = l.series_id
@@ -119,14 +138,15 @@ const CLAIM = `
      limit $2
      for update of o skip locked
   )
-  update outbox o set state = 'sending', attempts = o.attempts + 1, updated_at = now()
+  update outbox o set state = 'sending', attempts = o.attempts + 1, owner = null, updated_at = now()
     from picked, people p
    where o.id = picked.id and p.id = o.person_id
   returning o.id, o.mailing_id, o.letter_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
 
 const CLAIM_UNSEND = `
   with picked as (
-    select o.id from outbox o where o.funnel_id = $1 and o.state = 'unsend' and not o.reply order by o.id limit $2 for update of o skip locked
+    select o.id from outbox o where o.funnel_id = $1 and o.state = 'unsend' and not o.reply and exists (${LEASE_HELD})
+     order by o.id limit $2 for update of o skip locked
   )
   update outbox o set state = 'deleting', updated_at = now()
     from picked, people p
@@ -140,13 +160,17 @@ const RECORD = `
   ), u as (
     update outbox o
        set state = r.state,
+           owner = case when r.state = 'waiting' then null else o.owner end,
            telegram_message_id = coalesce(r.message_id, o.telegram_message_id),
            error = r.error,
            sent_at = case when r.state = 'sent' then now() else o.sent_at end,
            not_before = case when r.state = 'waiting' then now() + make_interval(secs => r.delay_ms / 1000.0) else o.not_before end,
            updated_at = now()
       from r
-     where o.id = r.id and o.state in ('sending', 'unknown', 'deleting')
+     where o.id = r.id
+       -- only a row this process put on the wire (a later holder may have counted it unknown
+       -- meanwhile: what Telegram answered is still the truth), or a deletion it claimed
+       and ((o.state in ('sending', 'unknown') and o.owner = $8) or (o.state = 'deleting' and r.state in ('deleted', 'failed')))
     returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, r.history, r.kind
   ), h as (
     insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id)
@@ -162,12 +186,36 @@ const ACQUIRE = `
    where bot_senders.owner = excluded.owner or bot_senders.lease_until < now()
   returning funnel_id`;
 
-/** The previous holder is gone: its claimed rows that were never handed over go back, the rest are unknown. */
+/** Keeps the lease only if nobody took it meanwhile (a holder that slept past it and was replaced has lost it). */
+const RENEW = `
+  update bot_senders set lease_until = now() + make_interval(secs => $3 / 1000.0)
+   where funnel_id = $1 and owner = $2
+  returning funnel_id`;
+
+/**
+ * The previous holder is gone: its claimed rows that were never put on the wire (no owner) go back
+ * to waiting, the ones it named are unknown (their request may have reached Telegram), and its
+ * deletions stay sent (a deletion is asked again only by the owner).
+ */
 const RECOVER = `
-  update outbox set state = case when state = 'deleting' then 'sent' else 'unknown' end,
-                    error = case when state = 'deleting' then error else 'The server stopped while this message was being sent.' end,
+  update outbox set state = case when state = 'deleting' then 'sent' when owner is null then 'waiting' else 'unknown' end,
+                    attempts = case when state = 'sending' and owner is null then greatest(attempts - 1, 0) else attempts end,
+                    error = case when state = 'sending' and owner is not null then 'The server stopped while this message was being sent.' else error end,
                     updated_at = now()
    where funnel_id = $1 and state in ('sending', 'deleting') and not reply`;
+
+/** Right before their requests: rows of bots whose lease this process ($2) still holds are named as on the wire. */
+const ON_WIRE = `
+  update outbox o set owner = $2
+   where o.id = any($1::bigint[]) and o.state = 'sending' and o.owner is null and not o.reply
+     and exists (select 1 from bot_senders b where b.funnel_id = o.funnel_id and b.owner = $2 and b.lease_until > now())
+  returning o.id`;
+
+/** Claimed rows never put on the wire go back (stopping, the token refused, the lease lost): only by the lease's holder. */
+const RELEASE = `
+  update outbox o set state = case when o.state = 'deleting' then 'unsend' else 'waiting' end, attempts = greatest(o.attempts - 1, 0), updated_at = now()
+   where o.id = any($1::bigint[]) and ((o.state = 'sending' and o.owner is null) or o.state = 'deleting')
+     and exists (select 1 from bot_senders b where b.funnel_id = o.funnel_id and b.owner = $2)`;
 
 const FINISH = `
   update mailings m set state = 'finished', finished_at = now(), updated_at = now()
@@ -184,6 +232,8 @@ export class OutboxSender {
   private started = false;
   private stopping = false;
   readonly record: (row: OutcomeRow) => Promise<number>;
+  /** Names a claimed row as on the wire, right before its request; false when this process no longer holds the bot's lease. */
+  readonly markOnWire: (outboxId: number) => Promise<boolean>;
   /** Media id → Telegram file_id (or the upload that will give it). */
   readonly fileIds = new Map<number, Promise<{ fileId: string; kind: 'photo' | 'video' }>>();
   private readonly messages = new Map<number, Promise<{ message: MailingMessage; paid: boolean } | undefined>>();
@@ -217,8 +267,13 @@ export class OutboxSender {
         history.push(outcome.state === 'sent' ? outcome.history : null);
         delays.push(outcome.state === 'waiting' ? outcome.delayMs : 0);
       }
-      await options.db.query(RECORD, [ids, states, messageIds, errors, history, delays, kinds]);
+      await options.db.query(RECORD, [ids, states, messageIds, errors, history, delays, kinds, this.owner]);
       return rows.map(() => 1);
+    }, together);
+    this.markOnWire = microBatch(async (ids: number[]) => {
+      const marked = await options.db.query<{ id: number }>(ON_WIRE, [ids, this.owner]);
+      const named = new Set(marked.map((r) => Number(r.id)));
+      return ids.map((id) => named.has(id));
     }, together);
     this.readLetters = microBatch(async (letterIds: number[]) => {
       const rows = await options.db.query<{ id: number; message: MailingMessage }>('select id, message from letters where id = any($1::int[])', [[...new Set(letterIds)]]);
@@ -379,6 +434,8 @@ class BotSender {
   private readonly limiter: BotRateLimiter;
   private readonly baseRate: number;
   private revoked = false;
+  /** A row could not be named as on the wire: another process holds the bot's lease now. */
+  private leaseLost = false;
   private done: Promise<void> | undefined;
 
   constructor(
@@ -423,7 +480,6 @@ class BotSender {
     const idleExitMs = this.engine.options.idleExitMs ?? IDLE_EXIT_MS;
     let renewedAt = performance.now();
     let idleSince: number | null = null;
-    let leaseLost = false;
     // The lease is renewed and the next batch claimed while this one is still being sent: a query
     // that waits for PostgreSQL between two slots would cost the bot its even pace under load.
     let renewal: Promise<void> | undefined;
@@ -431,29 +487,25 @@ class BotSender {
     let prefetched: Promise<ClaimedRow[]> | undefined;
     const claim = async (): Promise<ClaimedRow[]> => {
       const batch = batchFor(this.limiter.perSecond);
-      const rows = await this.db.query<ClaimedRow>(CLAIM, [this.funnel.id, batch]);
+      const rows = await this.db.query<ClaimedRow>(CLAIM, [this.funnel.id, batch, this.engine.owner]);
       // Deleting from the chats comes after sending: looked for only when the sends ran short.
-      if (rows.length < batch) rows.push(...(await this.db.query<ClaimedRow>(CLAIM_UNSEND, [this.funnel.id, batch - rows.length])));
+      if (rows.length < batch) rows.push(...(await this.db.query<ClaimedRow>(CLAIM_UNSEND, [this.funnel.id, batch - rows.length, this.engine.owner])));
       return rows;
     };
     const release = async (rows: ClaimedRow[]) => {
       // Claimed but never handed to Telegram (stopping, or the token was refused): back to waiting.
       if (rows.length === 0) return;
-      await this.db.query(
-        `update outbox set state = case when state = 'deleting' then 'unsend' else 'waiting' end, attempts = greatest(attempts - 1, 0), updated_at = now()
-          where id = any($1::bigint[]) and state in ('sending', 'deleting')`,
-        [rows.map((r) => r.id)],
-      );
+      await this.db.query(RELEASE, [rows.map((r) => r.id), this.engine.owner]);
     };
     try {
       await this.db.query(RECOVER, [this.funnel.id]);
-      while (!this.stopped && !this.revoked && !leaseLost) {
+      while (!this.stopped && !this.revoked && !this.leaseLost) {
         this.lastBeat = performance.now();
         if (!renewal && performance.now() - renewedAt > leaseMs / 3) {
           renewedAt = performance.now();
-          renewal = this.db.query(ACQUIRE, [this.funnel.id, this.engine.owner, leaseMs]).then(
+          renewal = this.db.query(RENEW, [this.funnel.id, this.engine.owner, leaseMs]).then(
             (renewed) => {
-              if (renewed.length === 0) leaseLost = true;
+              if (renewed.length === 0) this.leaseLost = true;
               renewal = undefined;
             },
             (error: unknown) => {
@@ -466,7 +518,7 @@ class BotSender {
         const next = prefetched ?? claim();
         prefetched = undefined;
         const rows = await next;
-        if (leaseLost) {
+        if (this.leaseLost) {
           await release(rows);
           break;
         }
@@ -489,7 +541,7 @@ class BotSender {
             this.limiter.setRate(paid ? PAID_BROADCAST_RATE : this.baseRate);
             const ticket = await this.limiter.take('bulk', row.state === 'deleting' ? undefined : row.telegram_id, true);
             this.lastBeat = performance.now();
-            if (this.stopped || this.revoked || leaseLost) {
+            if (this.stopped || this.revoked || this.leaseLost) {
               ticket.done();
               break;
             }
@@ -515,7 +567,7 @@ class BotSender {
       if (prefetched) await prefetched.then(release).catch(() => undefined);
       await Promise.allSettled([...this.inFlight]);
     } finally {
-      if (!leaseLost) {
+      if (!this.leaseLost) {
         await this.db
           .query(`update bot_senders set lease_until = now() - interval '1 second' where funnel_id = $1 and owner = $2`, [this.funnel.id, this.engine.owner])
           .catch(() => undefined);
@@ -524,16 +576,47 @@ class BotSender {
   }
 
   private async send(row: ClaimedRow, ticket: SendTicket): Promise<void> {
-    const outcome = await this.attempt(row).finally(() => ticket.done());
-    try {
-      await this.engine.record({ id: row.id, outcome });
-    } catch (error) {
-      // The row stays `sending`: the next holder of the lease counts it unknown, never resends it.
-      this.engine.options.log.error({ funnel_id: this.funnel.id, outbox_id: row.id }, `could not record an outcome (${outcome.state}): ${(error as Error).message}`);
-      return;
+    if (row.state === 'sending') {
+      // Named as on the wire only while this process still holds the lease: one that slept past it
+      // and was replaced sends nothing more (the new holder sends the row once, as it is not named).
+      // A database that cannot say (it is away) counts as a lost lease too: the row, not named,
+      // goes back to waiting under the next holder.
+      const onWire = await this.engine.markOnWire(row.id).catch(() => false);
+      if (!onWire) {
+        ticket.done();
+        this.leaseLost = true;
+        return;
+      }
     }
+    const outcome = await this.attempt(row).finally(() => ticket.done());
+    if (!(await this.recordOutcome(row, outcome))) return;
     if (row.mailing_id !== null && (outcome.state === 'sent' || outcome.state === 'failed')) {
       await this.engine.countOutcome(row.mailing_id, outcome.state === 'failed');
+    }
+  }
+
+  /**
+   * Writes what Telegram answered. While the database is away (restarting, a lost connection) it
+   * is tried again until it answers, so a message that was sent shows as sent; until then the row
+   * stays `sending`, named by this process, and nobody sends it again.
+   */
+  private async recordOutcome(row: ClaimedRow, outcome: Outcome): Promise<boolean> {
+    const { log } = this.engine.options;
+    const started = performance.now();
+    for (let wait = RECORD_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RECORD_RETRY_MAX_MS)) {
+      try {
+        await this.engine.record({ id: row.id, outcome });
+        return true;
+      } catch (error) {
+        const transient = isConnectionLost(error);
+        if (!transient || performance.now() - started > RECORD_RETRY_FOR_MS) {
+          log.error({ funnel_id: this.funnel.id, outbox_id: row.id }, `could not record an outcome (${outcome.state}): ${(error as Error).message}`);
+          return false;
+        }
+        if (wait === RECORD_RETRY_FIRST_MS) log.warn({ funnel_id: this.funnel.id, outbox_id: row.id }, `the database did not take an outcome (${outcome.state}), trying again: ${(error as Error).message}`);
+        this.lastBeat = performance.now();
+        await sleep(wait);
+      }
     }
   }
 

@@ -188,16 +188,18 @@ describe('mailings', () => {
     for (const person of more) expect(env.fake.botMessages(funnel.token, person.telegramId)).toHaveLength(0);
   });
 
-  it('turns rows left on the wire by a dead process into unknown, never sends them again, and finishes', async () => {
+  it('turns rows left on the wire by a dead process into unknown, never sends them again, sends the ones it only claimed, and finishes', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     const subscribers = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 10);
     const m = ok<Mailing>(await call(env, key, 'POST', MAILINGS_API.mailings(funnel.id), draft()), 201);
-    // Started, then "killed": two rows were claimed by a process that died with its lease.
+    // Started, then "killed": a process that died with its lease had claimed four rows and put two
+    // of them on the wire (named with its owner); the other two never reached Telegram.
     const { createMailingService } = await import('../../mailings/mailings');
     await createMailingService({ db: env.t.db, now: () => new Date() }).startNow(m.id);
     const rows = await env.t.db.orm.select().from(outbox).where(eq(outbox.mailingId, m.id)).orderBy(outbox.id);
-    await env.t.db.query(`update outbox set state = 'sending' where id = any($1::bigint[])`, [rows.slice(0, 2).map((r) => r.id)]);
+    await env.t.db.query(`update outbox set state = 'sending', attempts = 1, owner = 'dead' where id = any($1::bigint[])`, [rows.slice(0, 2).map((r) => r.id)]);
+    await env.t.db.query(`update outbox set state = 'sending', attempts = 1 where id = any($1::bigint[])`, [rows.slice(2, 4).map((r) => r.id)]);
     await env.t.db.query(`insert into bot_senders (funnel_id, owner, lease_until) values ($1, 'dead', now() - interval '1 second')`, [funnel.id]);
     startSender();
     const done = await finished(key, m.id);
