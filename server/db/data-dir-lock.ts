@@ -10,7 +10,7 @@
 // pid started at that moment and is not a zombie; one that looks alive is given a few seconds to
 // finish dying before the start is refused. Where /proc is missing (macOS), the pid alone is
 // checked, as before.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 
 export class DataDirInUseError extends Error {
   constructor(
@@ -34,6 +34,21 @@ export interface LockHolder {
   start: string | null;
   /** /proc/sys/kernel/random/boot_id of the boot it ran in (null where it is missing). */
   boot: string | null;
+  /** When the lock file was written (ms since the epoch), for a lock of an earlier version (a bare pid). */
+  writtenAt?: number;
+}
+
+/** /proc's clock ticks (USER_HZ): 100 on every Linux architecture Node runs on. */
+const USER_HZ = 100;
+
+/** When a process started, in ms since the epoch: the boot time (btime of /proc/stat) plus its start ticks. */
+function startedAtMs(startTicks: string): number | null {
+  try {
+    const btime = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    return btime ? Number(btime[1]) * 1000 + (Number(startTicks) * 1000) / USER_HZ : null;
+  } catch {
+    return null;
+  }
 }
 
 function readBootId(): string | null {
@@ -89,7 +104,10 @@ export function holderAlive(holder: LockHolder): boolean {
   if (stat === 'no-proc') return pidAnswers(holder.pid);
   if (stat === null) return false;
   if (stat.state === 'Z' || stat.state === 'X') return false; // exited; its files are closed
-  return holder.start === null || holder.start === stat.start;
+  if (holder.start !== null) return holder.start === stat.start;
+  // A bare pid: the process that has it now cannot be the holder if it started after the lock was written.
+  const started = startedAtMs(stat.start);
+  return !(holder.writtenAt !== undefined && started !== null && started > holder.writtenAt + 2_000);
 }
 
 /** A lock file's text: JSON, or a bare pid as earlier versions wrote it. */
@@ -129,6 +147,7 @@ export async function lockDataDir(lockPath: string, dataDir: string, dyingWaitMs
       let holder: LockHolder | null;
       try {
         holder = parseHolder(readFileSync(lockPath, 'utf8'));
+        if (holder) holder.writtenAt = statSync(lockPath).mtimeMs;
       } catch {
         continue; // released meanwhile: try again
       }

@@ -1,10 +1,9 @@
 // `npm start` and `npm run dev` as an operator's supervisor runs them (docker stop, systemd): a
 // SIGTERM to the npm process alone, not to its group, stops the server the way the README says:
 // its "stopping" line, a clean exit, the port closed, and no server left running without a parent.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, newDataDir, ROOT } from '../test/server-process';
+import { freePort, newDataDir, npm } from '../test/server-process';
 
 const running: Array<() => void> = [];
 afterEach(() => {
@@ -36,19 +35,6 @@ async function answers(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function npm(script: string[], env: Record<string, string>) {
-  // Under `npm test` npm says where it is; run that same npm.
-  const npmCli = process.env.npm_execpath;
-  const child = npmCli?.endsWith('.js')
-    ? spawn(process.execPath, [npmCli, ...script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn('npm', script, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => log };
 }
 
 async function stopsOnSigterm(script: string[], extraEnv: Record<string, string> = {}): Promise<void> {

@@ -176,3 +176,35 @@ export async function apiGet<T>(port: number, key: string, url: string): Promise
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
+
+/**
+ * Runs an npm script of this project as an operator would (`npm start`), with the same npm that
+ * runs the tests. `group`: in a process group of its own, as systemd starts a service, so a test
+ * can signal the whole group (`kill -TERM -<pgid>`) as systemd's stop does.
+ */
+export function npm(script: string[], env: Record<string, string>, { group = false } = {}) {
+  const npmCli = process.env.npm_execpath;
+  const options = { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], detached: group };
+  const child = npmCli?.endsWith('.js') ? spawn(process.execPath, [npmCli, ...script], options) : spawn('npm', script, options);
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-50_000)));
+  child.stderr.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-50_000)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => log };
+}
+
+/** The environment `npm start` needs to serve one test: its port, its data, the fake Bot API, no build. */
+export function startEnv(data: ServerData, port: number, apiRoot: string): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: data.dataDir,
+    DATABASE_URL: data.databaseUrl ?? '',
+    SECRET_KEY,
+    TELEGRAM_API_ROOT: apiRoot,
+    TELEGRAM_BOT_TOKEN: '',
+    SKIP_BUILD: '1',
+    DIST_DIR: path.join(data.dataDir, 'no-dist'),
+    LOG_LEVEL: 'info',
+  };
+}
