@@ -272,8 +272,9 @@ export class OutboxSender {
     }, together);
     this.markOnWire = microBatch(async (ids: number[]) => {
       const marked = await options.db.query<{ id: number }>(ON_WIRE, [ids, this.owner]);
-      const named = new Set(marked.map((r) => Number(r.id)));
-      return ids.map((id) => named.has(id));
+      // bigint ids come back as strings from node-postgres, as numbers from PGlite
+      const named = new Set(marked.map((r) => String(r.id)));
+      return ids.map((id) => named.has(String(id)));
     }, together);
     this.readLetters = microBatch(async (letterIds: number[]) => {
       const rows = await options.db.query<{ id: number; message: MailingMessage }>('select id, message from letters where id = any($1::int[])', [[...new Set(letterIds)]]);
@@ -584,6 +585,7 @@ class BotSender {
       const onWire = await this.engine.markOnWire(row.id).catch(() => false);
       if (!onWire) {
         ticket.done();
+        if (!this.leaseLost) this.engine.options.log.warn({ funnel_id: this.funnel.id }, `outbox sender of funnel ${this.funnel.id}: its lease is no longer this process's; it stops sending`);
         this.leaseLost = true;
         return;
       }
