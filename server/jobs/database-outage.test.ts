@@ -29,7 +29,6 @@ describe.skipIf(PG_CLUSTER_SKIP_REASON !== null)(`a mailing through a database o
     cluster = await startPgCluster();
     const db = await createDb({ databaseUrl: cluster.url, dataDir: newDataDir() }, { poolMax: 3 });
     await migrate(db);
-    console.log('migrated');
     const { email, made } = await seedMailings(db, fake, { bots: BOTS, people: PEOPLE });
     await db.close();
     const tokens = made.map((m) => m.token);
@@ -38,20 +37,15 @@ describe.skipIf(PG_CLUSTER_SKIP_REASON !== null)(`a mailing through a database o
     const port = await freePort();
     server = startServer({ dataDir: newDataDir(), databaseUrl: cluster.url }, port, fake.url);
     await untilHealthy(server);
-    console.log('healthy');
     while (delivered() < 150) {
       if (server.child.exitCode !== null) throw new Error(server.output());
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    console.log('stopping the database');
     await cluster.stop('fast');
     const atStop = delivered();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));
     await cluster.start();
     expect(server.child.exitCode, server.output()).toBeNull();
-    const s = server;
-    const progress = setInterval(() => console.log(`delivered ${delivered()}; log tail: ${s.output().slice(-600)}`), 10_000);
-    progress.unref();
 
     const key = await loginKey(port, email);
     for (const m of made) {
