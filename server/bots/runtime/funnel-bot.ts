@@ -30,6 +30,14 @@ import { deliverReplies, ReplyQueue } from './replies';
 import { PREPAID_SLOT, type PrepaidSlot } from './stage-message';
 import type { AdoptedReply } from './store';
 
+/**
+ * An update's handling waits this long for its reply to go: enough for the first retries of a
+ * hiccup. A reply still waiting out an outage of Telegram after that goes on in the background
+ * (its update is taken: it is in the outbox), so one chat Telegram keeps refusing does not hold up
+ * the bot's other updates.
+ */
+export const UPDATE_WAITS_FOR_REPLY_MS = 5_000;
+
 /** The updates a funnel's bot asks Telegram for. */
 export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
 /** Long polling: how long one getUpdates waits for news. */
@@ -152,7 +160,7 @@ export class FunnelBot {
       replyGiveUpMs: options.replyGiveUpMs,
       alertOwner: options.alertOwner,
       limiter,
-      deliver: (target) => replies.run(target.personId, (waited) => deliverReplies(fc, this.bot.api, target, waited)),
+      deliver: (target) => this.awaitBriefly(replies.run(target.personId, (waited) => deliverReplies(fc, this.bot.api, target, waited))),
     };
     this.fc = fc;
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
@@ -185,6 +193,26 @@ export class FunnelBot {
     } else {
       this.options.log.error({ funnel_id: this.funnelId, update_id: updateId }, `funnel bot could not handle an update: ${this.describe(error)}`);
     }
+  }
+
+  /** Waits for a reply's delivery up to UPDATE_WAITS_FOR_REPLY_MS; after that it goes on alone (waited for when the bot stops). */
+  private async awaitBriefly(delivery: Promise<void>): Promise<void> {
+    this.inFlight.add(delivery);
+    void delivery.then(
+      () => this.inFlight.delete(delivery),
+      () => this.inFlight.delete(delivery),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<'later'>((resolve) => (timer = setTimeout(() => resolve('later'), UPDATE_WAITS_FOR_REPLY_MS)));
+    try {
+      if ((await Promise.race([delivery, patience])) !== 'later') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    delivery.catch((error: unknown) => {
+      if (error instanceof PersonBlockedError || isUnauthorized(error)) return this.onUpdateError(error, 0);
+      this.options.log.error({ funnel_id: this.funnelId }, `could not send a reply: ${this.describe(error)}`);
+    });
   }
 
   private tokenRevoked(): void {
