@@ -45,6 +45,11 @@ export interface FakeBotApi extends FakeTelegram {
   /** The apiRoot to give a Bot API client, e.g. http://127.0.0.1:8081 (no trailing slash). */
   readonly url: string;
   readonly port: number;
+  /**
+   * Telegram unreachable: the port is closed (connections refused, open ones cut) for `ms`, then
+   * listens again on the same port with everything as it was. Resolves once it listens again.
+   */
+  refuseConnectionsFor(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -342,6 +347,21 @@ export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<
   return Object.assign(telegram, {
     url: `http://${urlHost}:${port}`,
     port,
+    async refuseConnectionsFor(ms: number): Promise<void> {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      if (closing) return;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
         telegram.shutdown();

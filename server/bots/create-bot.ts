@@ -52,9 +52,28 @@ export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DE
   return bot;
 }
 
-/** Failures worth retrying now, with a short backoff: the network and Telegram's 5xx. */
-export function isRetryableBotApiError(error: unknown): boolean {
-  return error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500);
+/** The network error under an HttpError (its code, e.g. ECONNREFUSED), if any. */
+function networkErrorCode(error: HttpError): string | undefined {
+  const inner = error.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = inner?.code ?? inner?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Network failures that happen before a request leaves: it surely never reached Telegram. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * A failure after which the message surely was not delivered, so sending it again cannot make a
+ * duplicate: Telegram's 5xx answer, or a connection that was never made. A timeout or a reset
+ * mid-request may have delivered it: that is not one of these.
+ */
+export function surelyNotDelivered(error: unknown): boolean {
+  if (error instanceof GrammyError) return error.error_code >= 500;
+  if (error instanceof HttpError) {
+    const code = networkErrorCode(error);
+    return code !== undefined && NEVER_SENT_CODES.has(code);
+  }
+  return false;
 }
 
 /** Failures worth retrying later: the network, Telegram's 5xx, and 429s auto-retry gave up on. */
@@ -71,9 +90,8 @@ export function describeBotApiError(error: unknown, token: string): string {
   if (error instanceof GrammyError) {
     text = `${error.method} answered ${error.error_code} ${error.description}`;
   } else if (error instanceof HttpError) {
-    const inner = error.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
-    const code = inner?.code ?? inner?.cause?.code;
-    text = `${error.message}${typeof code === 'string' ? ` (${code})` : ''}`;
+    const code = networkErrorCode(error);
+    text = `${error.message}${code ? ` (${code})` : ''}`;
   } else {
     text = error instanceof Error ? error.message : String(error);
   }

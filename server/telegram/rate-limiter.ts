@@ -3,10 +3,10 @@
 // by the network), and never more than floor(perSecond) + 1 in any window of that many slots: a
 // timer that fires late and the next one on time are squeezed together, and with the 30/s cap one
 // message away that squeeze alone made a 429 under load; the window keeps the slack of running a
-// little under the cap (34 ms at 29/s) for the network's jitter. Mailings and letters go further
-// (take(..., untilDone)): a message one window on waits a second after Telegram answered the
-// one a window back, so no delay between a slot and its request can make a 429. Replies before
-// mailings and letters, at most one bulk message a second to one
+// little under the cap (34 ms at 29/s) for the network's jitter. Every message of a bot goes
+// further (take(..., untilDone), mailings, letters and replies alike): a message one window on
+// waits a second after Telegram answered the one a window back, so no delay between a slot and
+// its request can make a 429. Replies before mailings and letters, at most one bulk message a second to one
 // person, and a 429's retry_after honoured for this bot only. The outbox sender (one process per
 // bot at a time, by lease) and the bot's replies in the same process share one limiter.
 

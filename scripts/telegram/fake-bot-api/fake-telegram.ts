@@ -67,6 +67,8 @@ export interface LimitStats {
   per_second: Record<string, number>;
   /** The most sent in any one wall-clock second. */
   max_per_second: number;
+  /** The most sent (free, not paid) in any sliding second: what Telegram's limit counts. */
+  max_in_sliding_second: number;
   paid_messages: number;
   /** 0.1 Star each. */
   stars_spent: number;
@@ -237,6 +239,8 @@ interface Webhook {
 
 interface InjectedFailure {
   remaining: number;
+  /** A failure for a while (an outage): every matching call fails until then (epoch ms), however many. */
+  until?: number;
   error: () => ApiError;
   methods?: Set<string>;
 }
@@ -279,7 +283,7 @@ interface FakeBot {
   freeSends: number[];
   paidSends: number[];
   chatSends: Map<number, number[]>;
-  stats: { tooMany: number; perSecond: Map<number, number>; paidMessages: number; starTenths: number };
+  stats: { tooMany: number; perSecond: Map<number, number>; maxSlidingSecond: number; paidMessages: number; starTenths: number };
   paidBroadcastEligible: boolean;
 }
 
@@ -559,6 +563,9 @@ export class FakeTelegram {
         bot.stats.starTenths += 1;
       }
     } else bot.freeSends.push(at);
+    // The most messages (paid ones aside) seen in any sliding second: Telegram's own window.
+    while (bot.freeSends.length > 0 && bot.freeSends[0] <= at - 1000) bot.freeSends.shift();
+    bot.stats.maxSlidingSecond = Math.max(bot.stats.maxSlidingSecond, bot.freeSends.length);
     const chatId = params.integer('chat_id');
     if (chatId !== undefined) {
       const sends = bot.chatSends.get(chatId) ?? [];
@@ -579,6 +586,7 @@ export class FakeTelegram {
       too_many_requests: bot.stats.tooMany,
       per_second: perSecond,
       max_per_second: Math.max(0, ...bot.stats.perSecond.values()),
+      max_in_sliding_second: bot.stats.maxSlidingSecond,
       paid_messages: bot.stats.paidMessages,
       stars_spent: bot.stats.starTenths / 10,
       paid_broadcast_eligible: bot.paidBroadcastEligible,
@@ -606,8 +614,11 @@ export class FakeTelegram {
 
   private takeInjectedFailure(bot: FakeBot, method: string): ApiError | undefined {
     const name = method.toLowerCase();
+    const now = Date.now();
+    bot.failures = bot.failures.filter((f) => f.until === undefined || f.until > now);
     const failure = bot.failures.find((f) => (f.methods ? f.methods.has(name) : name !== 'getupdates'));
     if (!failure) return undefined;
+    if (failure.until !== undefined) return failure.error();
     failure.remaining -= 1;
     if (failure.remaining <= 0) bot.failures.splice(bot.failures.indexOf(failure), 1);
     return failure.error();
@@ -1228,7 +1239,7 @@ export class FakeTelegram {
       freeSends: [],
       paidSends: [],
       chatSends: new Map(),
-      stats: { tooMany: 0, perSecond: new Map(), paidMessages: 0, starTenths: 0 },
+      stats: { tooMany: 0, perSecond: new Map(), maxSlidingSecond: 0, paidMessages: 0, starTenths: 0 },
       paidBroadcastEligible: false,
     };
     this.bots.set(fullToken, bot);
@@ -1388,6 +1399,18 @@ export class FakeTelegram {
       methods: spec.methods ? new Set(spec.methods.map((m) => m.toLowerCase())) : undefined,
     });
     this.changed();
+  }
+
+  /**
+   * An outage: for the next `ms` milliseconds every call (matching `methods`; every method but
+   * getUpdates when omitted) fails with the given Bot API error, e.g. 502 Bad Gateway.
+   */
+  failCallsFor(token: string, { ms, ...spec }: Omit<FailureSpec, 'count'> & { ms: number }): void {
+    const bot = this.botFor(token);
+    if (!Number.isFinite(ms) || ms <= 0) throw new ControlError(400, 'ms must be a positive number');
+    this.failNextCalls(token, { ...spec, count: 1 });
+    const failure = bot.failures[bot.failures.length - 1];
+    failure.until = Date.now() + ms;
   }
 
   /** The next `calls` calls (every method but getUpdates, unless `methods`) get 429 with retry_after. */

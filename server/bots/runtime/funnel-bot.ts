@@ -1,7 +1,9 @@
 // One running funnel's bot: a grammY Bot (auto-retry for 429s, per bot) with the funnel's
 // behaviours, fed either by its own lean long-polling loop or by the webhook route. Every update
 // is claimed in handled_updates before it has any effect (by the behaviour that handles it, in
-// the same statement as its first write where it can), so none is handled twice.
+// the same statement as its first write where it can), so none is handled twice. An update the
+// database could not take (it is down) is not left behind: polling asks for it again, and a
+// webhook delivery is answered 503 so Telegram delivers it again.
 import { type Bot, type BotError, type Context, type Transformer } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
@@ -11,12 +13,30 @@ import { historyBehaviour } from './behaviours/history';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
 import { startBehaviour } from './behaviours/start';
-import { isUnauthorized, PersonBlockedError, sleep, type FunnelContext, type RuntimeLog } from './funnel-context';
+import {
+  DATABASE_RETRY_MAX_MS,
+  DATABASE_RETRY_MIN_MS,
+  isDatabaseUnavailable,
+  isUnauthorized,
+  jittered,
+  PersonBlockedError,
+  sleep,
+  type FunnelContext,
+  type RuntimeLog,
+} from './funnel-context';
 import type { RuntimeStore } from './store';
-import type { BotRateLimiter } from '../../telegram/rate-limiter';
+import type { BotRateLimiter, SendTicket } from '../../telegram/rate-limiter';
 import { deliverReplies, ReplyQueue } from './replies';
 import { PREPAID_SLOT, type PrepaidSlot } from './stage-message';
 import type { AdoptedReply } from './store';
+
+/**
+ * An update's handling waits this long for its reply to go: enough for the first retries of a
+ * hiccup. A reply still waiting out an outage of Telegram after that goes on in the background
+ * (its update is taken: it is in the outbox), so one chat Telegram keeps refusing does not hold up
+ * the bot's other updates.
+ */
+export const UPDATE_WAITS_FOR_REPLY_MS = 5_000;
 
 /** The updates a funnel's bot asks Telegram for. */
 export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
@@ -24,9 +44,12 @@ export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_mem
 export const POLL_TIMEOUT_S = 30;
 /** Per-request timeout: above the long poll. */
 const API_TIMEOUT_S = POLL_TIMEOUT_S + 30;
-/** Backoff while Telegram cannot be reached (first, then doubled up to max). */
+/**
+ * Backoff while Telegram cannot be reached (first, then doubled up to max, each jittered): capped
+ * at a few seconds, so the bot answers again within about that long of Telegram coming back.
+ */
 export const POLL_RETRY_MIN_MS = 1_000;
-export const POLL_RETRY_MAX_MS = 60_000;
+export const POLL_RETRY_MAX_MS = 3_000;
 /**
  * funnels.update_offset is written at most this often per polling bot (and when it stops). It
  * only says where to ask from after a restart: Telegram drops the updates a getUpdates has
@@ -46,6 +69,8 @@ export interface FunnelBotOptions {
   pollRetryMinMs?: number;
   /** Waits between attempts of a call to a person after a network failure or a 5xx. */
   sendRetryDelaysMs?: readonly number[];
+  /** How long a reply may wait for Telegram before it is given up (tests shorten it). */
+  replyGiveUpMs?: number;
   alertOwner?: FunnelContext['alertOwner'];
   /** The bot's sending rate, shared with its mailings (replies take the next free slot first). */
   limiter?: BotRateLimiter;
@@ -102,17 +127,26 @@ export class FunnelBot {
     this.funnelId = funnel.id;
     this.tokenHash = funnel.botTokenHash ?? '';
     const limiter = options.limiter;
-    // Inside auto-retry: every attempt, a retry after a 429 too, takes a slot of the bot's rate
-    // (ahead of any mailing), and a 429 holds back the bot's mailings as well.
+    // Inside auto-retry: every attempt, a retry after a 429 too, sends in a slot of the bot's rate
+    // (ahead of any mailing) and holds Telegram's window until the answer, as mailings do
+    // (rate-limiter.ts, untilDone): a request that leaves late can then not crowd a second. A
+    // 429 holds back the bot's mailings as well.
     const paced: Transformer = async (prev, method, payload, signal) => {
       if (!limiter || !SENDING_METHODS.has(method)) return prev(method, payload, signal);
-      // A reply took its slot before it was marked sending (replies.ts): its first attempt uses it.
+      // A reply took its slot before its claim (stage-message.ts): its first attempt sends in it.
       const slot = (payload as { [PREPAID_SLOT]?: PrepaidSlot } | undefined)?.[PREPAID_SLOT];
-      if (slot && !slot.used) slot.used = true;
-      else await limiter.take('reply');
-      const result = await prev(method, payload, signal);
-      if (!result.ok && result.error_code === 429) limiter.pauseFor(result.parameters?.retry_after ?? 1);
-      return result;
+      let ticket: SendTicket;
+      if (slot && !slot.used) {
+        slot.used = true;
+        ticket = slot.ticket;
+      } else ticket = await limiter.take('reply', undefined, true);
+      try {
+        const result = await prev(method, payload, signal);
+        if (!result.ok && result.error_code === 429) limiter.pauseFor(result.parameters?.retry_after ?? 1);
+        return result;
+      } finally {
+        ticket.done();
+      }
     };
     this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S, perAttempt: limiter ? [paced] : [] });
     const replies = new ReplyQueue();
@@ -123,9 +157,10 @@ export class FunnelBot {
       fileIds,
       signal: this.abort.signal,
       sendRetryDelaysMs: options.sendRetryDelaysMs,
+      replyGiveUpMs: options.replyGiveUpMs,
       alertOwner: options.alertOwner,
       limiter,
-      deliver: (target) => replies.run(target.personId, (waited) => deliverReplies(fc, this.bot.api, target, waited)),
+      deliver: (target) => this.awaitBriefly(replies.run(target.personId, (waited) => deliverReplies(fc, this.bot.api, target, waited))),
     };
     this.fc = fc;
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
@@ -141,7 +176,16 @@ export class FunnelBot {
     return describeBotApiError(error, this.options.token);
   }
 
+  /**
+   * What went wrong with an update. The database being unreachable is thrown on: the update was
+   * not taken (its claim is in the statement that failed), so it must not be left behind
+   * (handleUpdate rejects; polling asks for it again, a webhook delivery is answered 503).
+   */
   private onUpdateError(error: unknown, updateId: number): void {
+    if (isDatabaseUnavailable(error)) {
+      this.options.log.warn({ funnel_id: this.funnelId, update_id: updateId }, `funnel bot could not handle an update yet, the database is unavailable: ${this.describe(error)}`);
+      throw error;
+    }
     if (error instanceof PersonBlockedError) {
       this.options.log.info({ funnel_id: this.funnelId, update_id: updateId }, 'the person blocked the bot; marked blocked');
     } else if (isUnauthorized(error)) {
@@ -149,6 +193,26 @@ export class FunnelBot {
     } else {
       this.options.log.error({ funnel_id: this.funnelId, update_id: updateId }, `funnel bot could not handle an update: ${this.describe(error)}`);
     }
+  }
+
+  /** Waits for a reply's delivery up to UPDATE_WAITS_FOR_REPLY_MS; after that it goes on alone (waited for when the bot stops). */
+  private async awaitBriefly(delivery: Promise<void>): Promise<void> {
+    this.inFlight.add(delivery);
+    void delivery.then(
+      () => this.inFlight.delete(delivery),
+      () => this.inFlight.delete(delivery),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<'later'>((resolve) => (timer = setTimeout(() => resolve('later'), UPDATE_WAITS_FOR_REPLY_MS)));
+    try {
+      if ((await Promise.race([delivery, patience])) !== 'later') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    delivery.catch((error: unknown) => {
+      if (error instanceof PersonBlockedError || isUnauthorized(error)) return this.onUpdateError(error, 0);
+      this.options.log.error({ funnel_id: this.funnelId }, `could not send a reply: ${this.describe(error)}`);
+    });
   }
 
   private tokenRevoked(): void {
@@ -170,7 +234,8 @@ export class FunnelBot {
 
   /**
    * A webhook delivery: handled now (the behaviours skip an update handled before, by any
-   * process), and waited for when the bot stops.
+   * process), and waited for when the bot stops. Rejects when the update could not be taken (the
+   * database is unavailable): Telegram must deliver it again.
    */
   async handleDelivered(update: Update): Promise<void> {
     if (updateReceived.hasSubscribers) this.published([update]);
@@ -194,6 +259,7 @@ export class FunnelBot {
     const apiSignal = signal as unknown as Parameters<Bot['api']['getUpdates']>[1];
     const minDelay = this.options.pollRetryMinMs ?? POLL_RETRY_MIN_MS;
     let delay = minDelay;
+    let databaseDelay = DATABASE_RETRY_MIN_MS;
     let webhookCleared = false;
     while (!signal.aborted) {
       try {
@@ -209,23 +275,16 @@ export class FunnelBot {
         delay = minDelay;
         if (updates.length > 0) {
           if (updateReceived.hasSubscribers) this.published(updates);
-          // People are independent: their updates are handled side by side, each person's in
-          // order. A batch is finished even when stopping (the offset then covers all of it).
-          const byPerson = new Map<number | string, Update[]>();
-          for (const update of updates) {
-            const key = personKey(update);
-            const queue = byPerson.get(key);
-            if (queue) queue.push(update);
-            else byPerson.set(key, [update]);
-          }
-          await Promise.all(
-            [...byPerson.values()].map(async (queue) => {
-              for (const update of queue) await this.bot.handleUpdate(update);
-            }),
-          );
-          lastHandled = Math.max(lastHandled, ...updates.map((u) => u.update_id));
+          const notTaken = await this.handleBatch(updates);
+          // The offset goes no further than the first update not taken: the next getUpdates
+          // brings it again (and those after it, which handled_updates skips when handled).
+          lastHandled = Math.max(lastHandled, notTaken === null ? Math.max(...updates.map((u) => u.update_id)) : notTaken - 1);
           this.offsetToSave = lastHandled;
           this.scheduleOffsetSave();
+          if (notTaken !== null) {
+            await sleep(jittered(databaseDelay), signal);
+            databaseDelay = Math.min(databaseDelay * 2, DATABASE_RETRY_MAX_MS);
+          } else databaseDelay = DATABASE_RETRY_MIN_MS;
         }
       } catch (error) {
         if (signal.aborted) break;
@@ -233,14 +292,46 @@ export class FunnelBot {
           this.tokenRevoked();
           break;
         }
+        const wait = jittered(delay);
         this.options.log.warn(
           { funnel_id: this.funnelId },
-          `funnel bot could not get updates: ${this.describe(error)}; retrying in ${delay / 1000} s`,
+          `funnel bot could not get updates: ${this.describe(error)}; retrying in ${(wait / 1000).toFixed(1)} s`,
         );
-        await sleep(delay, signal);
+        await sleep(wait, signal);
         delay = Math.min(delay * 2, POLL_RETRY_MAX_MS);
       }
     }
+  }
+
+  /**
+   * Handles a batch of polled updates. People are independent: their updates are handled side by
+   * side, each person's in order, and a person's updates after one that could not be taken wait
+   * for it. A batch is finished even when stopping (the offset then covers all of it). Answers
+   * the first update not taken (the database was unavailable), or null.
+   */
+  private async handleBatch(updates: Update[]): Promise<number | null> {
+    const byPerson = new Map<number | string, Update[]>();
+    for (const update of updates) {
+      const key = personKey(update);
+      const queue = byPerson.get(key);
+      if (queue) queue.push(update);
+      else byPerson.set(key, [update]);
+    }
+    let notTaken: number | null = null;
+    await Promise.all(
+      [...byPerson.values()].map(async (queue) => {
+        for (const update of queue) {
+          try {
+            await this.bot.handleUpdate(update);
+          } catch {
+            // Logged by onUpdateError, the only way an update's failure gets here.
+            notTaken = Math.min(notTaken ?? update.update_id, update.update_id);
+            return;
+          }
+        }
+      }),
+    );
+    return notTaken;
   }
 
   /**

@@ -1,8 +1,8 @@
 // What every behaviour of one running funnel's bot shares: its funnel id, the database, the log,
 // and the way Telegram calls are made (transient failures retried, a blocked person marked).
-import { type Api, GrammyError } from 'grammy';
+import { type Api, GrammyError, HttpError } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
-import { isRetryableBotApiError } from '../create-bot';
+import { surelyNotDelivered } from '../create-bot';
 import type { InboxAlert, RuntimeStore } from './store';
 import type { BotRateLimiter } from '../../telegram/rate-limiter';
 import type { ReplyTarget } from './replies';
@@ -19,6 +19,8 @@ export interface FunnelContext {
   signal: AbortSignal;
   /** Waits between attempts of a call to a person (SEND_RETRY_DELAYS_MS; tests shorten them). */
   sendRetryDelaysMs?: readonly number[];
+  /** How long a reply may wait for Telegram before it is given up (REPLY_GIVE_UP_MS; tests shorten it). */
+  replyGiveUpMs?: number;
   /** Tells the owner someone wrote (through the service bot); best effort, never awaited by updates. */
   alertOwner?: (alert: InboxAlert) => Promise<void>;
   /** The bot's sending rate (shared with its mailings and letters; replies go first). */
@@ -28,10 +30,63 @@ export interface FunnelContext {
 }
 
 /**
- * Waits between attempts of one call that failed on the network or with Telegram's 5xx: the
- * one retry path for those (auto-retry only waits out 429s, see create-bot.ts).
+ * Waits between attempts of one call that surely did not deliver (Telegram's 5xx, a refused
+ * connection): the one retry path for those (auto-retry only waits out 429s, see create-bot.ts).
+ * After these, the last one repeats (with jitter) until the reply is REPLY_GIVE_UP_MS old: a reply
+ * waits out an outage of Telegram, and goes within a few seconds of its end.
  */
-export const SEND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000, 4_000];
+export const SEND_RETRY_DELAYS_MS: readonly number[] = [250, 1_000, 3_000];
+/** A reply Telegram could not take for this long is given up: recorded failed, with why. */
+export const REPLY_GIVE_UP_MS = 15 * 60_000;
+/** Waits of a repeated retry vary by this share either way, so many bots do not retry in step. */
+export const RETRY_JITTER = 0.2;
+
+/** `ms`, give or take RETRY_JITTER. */
+export function jittered(ms: number): number {
+  return ms * (1 - RETRY_JITTER + Math.random() * 2 * RETRY_JITTER);
+}
+
+/** Waits while the database cannot be reached: doubled from the first, up to the last, jittered. */
+export const DATABASE_RETRY_MIN_MS = 250;
+export const DATABASE_RETRY_MAX_MS = 2_000;
+
+/** PostgreSQL's SQLSTATEs for "not reachable now": connection exceptions, shutdown, too many clients. */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
+const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+/** node-postgres says these in words only (no code). */
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
+
+/**
+ * The database could not be reached (down, restarting, shutting down): what was asked did not
+ * happen, or did and its answer was lost, and asking again once it is back is the way on. A
+ * Telegram failure is never one (its network errors look alike, hence the check first).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    if (at instanceof GrammyError || at instanceof HttpError) return false;
+    const { code, message } = at as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NETWORK_CODES.has(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `work` until the database answers: while it cannot be reached, waits (capped, jittered)
+ * and asks again; any other failure is thrown. Gives up (throws) only when the bot stops.
+ */
+export async function untilDatabaseAnswers<T>(fc: Pick<FunnelContext, 'signal' | 'log' | 'funnelId'>, what: string, work: () => Promise<T>): Promise<T> {
+  for (let delay = DATABASE_RETRY_MIN_MS; ; delay = Math.min(delay * 2, DATABASE_RETRY_MAX_MS)) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || fc.signal.aborted) throw error;
+      fc.log.warn({ funnel_id: fc.funnelId }, `could not ${what}, the database is unavailable; trying again`);
+      await sleep(jittered(delay), fc.signal);
+      if (fc.signal.aborted) throw error;
+    }
+  }
+}
 
 /** Resolves after `ms`, or at once when the bot stops (its stop() waits for the update being handled). */
 export const sleep = (ms: number, signal: AbortSignal) =>
@@ -62,23 +117,28 @@ function isBlocked(error: unknown): boolean {
 }
 
 /**
- * One Telegram call to (or about) a person: network trouble and 5xx are retried with backoff,
- * once per delay (a 429 was already waited out by auto-retry, per bot, and is not retried again
- * here), 403 marks the person blocked and throws PersonBlockedError, 401 and anything else is
- * thrown to the bot's error handler.
+ * One Telegram call to (or about) a person. A failure that surely did not deliver (5xx, a
+ * refused connection) is retried, after SEND_RETRY_DELAYS_MS and then every last one of them,
+ * until `giveUpAt` (an epoch ms; default: REPLY_GIVE_UP_MS from now) or the bot stops. A 429 was
+ * already waited out by auto-retry, per bot, and is not retried again here. 403 marks the person
+ * blocked and throws PersonBlockedError; 401, a failure that may have delivered (a timeout, a
+ * reset mid-request) and anything else are thrown to the caller: never sent blindly again.
  */
-export async function callForPerson<T>(fc: FunnelContext, telegramId: number, call: () => Promise<T>): Promise<T> {
+export async function callForPerson<T>(fc: FunnelContext, telegramId: number, call: () => Promise<T>, giveUpAt?: number): Promise<T> {
   const delays = fc.sendRetryDelaysMs ?? SEND_RETRY_DELAYS_MS;
+  const deadline = giveUpAt ?? Date.now() + (fc.replyGiveUpMs ?? REPLY_GIVE_UP_MS);
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();
     } catch (error) {
       if (isBlocked(error)) {
-        await fc.store.setBlocked(fc.funnelId, telegramId, true);
+        await untilDatabaseAnswers(fc, 'mark a person blocked', () => fc.store.setBlocked(fc.funnelId, telegramId, true));
         throw new PersonBlockedError(telegramId);
       }
-      if (!isRetryableBotApiError(error) || attempt >= delays.length || fc.signal.aborted) throw error;
-      await sleep(delays[attempt], fc.signal);
+      if (!surelyNotDelivered(error) || fc.signal.aborted) throw error;
+      const delay = attempt < delays.length ? delays[attempt] : jittered(delays[delays.length - 1] ?? 0);
+      if (Date.now() + delay > deadline) throw error;
+      await sleep(delay, fc.signal);
       if (fc.signal.aborted) throw error;
     }
   }

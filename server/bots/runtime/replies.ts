@@ -1,16 +1,22 @@
 // A funnel bot's replies go through the outbox (issue 11). The statement that claims an update
-// also writes the reply it causes (the stage's message) as a waiting outbox row of this runtime;
-// then, when a slot of the bot's rate is free, the row is marked sending, the message goes to
-// Telegram, and the outcome is recorded with the person's history. A kill between the claim and
-// the call leaves the row waiting: the next runtime takes it over and sends it. A kill during the
-// call leaves it sending: it becomes unknown (counted, never sent again). Nothing twice.
+// also writes the reply it causes (the stage's message) as an outbox row of this runtime, marked
+// sending, once a slot of the bot's rate is free (taken before the claim, held until Telegram's
+// answer); then the message goes to Telegram, and the outcome is recorded with the person's
+// history. A kill between the claim and the call leaves the row sending: it becomes unknown
+// (counted, never sent again). Nothing twice.
+//
+// Outages: while Telegram answers 5xx or refuses connections (the message surely did not go), the
+// reply waits and is tried again, every few seconds, until it is REPLY_GIVE_UP_MS old; a request
+// that may have reached Telegram (a timeout, a reset mid-request) is recorded unknown, not sent
+// again. While the database is down, the outcome waits to be recorded until it answers.
 //
 // One person's replies go one after another, oldest first: a waiting reply left from a dead
 // runtime is sent before the person's next one, and the queue per person keeps a taken-over
 // reply and a new one from overtaking each other in this process.
-import { type Api, GrammyError } from 'grammy';
+import { type Api, GrammyError, HttpError } from 'grammy';
 import type { PersonValues } from '../../../contract/personalise';
-import { PersonBlockedError, type FunnelContext } from './funnel-context';
+import { surelyNotDelivered } from '../create-bot';
+import { PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
 import { type PrepaidSlot, sendStageMessage } from './stage-message';
 import type { ReplyOutcome, TakenReply } from './store';
 
@@ -48,31 +54,40 @@ export interface ReplyTarget {
   upToId?: number;
 }
 
-/** A slot of the bot's rate, taken before a reply is claimed (see the behaviours). */
-export async function takeSlot(fc: FunnelContext): Promise<PrepaidSlot | undefined> {
-  if (!fc.limiter) return undefined;
-  await fc.limiter.take('reply');
-  return { used: false };
-}
-
 /**
  * Sends the reply (or the person's waiting replies) and records how each ended. Throws what
- * sending threw (PersonBlockedError, a 401, a failure after retries) once it is recorded.
+ * sending threw (PersonBlockedError, a 401, a failure Telegram did not get over) once it is recorded.
  */
 export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyTarget, waited: boolean): Promise<void> {
+  const giveUpAt = Date.now() + (fc.replyGiveUpMs ?? REPLY_GIVE_UP_MS);
   let slot = target.slot;
-  // A slot taken before an earlier reply of the person went out is stale: take a fresh one.
-  if (waited && slot) slot.used = true;
-  let taken: TakenReply[];
-  if (target.reply) taken = [target.reply];
-  else {
-    // Taken over: marked sending only once a slot is free, so a kill while waiting for the bot's
-    // rate leaves them waiting (sent by the next runtime), not unknown.
-    slot = await takeSlot(fc);
-    taken = await fc.store.takeReplies(fc.funnelId, target.personId, target.upToId ?? 0);
-    if (taken.length === 0) return; // another runtime has them
+  try {
+    // A slot taken before an earlier reply of the person went out is stale: the call takes a fresh one.
+    if (waited && slot) slot.used = true;
+    let taken: TakenReply[];
+    if (target.reply) taken = [target.reply];
+    else {
+      // Taken over: marked sending only once a slot is free, so a kill while waiting for the bot's
+      // rate leaves them waiting (sent by the next runtime), not unknown.
+      slot = await takeSlot(fc);
+      taken = await untilDatabaseAnswers(fc, 'take waiting replies', () => fc.store.takeReplies(fc.funnelId, target.personId, target.upToId ?? 0));
+      if (taken.length === 0) return; // another runtime has them
+    }
+    await sendTaken(fc, api, target, taken, giveUpAt, slot);
+  } finally {
+    slot?.ticket.done(); // a slot no request used (or one that did: done() is idempotent) frees the window
   }
-  const stages = await fc.store.stages(fc.funnelId);
+}
+
+/** A slot of the bot's rate, taken before a reply is claimed (see the behaviours); its ticket is done() once used or not needed. */
+export async function takeSlot(fc: FunnelContext): Promise<PrepaidSlot | undefined> {
+  if (!fc.limiter) return undefined;
+  return { ticket: await fc.limiter.take('reply', undefined, true), used: false };
+}
+
+async function sendTaken(fc: FunnelContext, api: Api, target: ReplyTarget, taken: TakenReply[], giveUpAt: number, slot: PrepaidSlot | undefined): Promise<void> {
+  const record = (outcomes: ReplyOutcome[]) => untilDatabaseAnswers(fc, 'record how replies ended', () => fc.store.recordReplies(outcomes));
+  const stages = await untilDatabaseAnswers(fc, "read the funnel's stages", () => fc.store.stages(fc.funnelId));
   for (let i = 0; i < taken.length; i++) {
     const reply = taken[i];
     const stage = stages.find((s) => s.id === reply.stageId);
@@ -80,21 +95,28 @@ export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyT
     try {
       if (!stage) outcome = { id: reply.id, state: 'skipped', error: 'The stage was deleted before its message was sent.' };
       else {
-        const sent = await sendStageMessage(fc, api, target.chatId, stage, target.person, i === 0 ? slot : undefined);
+        const sent = await sendStageMessage(fc, api, target.chatId, stage, target.person, giveUpAt, i === 0 ? slot : undefined);
         outcome = sent
           ? { id: reply.id, state: 'sent', messageId: sent.message.message_id, text: sent.text, stageId: stage.id }
           : { id: reply.id, state: 'skipped', error: 'The stage has no message.' };
       }
     } catch (error) {
       const blocked = error instanceof PersonBlockedError;
-      const failed: ReplyOutcome = { id: reply.id, state: blocked ? 'blocked' : 'failed', error: blocked ? 'The person blocked the bot.' : errorText(error) };
+      const notSent = !blocked && surelyNotDelivered(error);
+      // Stopping while Telegram was unreachable: it did not go, so the next runtime sends it.
+      const handOver = notSent && fc.signal.aborted;
+      const failed: ReplyOutcome = blocked
+        ? { id: reply.id, state: 'blocked', error: 'The person blocked the bot.' }
+        : error instanceof HttpError && !notSent
+          ? { id: reply.id, state: 'unknown', error: `It may have reached Telegram: ${errorText(error)}` }
+          : { id: reply.id, state: 'failed', error: errorText(error) };
       // The rest were not handed to Telegram: to a blocked person they never will be; else they
       // wait for the next runtime (this one is stopping, or its token was refused).
       const rest = taken.slice(i + 1).map((r) => r.id);
-      await fc.store.recordReplies([failed, ...(blocked ? rest.map((id): ReplyOutcome => ({ id, state: 'blocked', error: failed.error })) : [])]);
-      if (!blocked) await fc.store.releaseReplies(rest);
+      if (!handOver) await record([failed, ...(blocked ? rest.map((id): ReplyOutcome => ({ id, state: 'blocked', error: failed.error })) : [])]);
+      if (!blocked) await fc.store.releaseReplies(handOver ? [reply.id, ...rest] : rest);
       throw error;
     }
-    await fc.store.recordReplies([outcome]);
+    await record([outcome]);
   }
 }

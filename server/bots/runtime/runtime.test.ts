@@ -6,7 +6,7 @@ import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
-import { funnels, media, people, personEvents, personTags, stages } from '../../db/schema';
+import { funnels, media, outbox, people, personEvents, personTags, stages } from '../../db/schema';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../../test/helpers';
 import { END_OF_FUNNEL_TEXT } from './behaviours/next-step';
 import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../diagnostics';
@@ -338,18 +338,27 @@ describe("one bot's trouble stays with that bot", () => {
     );
   });
 
-  it("Telegram's 5xx: a reply is retried once per SEND_RETRY_DELAYS_MS entry, then given up and logged, never more", async () => {
-    const { token } = await runningFunnel([{ text: 'Hello', next: null }]);
+  it("Telegram's 5xx: a reply is retried past SEND_RETRY_DELAYS_MS until it is replyGiveUpMs old, then given up: failed, logged, shown", async () => {
+    const { funnel, token } = await runningFunnel([{ text: 'Hello', next: null }]);
     const log = recordingLog();
-    await start(testRuntime(testDb.db, fake.url, { log, sendRetryDelaysMs: FAST_RETRIES }));
-    expect(FAST_RETRIES).toHaveLength(SEND_RETRY_DELAYS_MS.length);
-    fake.failNextCalls(token, { count: 20, error_code: 500, description: 'Internal Server Error', methods: ['sendMessage'] });
+    const giveUpMs = 400;
+    await start(testRuntime(testDb.db, fake.url, { log, sendRetryDelaysMs: FAST_RETRIES, replyGiveUpMs: giveUpMs }));
+    fake.failNextCalls(token, { count: 1000, error_code: 500, description: 'Internal Server Error', methods: ['sendMessage'] });
+    const sentAt = Date.now();
     fake.sendUserMessage(token, { from: { id: 5201, first_name: 'Ivy' }, text: '/start' });
     // The positive signal: the update's handler gave up and said so.
     await until(() => log.errors.some((line) => line.includes('sendMessage answered 500')), 'the give-up logged');
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(giveUpMs - FAST_RETRIES[0]);
     const attempts = fake.calls(token, 'sendMessage');
-    expect(attempts.map((c) => c.error_code)).toEqual(Array(SEND_RETRY_DELAYS_MS.length + 1).fill(500));
-    expect(fake.botState(token).injected_failures).toBe(20 - attempts.length);
+    // More than the fixed retries of old: it kept trying for as long as it was allowed.
+    expect(attempts.length).toBeGreaterThan(SEND_RETRY_DELAYS_MS.length + 1);
+    expect(attempts.every((c) => c.error_code === 500)).toBe(true);
+    const rows = await eventually(
+      () => testDb.db.orm.select({ state: outbox.state, error: outbox.error }).from(outbox).where(eq(outbox.funnelId, funnel.id)),
+      (list) => list.length === 1 && list[0].state === 'failed',
+      'the reply recorded failed',
+    );
+    expect(rows[0].error).toBe('500 Internal Server Error');
   });
 
   it("Telegram's 5xx: a bot stopped while a reply waits to be retried stops at once, without another attempt", async () => {

@@ -18,7 +18,7 @@ import type { FunnelRow } from '../../db/schema';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
 import { describeBotApiError, isTransientBotApiError } from '../create-bot';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
-import { isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
+import { isDatabaseUnavailable, isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { BotRateLimits } from '../../telegram/rate-limiter';
 import { type AdoptedReply, createRuntimeStore, RUNTIME_HEARTBEAT_MS, type RuntimeStore } from './store';
 import { funnelWebhookPath, funnelWebhookSecret, type FunnelWebhookPort, type WebhookDelivery } from './webhook-port';
@@ -44,6 +44,8 @@ export interface FunnelRuntimeOptions {
   pollRetryMinMs?: number;
   /** Waits between attempts of a call to a person after a network failure or a 5xx (tests shorten them). */
   sendRetryDelaysMs?: readonly number[];
+  /** How long a reply may wait for Telegram before it is given up (REPLY_GIVE_UP_MS; tests shorten it). */
+  replyGiveUpMs?: number;
   /** Tells a funnel's owner someone wrote to the bot (main.ts: through the service bot). */
   alertOwner?: FunnelContext['alertOwner'];
   /** Per-bot sending rate shared with the outbox (mailings): replies go first. */
@@ -76,16 +78,23 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
 
   /**
    * Webhook mode: an update Telegram delivered (server/http/webhooks/ checked its secret). A
-   * funnel another process started gets its bot here too.
+   * funnel another process started gets its bot here too. 'not_taken' while the database cannot
+   * be reached: nothing of the update happened, and Telegram must deliver it again.
    */
   async deliver(funnelId: number, update: Update): Promise<WebhookDelivery> {
     if (this.transport !== 'webhook') return 'unknown';
     if (this.stopping) return 'unavailable';
-    const bot = this.bots.get(funnelId) ?? (await this.adopt(funnelId));
-    if (bot === 'unknown') return 'unknown';
-    if (!bot) return this.stopping ? 'unavailable' : 'dropped';
-    await bot.handleDelivered(update);
-    return 'handled';
+    try {
+      const bot = this.bots.get(funnelId) ?? (await this.adopt(funnelId));
+      if (bot === 'unknown') return 'unknown';
+      if (!bot) return this.stopping ? 'unavailable' : 'dropped';
+      await bot.handleDelivered(update);
+      return 'handled';
+    } catch (error) {
+      // handleDelivered rejects only for an update the database could not take (onUpdateError).
+      if (isDatabaseUnavailable(error) || isDatabaseUnavailable((error as { error?: unknown }).error)) return 'not_taken';
+      throw error;
+    }
   }
 
   /** Webhook mode: a delivery for a funnel another process started; its bot is made here too. */
@@ -224,6 +233,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
       onRevoked: (id) => void this.revoked(id),
       pollRetryMinMs: this.options.pollRetryMinMs,
       sendRetryDelaysMs: this.options.sendRetryDelaysMs,
+      replyGiveUpMs: this.options.replyGiveUpMs,
       alertOwner: this.options.alertOwner,
       limiter: this.options.limits?.of(funnel.id),
     });

@@ -5,6 +5,7 @@ import { type Api, InputFile } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { fillPlaceholders, type PersonValues } from '../../../contract/personalise';
 import { messageKeyboard, nextStepData, TEXT_OPTIONS } from '../../messages/render';
+import type { SendTicket } from '../../telegram/rate-limiter';
 import { callForPerson, type FunnelContext } from './funnel-context';
 import type { RuntimeStage } from './store';
 
@@ -25,19 +26,23 @@ export function personValues(from: { first_name: string; last_name?: string; use
 }
 
 /**
- * A slot of the bot's rate taken before the call (the reply was marked sending in between): the
- * call's first attempt uses it instead of taking another; a retry takes a new one. It rides on
- * the call's options under a symbol, which the JSON and multipart bodies leave out.
+ * A slot of the bot's rate taken before the reply's claim (so that a kill while waiting for the
+ * rate leaves the update unclaimed, not a reply unknown): the call's first attempt sends in it, a
+ * retry takes a new one. Its ticket holds Telegram's window until the answer (done()), so the
+ * time the claim took cannot crowd a second. It rides on the call's options under a symbol, which
+ * the JSON and multipart bodies leave out.
  */
 export const PREPAID_SLOT = Symbol('prepaid rate slot');
 export interface PrepaidSlot {
+  ticket: SendTicket;
   used: boolean;
 }
 
 /**
  * Sends `stage`'s message to the person, personalised with their fields; answers what was sent,
  * or null when the stage has neither text nor media. Throws PersonBlockedError when they blocked
- * the bot. Recording it is the caller's (replies.ts).
+ * the bot. A failure that surely did not deliver is retried until `giveUpAt` (callForPerson).
+ * Recording it is the caller's (replies.ts).
  */
 export async function sendStageMessage(
   fc: FunnelContext,
@@ -45,16 +50,20 @@ export async function sendStageMessage(
   chatId: number,
   stage: RuntimeStage,
   person: PersonValues,
+  giveUpAt?: number,
   slot?: PrepaidSlot,
 ): Promise<{ message: Message; text: string } | null> {
   const { media_id } = stage.message;
   const text = fillPlaceholders(stage.message.text, person);
   const reply_markup = messageKeyboard(stage.message, nextStepData(stage.id));
   const prepaid = slot ? { [PREPAID_SLOT]: slot } : {};
-  if (media_id !== null) return { message: await sendMedia(fc, api, chatId, media_id, text, reply_markup, prepaid), text };
+  if (media_id !== null) return { message: await sendMedia(fc, api, chatId, media_id, text, reply_markup, prepaid, giveUpAt), text };
   if (text.trim() === '') return null;
-  const message = await callForPerson(fc, chatId, () =>
-    api.sendMessage(chatId, text, { ...TEXT_OPTIONS, ...(reply_markup ? { reply_markup } : {}), ...prepaid }),
+  const message = await callForPerson(
+    fc,
+    chatId,
+    () => api.sendMessage(chatId, text, { ...TEXT_OPTIONS, ...(reply_markup ? { reply_markup } : {}), ...prepaid }),
+    giveUpAt,
   );
   return { message, text };
 }
@@ -67,6 +76,7 @@ async function sendMedia(
   caption: string,
   reply_markup: InlineKeyboardMarkup | undefined,
   prepaid: object,
+  giveUpAt: number | undefined,
 ): Promise<Message> {
   const extra = { ...(caption ? { caption, parse_mode: TEXT_OPTIONS.parse_mode } : {}), ...(reply_markup ? { reply_markup } : {}), ...prepaid };
   let known = fc.fileIds.get(mediaId);
@@ -79,7 +89,7 @@ async function sendMedia(
     }
   }
   const send = (kind: 'photo' | 'video', file: string | InputFile) =>
-    callForPerson<Message>(fc, chatId, () => (kind === 'photo' ? api.sendPhoto(chatId, file, extra) : api.sendVideo(chatId, file, extra)));
+    callForPerson<Message>(fc, chatId, () => (kind === 'photo' ? api.sendPhoto(chatId, file, extra) : api.sendVideo(chatId, file, extra)), giveUpAt);
   if (known) {
     try {
       return await send(known.kind, known.fileId);

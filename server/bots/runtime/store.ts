@@ -65,10 +65,13 @@ export interface TakenReply {
   stageId: number | null;
 }
 
-/** How a reply ended: sent (with Telegram's message id and the text as sent), or not. */
+/**
+ * How a reply ended: sent (with Telegram's message id and the text as sent), or not; unknown: its
+ * request may have reached Telegram (a timeout, a reset mid-request), so it is not sent again.
+ */
 export type ReplyOutcome =
   | { id: number; state: 'sent'; messageId: number; text: string; stageId: number }
-  | { id: number; state: 'failed' | 'blocked' | 'skipped'; error: string };
+  | { id: number; state: 'failed' | 'blocked' | 'skipped' | 'unknown'; error: string };
 
 /** A dead runtime's waiting reply, taken over by this one. */
 export interface AdoptedReply {

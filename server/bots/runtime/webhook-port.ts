@@ -20,9 +20,10 @@ export function funnelWebhookSecret(secretKey: string, funnelId: number): string
  * dropped: the funnel exists but does not run, so the update is let go (a failure would make
  * Telegram deliver it again and again); unknown: no such funnel takes webhook deliveries here;
  * unavailable: the runtime is stopping (the process shuts down), so Telegram must deliver it
- * again later, to the next process; answered 200, it would be lost.
+ * again later, to the next process; answered 200, it would be lost. not_taken: the database
+ * could not be reached, so nothing of the update happened: Telegram must deliver it again.
  */
-export type WebhookDelivery = 'handled' | 'dropped' | 'unknown' | 'unavailable';
+export type WebhookDelivery = 'handled' | 'dropped' | 'unknown' | 'unavailable' | 'not_taken';
 
 export interface FunnelWebhookPort {
   deliver(funnelId: number, update: Update): Promise<WebhookDelivery>;

@@ -17,10 +17,13 @@ import { MESSAGES } from '../errors';
 export const WEBHOOK_MESSAGES = {
   badSecret: 'Invalid secret token.',
   stopping: 'The server is shutting down; deliver the update again later.',
+  notTaken: 'The update could not be taken now; deliver it again later.',
 } as const;
 
 /** What a 503 asks Telegram to wait before delivering again (it retries on its own schedule anyway). */
 export const STOPPING_RETRY_AFTER_S = 5;
+/** The same while the database is unavailable. */
+export const NOT_TAKEN_RETRY_AFTER_S = 2;
 
 export interface WebhookRoutesDeps {
   /** SECRET_KEY: each funnel's webhook secret is derived from it. */
@@ -75,6 +78,9 @@ export function webhookRoutes({ secretKey, webhooks }: WebhookRoutesDeps) {
         if (outcome === 'unknown') return reply.code(404).send({ detail: MESSAGES.notFound });
         if (outcome === 'unavailable') {
           return reply.code(503).header('retry-after', String(STOPPING_RETRY_AFTER_S)).send({ detail: WEBHOOK_MESSAGES.stopping });
+        }
+        if (outcome === 'not_taken') {
+          return reply.code(503).header('retry-after', String(NOT_TAKEN_RETRY_AFTER_S)).send({ detail: WEBHOOK_MESSAGES.notTaken });
         }
         return reply.code(200).send({});
       },

@@ -2,17 +2,18 @@
 // them seen and no longer blocked. Text goes to the funnel's inbox too, and the first unread
 // message of a conversation alerts the owner (through the service bot, when they have it).
 import { Composer, type Context } from 'grammy';
-import type { FunnelContext } from '../funnel-context';
+import { untilDatabaseAnswers, type FunnelContext } from '../funnel-context';
 
 export function historyBehaviour(fc: FunnelContext): Composer<Context> {
   const behaviour = new Composer();
   behaviour.chatType('private').on('message', async (ctx) => {
     if (!(await fc.store.claimUpdate(fc.funnelId, ctx.update.update_id))) return;
-    const person = await fc.store.touchPerson(fc.funnelId, ctx.from.id);
+    // Claimed: what follows must happen, so it waits for the database if it is down meanwhile.
+    const person = await untilDatabaseAnswers(fc, 'mark a person seen', () => fc.store.touchPerson(fc.funnelId, ctx.from.id));
     if (!person) return;
     const text = ctx.msg.text ?? ctx.msg.caption ?? '';
     const kind = ctx.msg.text?.startsWith('/') ? 'command' : 'text';
-    const alert = await fc.store.recordIncoming(fc.funnelId, person.id, kind, text);
+    const alert = await untilDatabaseAnswers(fc, 'record what a person wrote', () => fc.store.recordIncoming(fc.funnelId, person.id, kind, text));
     if (alert && fc.alertOwner) {
       void fc.alertOwner(alert).catch((error: unknown) =>
         fc.log.warn({ funnel_id: fc.funnelId }, `could not alert the owner of funnel ${fc.funnelId}: ${error instanceof Error ? error.message : String(error)}`),

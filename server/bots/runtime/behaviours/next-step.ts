@@ -4,7 +4,7 @@
 import { Composer, type Context, GrammyError } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
-import { isUnauthorized, type FunnelContext } from '../funnel-context';
+import { isUnauthorized, untilDatabaseAnswers, type FunnelContext } from '../funnel-context';
 import { withoutNextButton } from '../../../messages/render';
 import { personValues } from '../stage-message';
 import { takeSlot } from '../replies';
@@ -43,7 +43,7 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
     const next = index === -1 ? undefined : stages[index + 1];
     if (!next) {
       if (!(await fc.store.claimUpdate(fc.funnelId, ctx.update.update_id))) return;
-      const person = await fc.store.touchPerson(fc.funnelId, ctx.from.id);
+      const person = await untilDatabaseAnswers(fc, 'mark a person seen', () => fc.store.touchPerson(fc.funnelId, ctx.from.id));
       const language = ctx.from.language_code === 'ru' ? 'ru' : 'en';
       const atTheEnd = index !== -1 && person?.stageId === fromStageId;
       await bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery(atTheEnd ? { text: END_OF_FUNNEL_TEXT[language] } : {}));
@@ -52,24 +52,28 @@ export function nextStepBehaviour(fc: FunnelContext): Composer<Context> {
     const markup = pressed && 'reply_markup' in pressed ? pressed.reply_markup : undefined;
     const buttonText = pressedButtonText(markup, query.data);
     const slot = await takeSlot(fc);
-    const moved = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, fromStageId, next, buttonText);
-    if (moved === ALREADY_HANDLED) return;
-    if (moved === null) {
-      await bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery());
-      return;
+    try {
+      const moved = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, fromStageId, next, buttonText);
+      if (moved === ALREADY_HANDLED) return;
+      if (moved === null) {
+        await bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery());
+        return;
+      }
+      await Promise.all([
+        bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery()),
+        pressed
+          ? bestEffort(fc, 'remove the pressed next-step button', () => {
+              const trimmed = withoutNextButton(markup);
+              return ctx.api.editMessageReplyMarkup(pressed.chat.id, pressed.message_id, trimmed ? { reply_markup: trimmed } : {});
+            })
+          : undefined,
+        moved.replyId === null
+          ? undefined
+          : fc.deliver({ personId: moved.id, chatId: ctx.from.id, person: personValues(ctx.from), reply: { id: moved.replyId, stageId: next.id }, slot }),
+      ]);
+    } finally {
+      slot?.ticket.done(); // unused (nobody moved, or the claim failed): the window moves on
     }
-    await Promise.all([
-      bestEffort(fc, 'answer the press', () => ctx.answerCallbackQuery()),
-      pressed
-        ? bestEffort(fc, 'remove the pressed next-step button', () => {
-            const trimmed = withoutNextButton(markup);
-            return ctx.api.editMessageReplyMarkup(pressed.chat.id, pressed.message_id, trimmed ? { reply_markup: trimmed } : {});
-          })
-        : undefined,
-      moved.replyId === null
-        ? undefined
-        : fc.deliver({ personId: moved.id, chatId: ctx.from.id, person: personValues(ctx.from), reply: { id: moved.replyId, stageId: next.id }, slot }),
-    ]);
   });
   return behaviour;
 }
