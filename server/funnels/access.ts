@@ -16,6 +16,15 @@ export function parseId(raw: string): number {
   return id;
 }
 
+/**
+ * The owner's funnels as a subquery, for a write's own WHERE (`inArray(table.funnelId,
+ * ownersFunnelIds(db, ownerId))`): the write then cannot touch another user's row, whatever was
+ * checked before it.
+ */
+export function ownersFunnelIds(db: Database, ownerId: number) {
+  return db.select({ id: funnels.id }).from(funnels).where(eq(funnels.ownerId, ownerId));
+}
+
 export async function ownedFunnel(db: Database, ownerId: number, funnelId: number): Promise<FunnelRow> {
   const [row] = await db.select().from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId))).limit(1);
   if (!row) throw notFound();
