@@ -179,7 +179,7 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
         .from(templateVersions)
         .where(eq(templateVersions.templateId, id));
       await snapshotVersion(tx, id, sourceId, Number(max) + 1);
-      await tx.update(templates).set({ updatedAt: now() }).where(eq(templates.id, id));
+      await tx.update(templates).set({ updatedAt: now() }).where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     });
     return get(admin, id);
   }
@@ -194,17 +194,18 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
         ...(body.published === undefined ? {} : { published: body.published }),
         updatedAt: now(),
       })
-      .where(eq(templates.id, id));
+      .where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     return get(admin, id);
   }
 
-  async function setCover(admin: UserRow, id: number, file: { contentType: string; data: Buffer }): Promise<Template> {
+  /** `data` is null when the body was not a picture: another publisher's template is still 404 first. */
+  async function setCover(admin: UserRow, id: number, file: { contentType: string; data: Buffer | null }): Promise<Template> {
     await published(admin, id);
     const type = file.contentType.split(';')[0].trim().toLowerCase();
-    if (!(TEMPLATE_COVER_TYPES as readonly string[]).includes(type)) throw unsupported(TEMPLATE_ERRORS.coverType);
+    if (!file.data || !(TEMPLATE_COVER_TYPES as readonly string[]).includes(type)) throw unsupported(TEMPLATE_ERRORS.coverType);
     if (file.data.length === 0) throw invalid(TEMPLATE_ERRORS.emptyFile);
     if (file.data.length > TEMPLATE_COVER_MAX_BYTES) throw tooLarge(TEMPLATE_ERRORS.coverTooBig);
-    await orm.update(templates).set({ coverType: type, cover: file.data, updatedAt: now() }).where(eq(templates.id, id));
+    await orm.update(templates).set({ coverType: type, cover: file.data, updatedAt: now() }).where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     return get(admin, id);
   }
 
@@ -304,7 +305,12 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     return { ...totals, days };
   }
 
-  return { list, get, create, publishVersion, update, setCover, cover, mediaFile, add, funnelTemplate, applyUpdate, stats };
+  /** 404 unless the admin published this template (before an upload's body is read). */
+  async function requirePublisher(admin: UserRow, id: number): Promise<void> {
+    await published(admin, id);
+  }
+
+  return { requirePublisher, list, get, create, publishVersion, update, setCover, cover, mediaFile, add, funnelTemplate, applyUpdate, stats };
 }
 
 export type TemplateService = ReturnType<typeof createTemplateService>;
