@@ -147,10 +147,13 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
          from funnels f where f.folder_id = $1 and f.owner_id = $2 order by f.created_at desc, f.id desc`,
       [id, ownerId],
     );
+    // Someone else's template that is no longer published is hidden (its pin stays, should it come back):
+    // its later name, description or cover were never published.
     const templateRows = await db.query<{ id: number; name: string; has_cover: boolean; published: boolean }>(
       `select t.id, t.name, t.cover is not null as has_cover, t.published
-         from folder_templates ft join templates t on t.id = ft.template_id where ft.folder_id = $1 order by t.name, t.id`,
-      [id],
+         from folder_templates ft join templates t on t.id = ft.template_id
+        where ft.folder_id = $1 and (t.published or t.publisher_id = $2) order by t.name, t.id`,
+      [id, ownerId],
     );
     const listRows = await db.query<ListRow>(`${LIST_SELECT} where l.folder_id = $1 and l.owner_id = $2 order by l.name, l.id`, [id, ownerId]);
     const strip = ({ archived: _archived, ...f }: FolderFunnel & { archived: boolean }): FolderFunnel => ({ ...f, people_count: Number(f.people_count) });

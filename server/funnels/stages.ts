@@ -16,7 +16,7 @@ import {
 } from '../../contract/funnels';
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
-import { ownedFunnel, ownedStage } from './access';
+import { ownedFunnel, ownedStage, ownersRow } from './access';
 import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields } from './errors';
 import { messageProblems } from '../messages/validate';
 
@@ -120,7 +120,7 @@ export function createStageService({ db }: StageServiceDeps) {
         // Positions are made 0…n-1 again, with a gap where the new stage goes.
         const ordered = await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id));
         for (const [index, { id }] of ordered.entries()) {
-          await tx.update(stages).set({ position: index < body.position ? index : index + 1 }).where(eq(stages.id, id));
+          await tx.update(stages).set({ position: index < body.position ? index : index + 1 }).where(ownersRow(tx, ownerId, stages, id));
         }
         position = body.position;
       }
@@ -151,13 +151,13 @@ export function createStageService({ db }: StageServiceDeps) {
       changes.tagId = body.tag_id;
     }
     if (Object.keys(changes).length === 0) return one(stage);
-    const [row] = await orm.update(stages).set(changes).where(eq(stages.id, stageId)).returning();
+    const [row] = await orm.update(stages).set(changes).where(ownersRow(orm, ownerId, stages, stageId)).returning();
     return one(row);
   }
 
   async function remove(ownerId: number, stageId: number): Promise<void> {
     await ownedStage(orm, ownerId, stageId);
-    await orm.delete(stages).where(eq(stages.id, stageId));
+    await orm.delete(stages).where(ownersRow(orm, ownerId, stages, stageId));
   }
 
   /** Sets the order (not while the bot runs); stageIds must name every stage of the funnel exactly once. */
@@ -173,7 +173,7 @@ export function createStageService({ db }: StageServiceDeps) {
         throw invalidField('stage_ids', FUNNEL_ERRORS.orderMismatch);
       }
       for (const [position, id] of stageIds.entries()) {
-        await tx.update(stages).set({ position }).where(eq(stages.id, id));
+        await tx.update(stages).set({ position }).where(ownersRow(tx, ownerId, stages, id));
       }
     });
     return list(ownerId, funnelId);
@@ -196,7 +196,7 @@ export function createStageService({ db }: StageServiceDeps) {
       buttons: body.buttons.map((b) => ({ text: b.text.trim(), url: b.url.trim() })),
       next_button: body.next_button ? { text: body.next_button.text.trim() } : null,
     };
-    const [row] = await orm.update(stages).set({ message }).where(eq(stages.id, stageId)).returning();
+    const [row] = await orm.update(stages).set({ message }).where(ownersRow(orm, ownerId, stages, stageId)).returning();
     return (await one(row)).message;
   }
 
