@@ -17,7 +17,7 @@ import {
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
 import { ownedFunnel, ownedStage, ownersRow } from './access';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields } from './errors';
+import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields, notFound } from './errors';
 import { messageProblems } from '../messages/validate';
 
 export interface StageServiceDeps {
@@ -107,8 +107,10 @@ export function createStageService({ db }: StageServiceDeps) {
     const title = cleanTitle(body.title);
     await checkTag(funnelId, body.tag_id);
     const row = await orm.transaction(async (tx) => {
-      // Serializes appends to one funnel, so two at once do not get the same position.
-      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      // Serializes appends to one funnel, so two at once do not get the same position (the owner
+      // is in this first statement of the transaction: nothing below runs for someone else's funnel).
+      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId))).for('update');
+      if (!locked) throw notFound();
       const [{ count, maxPosition }] = await tx
         .select({ count: sql<number>`count(*)::int`, maxPosition: sql<number>`coalesce(max(${stages.position}), -1)::int` })
         .from(stages)
@@ -165,7 +167,8 @@ export function createStageService({ db }: StageServiceDeps) {
     await ownedFunnel(orm, ownerId, funnelId);
     await orm.transaction(async (tx) => {
       // A running bot is moving people through the stages: the order stays while it runs.
-      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId))).for('update');
+      if (!locked) throw notFound();
       if (locked.state === 'running') throw conflict(FUNNEL_ERRORS.orderLocked);
       const current = (await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId))).map((s) => s.id);
       const given = new Set(stageIds);
