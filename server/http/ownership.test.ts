@@ -8,9 +8,9 @@
 // from A's user row) must be byte for byte what it was.
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRM_API } from '../../contract/crm';
-import { FOLDER_IMAGE_KINDS } from '../../contract/crm';
+import { eq } from 'drizzle-orm';
 import { API } from '../../contract/auth';
+import { CRM_API, FOLDER_IMAGE_KINDS } from '../../contract/crm';
 import { FUNNELS_API, type MessageMedia } from '../../contract/funnels';
 import { LETTERS_API, type Series } from '../../contract/letters';
 import { MAILINGS_API, type Mailing } from '../../contract/mailings';
@@ -20,7 +20,6 @@ import { signInitData } from '../../scripts/telegram/init-data';
 import { setRole } from '../accounts/roles';
 import type { Db } from '../db';
 import { people, personEvents } from '../db/schema';
-import { eq } from 'drizzle-orm';
 import { addPerson, addRunnableStage, addTag, call, connectFunnel, ok, type FunnelsTestEnv } from '../test/funnels-api';
 import { createTestApp, createTestDb, signedInUser, TEST_BOT_TOKEN } from '../test/helpers';
 
@@ -207,6 +206,8 @@ function difference(before: Record<string, string[]>, after: Record<string, stri
 // --- the test ---------------------------------------------------------------------------------
 
 type Caller = { name: string; headers: Record<string, string>; admin: boolean };
+/** Who tries A's data (filled in, in this order, once they have signed in). */
+const CALLER_NAMES = ['another user', 'a Telegram Mini App user', 'another admin'] as const;
 
 const env = {} as FunnelsTestEnv;
 let ownerId = 0;
@@ -310,9 +311,9 @@ beforeAll(async () => {
   const telegramUser = { authorization: `TG ${initData}` };
   ok(await env.t.app.inject({ method: 'GET', url: API.me, headers: telegramUser }));
   callers.push(
-    { name: 'another user', headers: { authorization: `Token ${stranger.key}` }, admin: false },
-    { name: 'a Telegram Mini App user', headers: telegramUser, admin: false },
-    { name: 'another admin', headers: { authorization: `Token ${secondAdmin.key}` }, admin: true },
+    { name: CALLER_NAMES[0], headers: { authorization: `Token ${stranger.key}` }, admin: false },
+    { name: CALLER_NAMES[1], headers: telegramUser, admin: false },
+    { name: CALLER_NAMES[2], headers: { authorization: `Token ${secondAdmin.key}` }, admin: true },
   );
 
   keys = await foreignKeys(env.t.db);
@@ -375,8 +376,8 @@ describe("another user's data, through every route", () => {
     expect(ownerIds.length).toBeGreaterThan(5);
   });
 
-  for (const callerIndex of [0, 1, 2]) {
-    it(`caller ${callerIndex + 1} (another user, a Mini App user, another admin) gets 404 on every id route, and A's rows stay as they were`, async () => {
+  for (const [callerIndex, callerName] of CALLER_NAMES.entries()) {
+    it(`${callerName} gets 404 on every id route and method, and A's rows stay as they were`, async () => {
       const caller = callers[callerIndex];
       const failures: string[] = [];
       const baseline = await ownersRows();
