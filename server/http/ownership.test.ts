@@ -64,6 +64,9 @@ function collectRoute(route: RouteOptions): void {
   }
 }
 
+/** Ways to write one id in a path. */
+const ID_SPELLINGS: Array<(id: number) => string> = [String, (id) => `0${id}`];
+
 const paramsOf = (url: string) => url.split('/').filter((part) => part.startsWith(':')).map((part) => part.slice(1));
 
 /**
@@ -341,10 +344,10 @@ function apiPaths(): Map<string, RouteEntry[]> {
 }
 
 /** Each way to fill a path's parameters from these ids (every id in every id parameter). */
-function fillings(url: string, ids: number[]): string[] {
+function fillings(url: string, ids: number[], spellings: Array<(id: number) => string> = [String]): string[] {
   let urls = [url];
   for (const param of paramsOf(url)) {
-    const values = /id$/i.test(param) ? ids.map(String) : WORD_PARAMS[param];
+    const values = /id$/i.test(param) ? ids.flatMap((id) => spellings.map((spell) => spell(id))) : WORD_PARAMS[param];
     if (!values) throw new Error(`${url}: name the values of :${param} in WORD_PARAMS`);
     urls = urls.flatMap((u) => values.map((v) => u.replace(`:${param}`, v)));
   }
@@ -388,7 +391,9 @@ describe("another user's data, through every route", () => {
           const sendsBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
           // A method the path lacks is refused before any id is read: one id is enough.
           const ids = route ? ownerIds : ownerIds.slice(0, 1);
-          for (const filled of fillings(url, ids)) {
+          // Another spelling of the same id ("07") must find nothing either; once is enough.
+          const spellings = route && callerIndex === 0 ? ID_SPELLINGS : [String];
+          for (const filled of fillings(url, ids, spellings)) {
             const id = Number(/\/(\d+)\//.exec(filled)?.[1] ?? ownerIds[0]);
             const attempts: Array<{ png: boolean; allowed: number[] }> = [{ png: false, allowed: route ? [403, 404] : [404, 405] }];
             if (sendsBody && !route?.body) attempts.push({ png: true, allowed: [403, 404, 405, 415] });
