@@ -1,6 +1,6 @@
 // buildApp(deps): the whole HTTP server as a Fastify instance that is not listening yet, so
 // tests drive it with app.inject and main.ts decides where it listens.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/constants';
 import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions, type Sessions } from './accounts/sessions';
@@ -56,6 +56,8 @@ export interface AppDeps {
   sessionListenerTimings?: Partial<ListenerTimings>;
   /** The delivery engine, woken when a mailing starts or resumes (it also looks by itself). */
   deliveries?: { wake(): void };
+  /** Told of every route as it is added (tests read the route table from Fastify itself). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -120,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       plugins: [(ajv) => ajv.addKeyword(INVALID_MESSAGE_KEYWORD)],
     },
   });
+
+  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // JSON is the only body the API accepts (anything else: 415). An empty body is an empty
   // object, as in DRF, so a bare POST gets "This field is required." per field.

@@ -168,16 +168,17 @@ export function createContactsService({ db }: ContactsServiceDeps) {
       body.action === 'add'
         ? await db.query(
             `insert into person_tags (person_id, tag_id, source)
-             select p.id, t.id, 'manual' from people p join tags t on t.funnel_id = p.funnel_id
-              where p.id = any($1::int[]) and t.id = $2
+             select p.id, t.id, 'manual' from people p join tags t on t.funnel_id = p.funnel_id join funnels f on f.id = t.funnel_id
+              where p.id = any($1::int[]) and t.id = $2 and f.owner_id = $3
              on conflict do nothing returning person_id`,
-            [ids, body.tag_id],
+            [ids, body.tag_id, ownerId],
           )
         : await db.query(
-            `delete from person_tags pt using people p, tags t
-              where pt.person_id = p.id and pt.tag_id = t.id and t.funnel_id = p.funnel_id and p.id = any($1::int[]) and t.id = $2
+            `delete from person_tags pt using people p, tags t, funnels f
+              where pt.person_id = p.id and pt.tag_id = t.id and t.funnel_id = p.funnel_id and f.id = t.funnel_id
+                and p.id = any($1::int[]) and t.id = $2 and f.owner_id = $3
              returning pt.person_id`,
-            [ids, body.tag_id],
+            [ids, body.tag_id, ownerId],
           );
     return { changed: changed.length, unchanged: ids.length - changed.length };
   }

@@ -147,10 +147,13 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
          from funnels f where f.folder_id = $1 and f.owner_id = $2 order by f.created_at desc, f.id desc`,
       [id, ownerId],
     );
+    // Someone else's template that is no longer published is hidden (its pin stays, should it come back):
+    // its later name, description or cover were never published.
     const templateRows = await db.query<{ id: number; name: string; has_cover: boolean; published: boolean }>(
       `select t.id, t.name, t.cover is not null as has_cover, t.published
-         from folder_templates ft join templates t on t.id = ft.template_id where ft.folder_id = $1 order by t.name, t.id`,
-      [id],
+         from folder_templates ft join templates t on t.id = ft.template_id
+        where ft.folder_id = $1 and (t.published or t.publisher_id = $2) order by t.name, t.id`,
+      [id, ownerId],
     );
     const listRows = await db.query<ListRow>(`${LIST_SELECT} where l.folder_id = $1 and l.owner_id = $2 order by l.name, l.id`, [id, ownerId]);
     const strip = ({ archived: _archived, ...f }: FolderFunnel & { archived: boolean }): FolderFunnel => ({ ...f, people_count: Number(f.people_count) });
@@ -170,7 +173,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
 
   async function updateFolder(ownerId: number, id: number, body: FolderBody): Promise<Folder> {
     await ownFolder(ownerId, id);
-    await db.query('update crm_folders set name = $1 where id = $2', [body.name.trim(), id]);
+    await db.query('update crm_folders set name = $1 where id = $2 and owner_id = $3', [body.name.trim(), id, ownerId]);
     return getFolder(ownerId, id);
   }
 
@@ -185,14 +188,20 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
         ),
       )) as unknown as { rows: Array<{ id: number }> };
       const newId = Number(made.rows[0].id);
-      await tx.execute(rawSql('insert into folder_templates (folder_id, template_id) select $2, template_id from folder_templates where folder_id = $1', [id, newId]));
+      await tx.execute(
+        rawSql(
+          `insert into folder_templates (folder_id, template_id)
+           select $2, ft.template_id from folder_templates ft join crm_folders fo on fo.id = ft.folder_id where ft.folder_id = $1 and fo.owner_id = $3`,
+          [id, newId, ownerId],
+        ),
+      );
       await tx.execute(
         rawSql(
           `insert into contact_lists (owner_id, folder_id, name, kind, filter)
            select owner_id, $2, name, kind,
                   case when (filter->>'folder')::int = $1 then jsonb_set(filter, '{folder}', to_jsonb($2::int)) else filter end
-             from contact_lists where folder_id = $1 order by id`,
-          [id, newId],
+             from contact_lists where folder_id = $1 and owner_id = $3 order by id`,
+          [id, newId, ownerId],
         ),
       );
       return newId;
@@ -202,23 +211,24 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
 
   async function archiveFolder(ownerId: number, id: number, archived: boolean): Promise<Folder> {
     await ownFolder(ownerId, id);
-    await db.query(`update crm_folders set archived_at = ${archived ? 'coalesce(archived_at, $2)' : 'null'} where id = $1`, archived ? [id, now()] : [id]);
+    await db.query(`update crm_folders set archived_at = ${archived ? 'coalesce(archived_at, $3)' : 'null'} where id = $1 and owner_id = $2`, archived ? [id, ownerId, now()] : [id, ownerId]);
     return getFolder(ownerId, id);
   }
 
-  async function setImage(ownerId: number, id: number, kind: FolderImageKind, file: { contentType: string; data: Buffer }): Promise<Folder> {
+  /** `data` is null when the body was not a picture: another user's folder is still 404 first. */
+  async function setImage(ownerId: number, id: number, kind: FolderImageKind, file: { contentType: string; data: Buffer | null }): Promise<Folder> {
     await ownFolder(ownerId, id);
     const type = file.contentType.split(';')[0].trim().toLowerCase();
-    if (!(FOLDER_IMAGE_TYPES as readonly string[]).includes(type)) throw unsupported(CRM_ERRORS.imageType);
+    if (!file.data || !(FOLDER_IMAGE_TYPES as readonly string[]).includes(type)) throw unsupported(CRM_ERRORS.imageType);
     if (file.data.length === 0) throw invalid(CRM_ERRORS.emptyFile);
     if (file.data.length > FOLDER_IMAGE_MAX_BYTES[kind]) throw tooLarge(CRM_ERRORS.imageTooBig(kind));
-    await db.query(`update crm_folders set ${kind}_type = $1, ${kind} = $2, updated_at = $3 where id = $4`, [type, file.data, now(), id]);
+    await db.query(`update crm_folders set ${kind}_type = $1, ${kind} = $2, updated_at = $3 where id = $4 and owner_id = $5`, [type, file.data, now(), id, ownerId]);
     return getFolder(ownerId, id);
   }
 
   async function removeImage(ownerId: number, id: number, kind: FolderImageKind): Promise<Folder> {
     await ownFolder(ownerId, id);
-    await db.query(`update crm_folders set ${kind}_type = null, ${kind} = null, updated_at = $1 where id = $2`, [now(), id]);
+    await db.query(`update crm_folders set ${kind}_type = null, ${kind} = null, updated_at = $1 where id = $2 and owner_id = $3`, [now(), id, ownerId]);
     return getFolder(ownerId, id);
   }
 
@@ -248,13 +258,19 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     await ownFolder(ownerId, id);
     const [template] = await db.query('select 1 from templates where id = $1 and published', [templateId]);
     if (!template) throw invalidField('template_id', FUNNEL_ERRORS.doesNotExist(templateId));
-    await db.query('insert into folder_templates (folder_id, template_id) values ($1, $2) on conflict do nothing', [id, templateId]);
+    await db.query(
+      'insert into folder_templates (folder_id, template_id) select fo.id, $2 from crm_folders fo where fo.id = $1 and fo.owner_id = $3 on conflict do nothing',
+      [id, templateId, ownerId],
+    );
     return getFolder(ownerId, id);
   }
 
   async function removeTemplate(ownerId: number, id: number, templateId: number): Promise<Folder> {
     await ownFolder(ownerId, id);
-    const removed = await db.query('delete from folder_templates where folder_id = $1 and template_id = $2 returning template_id', [id, templateId]);
+    const removed = await db.query(
+      'delete from folder_templates ft using crm_folders fo where ft.folder_id = $1 and ft.template_id = $2 and fo.id = ft.folder_id and fo.owner_id = $3 returning ft.template_id',
+      [id, templateId, ownerId],
+    );
     if (removed.length === 0) throw notFound();
     return getFolder(ownerId, id);
   }
@@ -278,7 +294,8 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     const ids = [...new Set(personIds)];
     const added = await db.query(
       `insert into contact_list_members (list_id, person_id)
-       select $1, p.id from people p join funnels f on f.id = p.funnel_id where p.id = any($2::int[]) and f.owner_id = $3
+       select l.id, p.id from contact_lists l, people p join funnels f on f.id = p.funnel_id
+        where l.id = $1 and l.owner_id = $3 and p.id = any($2::int[]) and f.owner_id = $3
        on conflict do nothing returning person_id`,
       [listId, ids, ownerId],
     );
@@ -303,7 +320,8 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
       const where = ownedPeopleWhere(body.filter, params);
       await db.query(
         `insert into contact_list_members (list_id, person_id)
-         select $2, p.id from people p join funnels f on f.id = p.funnel_id where ${where} on conflict do nothing`,
+         select $2, p.id from people p join funnels f on f.id = p.funnel_id
+          where ${where} and exists (select 1 from contact_lists l where l.id = $2 and l.owner_id = $1) on conflict do nothing`,
         params,
       );
     }
@@ -319,15 +337,15 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     }
     await db.query(
       `update contact_lists set name = coalesce($2, name), folder_id = case when $3::boolean then $4::int else folder_id end,
-              filter = coalesce($5::jsonb, filter), updated_at = $6 where id = $1`,
-      [id, body.name?.trim() ?? null, body.folder_id !== undefined, body.folder_id ?? null, body.filter !== undefined ? JSON.stringify(body.filter) : null, now()],
+              filter = coalesce($5::jsonb, filter), updated_at = $6 where id = $1 and owner_id = $7`,
+      [id, body.name?.trim() ?? null, body.folder_id !== undefined, body.folder_id ?? null, body.filter !== undefined ? JSON.stringify(body.filter) : null, now(), ownerId],
     );
     return getList(ownerId, id);
   }
 
   async function deleteList(ownerId: number, id: number): Promise<void> {
     await ownList(ownerId, id);
-    await db.query('delete from contact_lists where id = $1', [id]);
+    await db.query('delete from contact_lists where id = $1 and owner_id = $2', [id, ownerId]);
   }
 
   async function changeMembers(ownerId: number, id: number, personIds: number[], add: boolean): Promise<ListMembersResult> {
@@ -335,11 +353,20 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     if (list.kind !== 'static') throw invalidField('person_ids', CRM_ERRORS.segmentMembers);
     if (add) return addMembers(ownerId, id, personIds);
     const ids = [...new Set(personIds)];
-    const removed = await db.query('delete from contact_list_members where list_id = $1 and person_id = any($2::int[]) returning person_id', [id, ids]);
+    const removed = await db.query(
+      'delete from contact_list_members m using contact_lists l where m.list_id = $1 and m.person_id = any($2::int[]) and l.id = m.list_id and l.owner_id = $3 returning m.person_id',
+      [id, ids, ownerId],
+    );
     return { changed: removed.length, unchanged: ids.length - removed.length };
   }
 
+  /** 404 unless the folder is the user's (before an upload's body is read). */
+  async function requireFolder(ownerId: number, id: number): Promise<void> {
+    await ownFolder(ownerId, id);
+  }
+
   return {
+    requireFolder,
     listFolders,
     getFolder,
     createFolder,

@@ -1,6 +1,6 @@
 // Ownership: every lookup names the owner, so another user's funnel, stage, tag, person or
 // media is simply "not found" (never "forbidden": existence is not revealed).
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { MAX_ID } from '../../contract/schemas/common';
 import type { Database } from '../db';
 import { funnels, media, people, stages, tags, type FunnelRow, type MediaRow, type PersonRow, type StageRow, type TagRow } from '../db/schema';
@@ -14,6 +14,20 @@ export function parseId(raw: string): number {
   const id = Number(raw);
   if (id < 1 || id > MAX_ID) throw notFound();
   return id;
+}
+
+/**
+ * The owner's funnels as a subquery, for a write's own WHERE (`inArray(table.funnelId,
+ * ownersFunnelIds(db, ownerId))`): the write then cannot touch another user's row, whatever was
+ * checked before it.
+ */
+export function ownersFunnelIds(db: Database, ownerId: number) {
+  return db.select({ id: funnels.id }).from(funnels).where(eq(funnels.ownerId, ownerId));
+}
+
+/** `WHERE` for a write to one row of a funnel's table (stages, tags, people, media), only if it is the owner's. */
+export function ownersRow(db: Database, ownerId: number, table: typeof stages | typeof tags | typeof people | typeof media, id: number) {
+  return and(eq(table.id, id), inArray(table.funnelId, ownersFunnelIds(db, ownerId)));
 }
 
 export async function ownedFunnel(db: Database, ownerId: number, funnelId: number): Promise<FunnelRow> {

@@ -120,9 +120,9 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     if (body.name !== undefined) {
       const name = body.name.trim();
       if (!name) throw invalidField('name', FUNNEL_ERRORS.blank);
-      await orm.update(funnels).set({ name, updatedAt: now() }).where(eq(funnels.id, funnelId));
+      await orm.update(funnels).set({ name, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     }
-    if (body.inbox_alerts !== undefined) await orm.update(funnels).set({ inboxAlerts: body.inbox_alerts, updatedAt: now() }).where(eq(funnels.id, funnelId));
+    if (body.inbox_alerts !== undefined) await orm.update(funnels).set({ inboxAlerts: body.inbox_alerts, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     return get(ownerId, funnelId);
   }
 
@@ -154,7 +154,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
       if (!(error instanceof FunnelError)) throw error;
       problems.push(error.detail);
       if (error.detail.code === 'token_revoked' && funnel.state !== 'running') {
-        await orm.update(funnels).set({ stopReason: 'token_revoked', updatedAt: now() }).where(eq(funnels.id, funnel.id));
+        await orm.update(funnels).set({ stopReason: 'token_revoked', updatedAt: now() }).where(and(eq(funnels.id, funnel.id), eq(funnels.ownerId, funnel.ownerId)));
       }
     }
     return problems;
@@ -175,7 +175,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     await orm
       .update(funnels)
       .set({ state: 'running', stopReason: null, firstRunAt: funnel.firstRunAt ?? now(), updatedAt: now() })
-      .where(eq(funnels.id, funnelId));
+      .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     return get(ownerId, funnelId);
   }
 
@@ -206,7 +206,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
           stopReason: null,
           updatedAt: now(),
         })
-        .where(eq(funnels.id, funnelId));
+        .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     } catch (error) {
       if (isUniqueViolation(error)) throw alreadyConnected;
       throw error;
@@ -217,7 +217,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
   async function stop(ownerId: number, funnelId: number): Promise<Funnel> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
     if (funnel.state === 'running') {
-      await orm.update(funnels).set({ state: 'stopped', updatedAt: now() }).where(eq(funnels.id, funnelId));
+      await orm.update(funnels).set({ state: 'stopped', updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     }
     return get(ownerId, funnelId);
   }
@@ -228,14 +228,14 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     await orm
       .update(funnels)
       .set({ archivedAt: funnel.archivedAt ?? now(), state: funnel.state === 'running' ? 'stopped' : funnel.state, updatedAt: now() })
-      .where(eq(funnels.id, funnelId));
+      .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     return get(ownerId, funnelId);
   }
 
   /** Back from the archive, still stopped: running it again is the owner's decision. */
   async function restore(ownerId: number, funnelId: number): Promise<Funnel> {
     await ownedFunnel(orm, ownerId, funnelId);
-    await orm.update(funnels).set({ archivedAt: null, updatedAt: now() }).where(eq(funnels.id, funnelId));
+    await orm.update(funnels).set({ archivedAt: null, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     return get(ownerId, funnelId);
   }
 
@@ -243,7 +243,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
   async function remove(ownerId: number, funnelId: number): Promise<void> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
     if (!funnel.archivedAt) throw conflict(FUNNEL_ERRORS.deleteNotArchived);
-    await orm.delete(funnels).where(eq(funnels.id, funnelId));
+    await orm.delete(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
   }
 
   /**
@@ -308,7 +308,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
           message: { ...stage.message, media_id: mediaId },
         });
       }
-      await tx.update(funnels).set({ updatedAt: now() }).where(eq(funnels.id, targetId));
+      await tx.update(funnels).set({ updatedAt: now() }).where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)));
     });
     return get(ownerId, targetId);
   }

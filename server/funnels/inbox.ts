@@ -10,7 +10,7 @@ import type { Db } from '../db';
 import { funnels, people, personEvents, personTags } from '../db/schema';
 import { messageProblems } from '../messages/validate';
 import { TEXT_OPTIONS } from '../messages/render';
-import { ownedFunnel, ownedPerson } from './access';
+import { ownedFunnel, ownedPerson, ownersRow } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
 import { FUNNEL_ERRORS, invalid, invalidField, invalidFields } from './errors';
 import { toPerson } from './people';
@@ -54,7 +54,7 @@ export function createInboxService({ db, config }: { db: Db; config: Pick<Config
   /** The owner has read the conversation. */
   async function markRead(ownerId: number, personId: number): Promise<void> {
     await ownedPerson(orm, ownerId, personId);
-    await orm.update(people).set({ unreadCount: 0 }).where(and(eq(people.id, personId), gt(people.unreadCount, 0)));
+    await orm.update(people).set({ unreadCount: 0 }).where(and(ownersRow(orm, ownerId, people, personId), gt(people.unreadCount, 0)));
   }
 
   /**
@@ -74,7 +74,7 @@ export function createInboxService({ db, config }: { db: Db; config: Pick<Config
       messageId = sent.message_id;
     } catch (error) {
       if (error instanceof GrammyError && error.error_code === 403) {
-        await orm.update(people).set({ blocked: true }).where(eq(people.id, personId));
+        await orm.update(people).set({ blocked: true }).where(ownersRow(orm, ownerId, people, personId));
         throw invalidField('text', FUNNEL_ERRORS.personBlocked);
       }
       // 401, 5xx, the network: the same words as everywhere else.
@@ -82,7 +82,7 @@ export function createInboxService({ db, config }: { db: Db; config: Pick<Config
     }
     await orm.transaction(async (tx) => {
       await tx.insert(personEvents).values({ personId, funnelId: person.funnelId, direction: 'out', kind: 'reply', text, telegramMessageId: messageId });
-      await tx.update(people).set({ unreadCount: 0 }).where(eq(people.id, personId));
+      await tx.update(people).set({ unreadCount: 0 }).where(ownersRow(orm, ownerId, people, personId));
     });
   }
 

@@ -21,7 +21,7 @@ import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
 import { people, personEvents, personTags, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
-import { ownedFunnel, ownedPerson, ownedTag } from './access';
+import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
@@ -113,7 +113,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     if (body.color !== undefined) changes.color = body.color;
     if (Object.keys(changes).length > 0) {
       try {
-        await orm.update(tags).set(changes).where(eq(tags.id, tagId));
+        await orm.update(tags).set(changes).where(ownersRow(orm, ownerId, tags, tagId));
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidField('title', FUNNEL_ERRORS.tagTitleTaken);
         throw error;
@@ -125,7 +125,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
   /** Removes the tag from everyone and from the stages that set it. */
   async function removeTag(ownerId: number, tagId: number): Promise<void> {
     await ownedTag(orm, ownerId, tagId);
-    await orm.delete(tags).where(eq(tags.id, tagId));
+    await orm.delete(tags).where(ownersRow(orm, ownerId, tags, tagId));
   }
 
   // --- people ----------------------------------------------------------------------------------
@@ -250,7 +250,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
       .limit(1);
     if (!stage) throw invalidField('stage_id', FUNNEL_ERRORS.doesNotExist(stageId));
     await orm.transaction(async (tx) => {
-      await tx.update(people).set({ stageId: stage.id }).where(eq(people.id, personId));
+      await tx.update(people).set({ stageId: stage.id }).where(ownersRow(tx, ownerId, people, personId));
       await tx.insert(stageReaches).values({ personId, stageId: stage.id, funnelId: person.funnelId }).onConflictDoNothing();
       if (stage.tagId !== null) await tx.insert(personTags).values({ personId, tagId: stage.tagId, source: 'stage' }).onConflictDoNothing();
     });
@@ -269,7 +269,13 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
     await ownedPerson(orm, ownerId, personId);
     const removed = await orm
       .delete(personTags)
-      .where(and(eq(personTags.personId, personId), eq(personTags.tagId, tagId)))
+      .where(
+        and(
+          eq(personTags.personId, personId),
+          eq(personTags.tagId, tagId),
+          inArray(personTags.personId, orm.select({ id: people.id }).from(people).where(ownersRow(orm, ownerId, people, personId))),
+        ),
+      )
       .returning({ tagId: personTags.tagId });
     if (removed.length === 0) throw notFound();
   }

@@ -16,8 +16,8 @@ import {
 } from '../../contract/funnels';
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
-import { ownedFunnel, ownedStage } from './access';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields } from './errors';
+import { ownedFunnel, ownedStage, ownersRow } from './access';
+import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields, notFound } from './errors';
 import { messageProblems } from '../messages/validate';
 
 export interface StageServiceDeps {
@@ -107,8 +107,10 @@ export function createStageService({ db }: StageServiceDeps) {
     const title = cleanTitle(body.title);
     await checkTag(funnelId, body.tag_id);
     const row = await orm.transaction(async (tx) => {
-      // Serializes appends to one funnel, so two at once do not get the same position.
-      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      // Serializes appends to one funnel, so two at once do not get the same position (the owner
+      // is in this first statement of the transaction: nothing below runs for someone else's funnel).
+      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId))).for('update');
+      if (!locked) throw notFound();
       const [{ count, maxPosition }] = await tx
         .select({ count: sql<number>`count(*)::int`, maxPosition: sql<number>`coalesce(max(${stages.position}), -1)::int` })
         .from(stages)
@@ -120,7 +122,7 @@ export function createStageService({ db }: StageServiceDeps) {
         // Positions are made 0…n-1 again, with a gap where the new stage goes.
         const ordered = await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id));
         for (const [index, { id }] of ordered.entries()) {
-          await tx.update(stages).set({ position: index < body.position ? index : index + 1 }).where(eq(stages.id, id));
+          await tx.update(stages).set({ position: index < body.position ? index : index + 1 }).where(ownersRow(tx, ownerId, stages, id));
         }
         position = body.position;
       }
@@ -151,13 +153,13 @@ export function createStageService({ db }: StageServiceDeps) {
       changes.tagId = body.tag_id;
     }
     if (Object.keys(changes).length === 0) return one(stage);
-    const [row] = await orm.update(stages).set(changes).where(eq(stages.id, stageId)).returning();
+    const [row] = await orm.update(stages).set(changes).where(ownersRow(orm, ownerId, stages, stageId)).returning();
     return one(row);
   }
 
   async function remove(ownerId: number, stageId: number): Promise<void> {
     await ownedStage(orm, ownerId, stageId);
-    await orm.delete(stages).where(eq(stages.id, stageId));
+    await orm.delete(stages).where(ownersRow(orm, ownerId, stages, stageId));
   }
 
   /** Sets the order (not while the bot runs); stageIds must name every stage of the funnel exactly once. */
@@ -165,7 +167,8 @@ export function createStageService({ db }: StageServiceDeps) {
     await ownedFunnel(orm, ownerId, funnelId);
     await orm.transaction(async (tx) => {
       // A running bot is moving people through the stages: the order stays while it runs.
-      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
+      const [locked] = await tx.select({ state: funnels.state }).from(funnels).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId))).for('update');
+      if (!locked) throw notFound();
       if (locked.state === 'running') throw conflict(FUNNEL_ERRORS.orderLocked);
       const current = (await tx.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, funnelId))).map((s) => s.id);
       const given = new Set(stageIds);
@@ -173,7 +176,7 @@ export function createStageService({ db }: StageServiceDeps) {
         throw invalidField('stage_ids', FUNNEL_ERRORS.orderMismatch);
       }
       for (const [position, id] of stageIds.entries()) {
-        await tx.update(stages).set({ position }).where(eq(stages.id, id));
+        await tx.update(stages).set({ position }).where(ownersRow(tx, ownerId, stages, id));
       }
     });
     return list(ownerId, funnelId);
@@ -196,7 +199,7 @@ export function createStageService({ db }: StageServiceDeps) {
       buttons: body.buttons.map((b) => ({ text: b.text.trim(), url: b.url.trim() })),
       next_button: body.next_button ? { text: body.next_button.text.trim() } : null,
     };
-    const [row] = await orm.update(stages).set({ message }).where(eq(stages.id, stageId)).returning();
+    const [row] = await orm.update(stages).set({ message }).where(ownersRow(orm, ownerId, stages, stageId)).returning();
     return (await one(row)).message;
   }
 

@@ -6,7 +6,7 @@ import { DEFAULT_CATCH_UP_HOURS, LETTERS_MAX, type Letter, type LetterBody, type
 import { validateSendingTime } from '../../contract/recurrence';
 import type { Db } from '../db';
 import { letters, letterSeries, media, stages, tags, type LetterRow, type LetterSeriesRow, type LetterSendingTime, type MailingMessage } from '../db/schema';
-import { ownedFunnel, ownedPerson } from '../funnels/access';
+import { ownedFunnel, ownedPerson, ownersFunnelIds } from '../funnels/access';
 import { FUNNEL_ERRORS, FunnelError, invalidField, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { isTimeZone } from '../funnels/time-zone';
@@ -21,6 +21,14 @@ const HISTORY_LIMIT = 200;
 
 export function createSeriesService({ db, now }: SeriesServiceDeps) {
   const orm = db.orm;
+
+  // Part of every write's own WHERE: a write never touches another user's series or letter.
+  const ownersSeries = (ownerId: number, id: number) => and(eq(letterSeries.id, id), inArray(letterSeries.funnelId, ownersFunnelIds(orm, ownerId)));
+  const ownersLetter = (ownerId: number, id: number) =>
+    and(
+      eq(letters.id, id),
+      inArray(letters.seriesId, orm.select({ id: letterSeries.id }).from(letterSeries).where(inArray(letterSeries.funnelId, ownersFunnelIds(orm, ownerId)))),
+    );
 
   async function ownedSeries(ownerId: number, id: number): Promise<LetterSeriesRow> {
     const [row] = await orm.select().from(letterSeries).where(eq(letterSeries.id, id)).limit(1);
@@ -143,14 +151,14 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
         ...(body.time_zone ? { timeZone: body.time_zone } : {}),
         ...(body.catch_up_hours ? { catchUpHours: body.catch_up_hours } : {}),
       })
-      .where(eq(letterSeries.id, id))
+      .where(ownersSeries(ownerId, id))
       .returning();
     return (await toSeries([row]))[0];
   }
 
   async function remove(ownerId: number, id: number): Promise<void> {
     await ownedSeries(ownerId, id);
-    await orm.delete(letterSeries).where(eq(letterSeries.id, id));
+    await orm.delete(letterSeries).where(ownersSeries(ownerId, id));
   }
 
   /** On: people who meet its joining rule from now on become members. Off: nothing more is sent. */
@@ -160,7 +168,7 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
       const ready = await orm.select({ id: letters.id }).from(letters).where(and(eq(letters.seriesId, id), eq(letters.enabled, true))).limit(1);
       if (ready.length === 0) throw invalidField('enabled', FUNNEL_ERRORS.noSendingTime);
     }
-    await orm.update(letterSeries).set({ enabledAt: enabled ? (series.enabledAt ?? now()) : null }).where(eq(letterSeries.id, id));
+    await orm.update(letterSeries).set({ enabledAt: enabled ? (series.enabledAt ?? now()) : null }).where(ownersSeries(ownerId, id));
     return get(ownerId, id);
   }
 
@@ -226,14 +234,14 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
         ...(clean.sendingTime !== undefined ? { sendingTime: clean.sendingTime } : {}),
         enabled: clean.enabled,
       })
-      .where(eq(letters.id, id))
+      .where(ownersLetter(ownerId, id))
       .returning();
     return (await toLetters([row]))[0];
   }
 
   async function removeLetter(ownerId: number, id: number): Promise<void> {
     await ownedLetter(ownerId, id);
-    await orm.delete(letters).where(eq(letters.id, id));
+    await orm.delete(letters).where(ownersLetter(ownerId, id));
   }
 
   /** Who got the letter (or will, or was skipped), newest moments first. */
@@ -266,7 +274,11 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
     if (person.funnelId !== series.funnelId) throw notFound();
     if (person.blocked) throw invalid(FUNNEL_ERRORS.personBlocked);
     // A member who left may join again: their old membership goes, its history stays.
-    await db.query('delete from series_members where series_id = $1 and person_id = $2 and left_at is not null', [seriesId, personId]);
+    await db.query(
+      `delete from series_members m using letter_series s, funnels f
+        where m.series_id = $1 and m.person_id = $2 and m.left_at is not null and s.id = m.series_id and f.id = s.funnel_id and f.owner_id = $3`,
+      [seriesId, personId, ownerId],
+    );
     await schedule({ series_id: seriesId, person_id: personId, funnel_id: series.funnelId, joined_at: now(), how: 'manual', time_zone: series.timeZone });
   }
 
@@ -274,10 +286,13 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
   async function removeMember(ownerId: number, seriesId: number, personId: number): Promise<void> {
     await ownedSeries(ownerId, seriesId);
     const [gone] = await db.query<{ person_id: number }>(
-      `with gone as (update series_members set left_at = now() where series_id = $1 and person_id = $2 and left_at is null returning person_id)
+      `with gone as (
+         update series_members m set left_at = now() from letter_series s, funnels f
+          where m.series_id = $1 and m.person_id = $2 and m.left_at is null and s.id = m.series_id and f.id = s.funnel_id and f.owner_id = $3
+          returning m.person_id)
        update outbox set state = 'cancelled', updated_at = now() where series_id = $1 and person_id = $2 and state = 'waiting'
          and exists (select 1 from gone) returning person_id`,
-      [seriesId, personId],
+      [seriesId, personId, ownerId],
     );
     void gone;
   }

@@ -22,7 +22,7 @@ import {
 import type { Db } from '../db';
 import { rawSql } from '../db/raw';
 import { mailings, media, stages, tags, type FunnelRow, type MailingMessage, type MailingRow } from '../db/schema';
-import { ownedFunnel } from '../funnels/access';
+import { ownedFunnel, ownersFunnelIds } from '../funnels/access';
 import { FUNNEL_ERRORS, FunnelError, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
@@ -52,6 +52,8 @@ const stateError = () => new FunnelError('conflict', null, FUNNEL_ERRORS.mailing
 
 export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wake }: MailingServiceDeps) {
   const orm = db.orm;
+  /** This mailing, if the owner's: part of every write's WHERE, so no write runs on another user's mailing. */
+  const ownersMailing = (ownerId: number, id: number) => and(eq(mailings.id, id), inArray(mailings.funnelId, ownersFunnelIds(orm, ownerId)));
 
   async function ownedMailing(ownerId: number, id: number): Promise<{ mailing: MailingRow; funnel: FunnelRow }> {
     const [row] = await orm.select().from(mailings).where(eq(mailings.id, id)).limit(1);
@@ -203,7 +205,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         ...(patch.paid_broadcast !== undefined ? { paidBroadcast: patch.paid_broadcast } : {}),
         updatedAt: now(),
       })
-      .where(and(eq(mailings.id, id), inArray(mailings.state, [...MAILING_TRANSITIONS.edit.from])))
+      .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.edit.from])))
       .returning();
     if (!row) throw stateError();
     return (await toMailings([row]))[0];
@@ -250,7 +252,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
    * transaction: a second start (a double click, another process starting it on schedule) finds
    * the state changed and does nothing. Answers false when it was not startable.
    */
-  async function startNow(mailingId: number): Promise<boolean> {
+  async function startNow(mailingId: number, ownerId?: number): Promise<boolean> {
     // The audience is read first (its lists may need their own statements), outside the
     // transaction; the conditional update below still lets only one start through.
     const [pre] = await orm.select({ funnelId: mailings.funnelId, audience: mailings.audience }).from(mailings).where(eq(mailings.id, mailingId)).limit(1);
@@ -260,7 +262,13 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       const [row] = await tx
         .update(mailings)
         .set({ state: 'sending', startedAt: now(), scheduledAt: null, updatedAt: now() })
-        .where(and(eq(mailings.id, mailingId), inArray(mailings.state, [...MAILING_TRANSITIONS.start.from])))
+        .where(
+          and(
+            // The engine starts a scheduled mailing as itself; a user's start names its owner.
+            ownerId === undefined ? eq(mailings.id, mailingId) : ownersMailing(ownerId, mailingId),
+            inArray(mailings.state, [...MAILING_TRANSITIONS.start.from]),
+          ),
+        )
         .returning();
       if (!row) return false;
       const priority = 10;
@@ -297,13 +305,13 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       const [row] = await orm
         .update(mailings)
         .set({ state: 'scheduled', scheduledAt: at, updatedAt: now() })
-        .where(and(eq(mailings.id, id), inArray(mailings.state, [...MAILING_TRANSITIONS.schedule.from])))
+        .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.schedule.from])))
         .returning();
       if (!row) throw stateError();
       wake?.();
       return (await toMailings([row]))[0];
     }
-    if (!(await startNow(id))) throw stateError();
+    if (!(await startNow(id, ownerId))) throw stateError();
     return get(ownerId, id);
   }
 
@@ -313,7 +321,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     const [row] = await orm
       .update(mailings)
       .set({ ...(to ? { state: to } : {}), updatedAt: now(), ...extra })
-      .where(and(eq(mailings.id, id), inArray(mailings.state, [...from])))
+      .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...from])))
       .returning();
     if (!row) throw stateError();
     return row;
@@ -332,10 +340,11 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   /** Cancelled: nobody else gets it; what was sent stays sent. */
   async function cancel(ownerId: number, id: number): Promise<Mailing> {
     const row = await orm.transaction(async (tx) => {
+      // The owner is in this WHERE: the outbox rows below are touched only once the mailing is known to be theirs.
       const [changed] = await tx
         .update(mailings)
         .set({ state: 'cancelled', finishedAt: now(), updatedAt: now() })
-        .where(and(eq(mailings.id, id), inArray(mailings.state, [...MAILING_TRANSITIONS.cancel.from])))
+        .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.cancel.from])))
         .returning();
       if (!changed) return null;
       await tx.execute(rawSql(`update outbox set state = 'cancelled', updated_at = now() where mailing_id = $1 and state = 'waiting'`, [id]));
@@ -352,7 +361,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   async function remove(ownerId: number, id: number): Promise<void> {
     const { mailing } = await ownedMailing(ownerId, id);
     if (mailing.state === 'sending' || mailing.state === 'paused') await cancel(ownerId, id).catch(() => undefined);
-    await orm.delete(mailings).where(eq(mailings.id, id));
+    await orm.delete(mailings).where(ownersMailing(ownerId, id));
   }
 
   /** "Also delete from the chats": every message still within Telegram's 48 hours is deleted by the engine. */
@@ -362,12 +371,14 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     const [row] = await db.query<{ n: number }>(
       `with marked as (
          update outbox set state = 'unsend', updated_at = now()
-         where mailing_id = $1 and state = 'sent' and sent_at > now() - make_interval(hours => $2) returning 1)
+         where mailing_id = $1 and state = 'sent' and sent_at > now() - make_interval(hours => $2)
+           and exists (select 1 from mailings m join funnels f on f.id = m.funnel_id where m.id = $1 and f.owner_id = $3)
+         returning 1)
        select count(*)::int as n from marked`,
-      [id, DELETE_FROM_CHATS_HOURS],
+      [id, DELETE_FROM_CHATS_HOURS, ownerId],
     );
     if (!row || Number(row.n) === 0) throw new FunnelError('invalid', null, FUNNEL_ERRORS.unsendTooLate);
-    await orm.update(mailings).set({ unsentAt: now(), updatedAt: now() }).where(eq(mailings.id, id));
+    await orm.update(mailings).set({ unsentAt: now(), updatedAt: now() }).where(ownersMailing(ownerId, id));
     wake?.();
     return get(ownerId, id);
   }

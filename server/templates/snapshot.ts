@@ -19,6 +19,8 @@ export interface SnapshotMessage {
 }
 
 export interface TemplateSnapshot {
+  /** The template's name when this version was published (absent in versions made before it was kept). */
+  name?: string;
   tags: Array<{ title: string; color: string }>;
   stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
   series: Array<{

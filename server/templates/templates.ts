@@ -141,14 +141,15 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
   }
 
   /** A new version of the template from its source funnel (in the caller's transaction). */
-  async function snapshotVersion(tx: Parameters<Parameters<typeof orm.transaction>[0]>[0], templateId: number, funnelId: number, version: number) {
+  async function snapshotVersion(tx: Parameters<Parameters<typeof orm.transaction>[0]>[0], templateId: number, funnelId: number, version: number, name: string) {
     const [{ id: versionId }] = await tx
       .insert(templateVersions)
       .values({ templateId, version, snapshot: { tags: [], stages: [], series: [] }, createdAt: now() })
       .returning({ id: templateVersions.id });
     const snapshot = await takeSnapshot(tx, funnelId, versionId);
     if (snapshot.stages.length === 0) throw invalidField('funnel_id', TEMPLATE_ERRORS.withoutStages);
-    await tx.update(templateVersions).set({ snapshot }).where(eq(templateVersions.id, versionId));
+    // The name goes with the version: a funnel made from it keeps showing it, whatever the publisher renames later.
+    await tx.update(templateVersions).set({ snapshot: { ...snapshot, name } }).where(eq(templateVersions.id, versionId));
   }
 
   async function create(admin: UserRow, body: CreateTemplateBody): Promise<Template> {
@@ -160,7 +161,7 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
         .insert(templates)
         .values({ publisherId: admin.id, sourceFunnelId: body.funnel_id, name: body.name.trim(), description: (body.description ?? '').trim(), createdAt: now(), updatedAt: now() })
         .returning({ id: templates.id });
-      await snapshotVersion(tx, row.id, body.funnel_id, 1);
+      await snapshotVersion(tx, row.id, body.funnel_id, 1, body.name.trim());
       return row.id;
     });
     return get(admin, id);
@@ -173,13 +174,13 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     const sourceId = row.sourceFunnelId;
     await orm.transaction(async (tx) => {
       // Locks the template: two publishings at once make versions n+1 and n+2, not two n+1.
-      await tx.select({ id: templates.id }).from(templates).where(eq(templates.id, id)).for('update');
+      const [locked] = await tx.select({ name: templates.name }).from(templates).where(eq(templates.id, id)).for('update');
       const [{ max }] = await tx
         .select({ max: sql<number>`coalesce(max(${templateVersions.version}), 0)::int` })
         .from(templateVersions)
         .where(eq(templateVersions.templateId, id));
-      await snapshotVersion(tx, id, sourceId, Number(max) + 1);
-      await tx.update(templates).set({ updatedAt: now() }).where(eq(templates.id, id));
+      await snapshotVersion(tx, id, sourceId, Number(max) + 1, locked.name);
+      await tx.update(templates).set({ updatedAt: now() }).where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     });
     return get(admin, id);
   }
@@ -194,17 +195,18 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
         ...(body.published === undefined ? {} : { published: body.published }),
         updatedAt: now(),
       })
-      .where(eq(templates.id, id));
+      .where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     return get(admin, id);
   }
 
-  async function setCover(admin: UserRow, id: number, file: { contentType: string; data: Buffer }): Promise<Template> {
+  /** `data` is null when the body was not a picture: another publisher's template is still 404 first. */
+  async function setCover(admin: UserRow, id: number, file: { contentType: string; data: Buffer | null }): Promise<Template> {
     await published(admin, id);
     const type = file.contentType.split(';')[0].trim().toLowerCase();
-    if (!(TEMPLATE_COVER_TYPES as readonly string[]).includes(type)) throw unsupported(TEMPLATE_ERRORS.coverType);
+    if (!file.data || !(TEMPLATE_COVER_TYPES as readonly string[]).includes(type)) throw unsupported(TEMPLATE_ERRORS.coverType);
     if (file.data.length === 0) throw invalid(TEMPLATE_ERRORS.emptyFile);
     if (file.data.length > TEMPLATE_COVER_MAX_BYTES) throw tooLarge(TEMPLATE_ERRORS.coverTooBig);
-    await orm.update(templates).set({ coverType: type, cover: file.data, updatedAt: now() }).where(eq(templates.id, id));
+    await orm.update(templates).set({ coverType: type, cover: file.data, updatedAt: now() }).where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     return get(admin, id);
   }
 
@@ -253,9 +255,11 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     const [template] = await orm.select().from(templates).where(eq(templates.id, mine.templateId)).limit(1);
     const latest = (await latestOf([mine.templateId])).get(mine.templateId)!;
     const newer = latest.version > mine.version && template.published;
+    // Others see the name of the version their funnel was made from, never a later, unpublished one.
+    const name = template.publisherId === viewer.id ? template.name : (mine.snapshot.name ?? template.name);
     return {
       template_id: template.id,
-      name: template.name,
+      name,
       version: mine.version,
       latest_version: template.published ? latest.version : mine.version,
       update_available: newer,
@@ -271,12 +275,15 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     if (!status.can_apply) throw conflict(TEMPLATE_ERRORS.wasRun);
     const latest = (await latestOf([status.template_id])).get(status.template_id)!;
     await orm.transaction(async (tx) => {
-      // The funnel may not have been run meanwhile (first_run_at is set in the same row).
-      const [locked] = await tx.select({ firstRunAt: funnels.firstRunAt }).from(funnels).where(eq(funnels.id, funnelId)).for('update');
-      if (!locked || locked.firstRunAt !== null) throw conflict(TEMPLATE_ERRORS.wasRun);
+      // The funnel may not have been run meanwhile (first_run_at is set in the same row); the
+      // owner is checked again here, first in the transaction that replaces its content.
+      const ownFunnel = and(eq(funnels.id, funnelId), eq(funnels.ownerId, viewer.id));
+      const [locked] = await tx.select({ firstRunAt: funnels.firstRunAt }).from(funnels).where(ownFunnel).for('update');
+      if (!locked) throw notFound();
+      if (locked.firstRunAt !== null) throw conflict(TEMPLATE_ERRORS.wasRun);
       await clearFunnelContent(tx, funnelId);
       await applySnapshot(tx, latest.snapshot, funnelId, now());
-      await tx.update(funnels).set({ templateVersionId: latest.versionId, updatedAt: now() }).where(eq(funnels.id, funnelId));
+      await tx.update(funnels).set({ templateVersionId: latest.versionId, updatedAt: now() }).where(ownFunnel);
     });
     return funnelTemplate(viewer, funnelId);
   }
@@ -304,7 +311,12 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     return { ...totals, days };
   }
 
-  return { list, get, create, publishVersion, update, setCover, cover, mediaFile, add, funnelTemplate, applyUpdate, stats };
+  /** 404 unless the admin published this template (before an upload's body is read). */
+  async function requirePublisher(admin: UserRow, id: number): Promise<void> {
+    await published(admin, id);
+  }
+
+  return { requirePublisher, list, get, create, publishVersion, update, setCover, cover, mediaFile, add, funnelTemplate, applyUpdate, stats };
 }
 
 export type TemplateService = ReturnType<typeof createTemplateService>;

@@ -127,11 +127,24 @@ export function crmRoutes(deps: CrmRoutesDeps) {
       if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(CRM_ERRORS.imageType));
       throw toFunnelApiError(error);
     });
-    app.put(CRM_PATHS.image, { schema: { params: imageParams, response: { 200: FolderSchema } } }, async (request) => {
-      const body = request.body as unknown;
-      if (!Buffer.isBuffer(body)) throw new ApiError(415, codedDetailBody(CRM_ERRORS.imageType));
-      return crm.setImage(ownerOf(request), idOf(request), kindOf(request), { contentType: request.headers['content-type'] ?? '', data: body });
-    });
+    app.put(
+      CRM_PATHS.image,
+      {
+        schema: { params: imageParams, response: { 200: FolderSchema } },
+        // Before the body is read: someone else's folder (or a path that names no picture) is 404 whatever the upload.
+        preParsing: async (request) => {
+          kindOf(request);
+          await crm.requireFolder(ownerOf(request), idOf(request));
+        },
+      },
+      async (request) => {
+        const body = request.body as unknown;
+        return crm.setImage(ownerOf(request), idOf(request), kindOf(request), {
+          contentType: request.headers['content-type'] ?? '',
+          data: Buffer.isBuffer(body) ? body : null,
+        });
+      },
+    );
   }
 
   return async function plugin(app: FastifyInstance): Promise<void> {

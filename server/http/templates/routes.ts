@@ -42,22 +42,24 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
     app.setErrorHandler(async (error: FastifyError) => {
       throw toFunnelApiError(error);
     });
+    // On the request, before its body is read or validated: a non-admin learns nothing about an
+    // admin call's fields (DRF checks permissions first).
     const admin = async (request: FastifyRequest) => {
       currentAdmin(request);
     };
 
     app.get(TEMPLATES_PATHS.templates, { schema: { response: { 200: Type.Array(TemplateSummarySchema) } } }, async (request) => service.list(currentUser(request)));
-    app.post(TEMPLATES_PATHS.templates, { preHandler: admin, schema: { body: CreateTemplateBodySchema, response: { 201: TemplateSchema } } }, async (request, reply) =>
+    app.post(TEMPLATES_PATHS.templates, { onRequest: admin, schema: { body: CreateTemplateBodySchema, response: { 201: TemplateSchema } } }, async (request, reply) =>
       reply.code(201).send(await service.create(currentAdmin(request), request.body)),
     );
     app.get(TEMPLATES_PATHS.template, { schema: { params, response: { 200: TemplateSchema } } }, async (request) => service.get(currentUser(request), idOf(request)));
-    app.patch(TEMPLATES_PATHS.template, { preHandler: admin, schema: { params, body: UpdateTemplateBodySchema, response: { 200: TemplateSchema } } }, async (request) =>
+    app.patch(TEMPLATES_PATHS.template, { onRequest: admin, schema: { params, body: UpdateTemplateBodySchema, response: { 200: TemplateSchema } } }, async (request) =>
       service.update(currentAdmin(request), idOf(request), request.body),
     );
-    app.post(TEMPLATES_PATHS.versions, { preHandler: admin, schema: { params, response: { 201: TemplateSchema } } }, async (request, reply) =>
+    app.post(TEMPLATES_PATHS.versions, { onRequest: admin, schema: { params, response: { 201: TemplateSchema } } }, async (request, reply) =>
       reply.code(201).send(await service.publishVersion(currentAdmin(request), idOf(request))),
     );
-    app.get(TEMPLATES_PATHS.stats, { preHandler: admin, schema: { params, response: { 200: TemplateStatsSchema } } }, async (request) =>
+    app.get(TEMPLATES_PATHS.stats, { onRequest: admin, schema: { params, response: { 200: TemplateStatsSchema } } }, async (request) =>
       service.stats(currentAdmin(request), idOf(request)),
     );
     app.post(TEMPLATES_PATHS.add, { schema: { params, response: { 201: FunnelSchema } } }, async (request, reply) =>
@@ -87,15 +89,20 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
       TEMPLATES_PATHS.cover,
       {
         schema: { params, response: { 200: TemplateSchema } },
-        // Before the body is read: a non-admin is refused whatever the upload.
-        preParsing: async (request) => {
+        // Before the body is read: a non-admin is refused, and another publisher's template is 404, whatever the upload.
+        onRequest: async (request) => {
           currentAdmin(request);
+        },
+        preParsing: async (request) => {
+          await service.requirePublisher(currentAdmin(request), idOf(request));
         },
       },
       async (request) => {
         const body = request.body as unknown;
-        if (!Buffer.isBuffer(body)) throw new ApiError(415, codedDetailBody(TEMPLATE_ERRORS.coverType));
-        return service.setCover(currentAdmin(request), idOf(request), { contentType: request.headers['content-type'] ?? '', data: body });
+        return service.setCover(currentAdmin(request), idOf(request), {
+          contentType: request.headers['content-type'] ?? '',
+          data: Buffer.isBuffer(body) ? body : null,
+        });
       },
     );
   }

@@ -5,6 +5,7 @@
 // are 403 for everyone else; an unpublished template is 404 to others.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { CRM_API, type Folder } from '../../../contract/crm';
 import { FUNNELS_API, type Funnel, type MessageMedia, type Stage } from '../../../contract/funnels';
 import { LETTERS_API, type Series } from '../../../contract/letters';
 import { TEMPLATES_API, type FunnelTemplate, type Template, type TemplateStats, type TemplateSummary } from '../../../contract/templates';
@@ -193,5 +194,63 @@ describe('templates', () => {
     const stats = ok<TemplateStats>(await call(env, adminKey, 'GET', TEMPLATES_API.stats(template.id)));
     expect(stats).toMatchObject({ added: 2, connected: 0, running: 0, people: 3 });
     expect(stats.days.at(-1)).toMatchObject({ added: 2, people: 3 });
+  });
+
+  it('checks the role before the body: a non-admin gets 403 for every admin-only call, whatever its body or id', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Guarded body' }), 201);
+    const userKey = await someone();
+    const json = (method: 'POST' | 'PATCH' | 'GET' | 'PUT', url: string, payload?: unknown) => call(env, userKey, method, url, payload);
+    const calls: Array<[string, () => ReturnType<typeof json>]> = [
+      ['create, empty body', () => json('POST', TEMPLATES_API.templates, {})],
+      ['create, wrong types', () => json('POST', TEMPLATES_API.templates, { funnel_id: 'x', name: 5 })],
+      ['update, wrong types', () => json('PATCH', TEMPLATES_API.template(template.id), { published: 'yes', name: 5 })],
+      ['update, no such template', () => json('PATCH', TEMPLATES_API.template(999_999), {})],
+      ['new version', () => json('POST', TEMPLATES_API.versions(template.id), {})],
+      ['stats of no such template', () => json('GET', TEMPLATES_API.stats(999_999))],
+      ['cover as JSON', () => json('PUT', TEMPLATES_API.cover(template.id), {})],
+      ['cover of no such template', () => upload(userKey, TEMPLATES_API.cover(999_999), 'image/png', PNG, 'PUT')],
+    ];
+    for (const [what, send] of calls) {
+      const res = await send();
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(403);
+      expect(res.json(), what).toEqual(FORBIDDEN);
+    }
+    // An admin still gets the fields that are wrong.
+    expect(expectJsonError(await call(env, adminKey, 'POST', TEMPLATES_API.templates, {}), 400)).toHaveProperty('funnel_id');
+  });
+
+  it("others keep seeing what was published: a funnel keeps its version's name, an unpublished template leaves their folder", async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Spring sale' }), 201);
+    const userKey = await someone();
+    const made = ok<Funnel>(await call(env, userKey, 'POST', TEMPLATES_API.add(template.id)), 201);
+    const folder = ok<Folder>(await call(env, userKey, 'POST', CRM_API.folders, { name: 'Clients' }), 201);
+    ok(await call(env, userKey, 'POST', CRM_API.templates(folder.id), { template_id: template.id }));
+    expect(ok<Folder>(await call(env, userKey, 'GET', CRM_API.folder(folder.id))).templates.map((t) => t.name)).toEqual(['Spring sale']);
+
+    // The publisher takes it down and renames it: that name was never published.
+    ok(await call(env, adminKey, 'PATCH', TEMPLATES_API.template(template.id), { published: false, name: 'Secret plan' }));
+    expect(ok<FunnelTemplate>(await call(env, userKey, 'GET', TEMPLATES_API.funnelTemplate(made.id))).name).toBe('Spring sale');
+    expect(ok<Folder>(await call(env, userKey, 'GET', CRM_API.folder(folder.id))).templates).toEqual([]);
+    expect(JSON.stringify(ok(await call(env, userKey, 'GET', CRM_API.folder(folder.id))))).not.toContain('Secret plan');
+
+    // The publisher sees their own template as it is now.
+    const adminFolder = ok<Folder>(await call(env, adminKey, 'POST', CRM_API.folders, { name: 'Mine' }), 201);
+    ok(await call(env, adminKey, 'PATCH', TEMPLATES_API.template(template.id), { published: true }));
+    ok(await call(env, adminKey, 'POST', CRM_API.templates(adminFolder.id), { template_id: template.id }));
+    ok(await call(env, adminKey, 'PATCH', TEMPLATES_API.template(template.id), { published: false }));
+    expect(ok<Folder>(await call(env, adminKey, 'GET', CRM_API.folder(adminFolder.id))).templates).toMatchObject([{ name: 'Secret plan', published: false }]);
+
+    // Published again under the new name: now that name is what everyone sees in the folder, and
+    // a funnel made from the new version shows it; the old funnel keeps its own version's name.
+    ok(await call(env, adminKey, 'PATCH', TEMPLATES_API.template(template.id), { published: true }));
+    ok(await call(env, adminKey, 'POST', TEMPLATES_API.versions(template.id)), 201);
+    expect(ok<Folder>(await call(env, userKey, 'GET', CRM_API.folder(folder.id))).templates.map((t) => t.name)).toEqual(['Secret plan']);
+    const later = ok<Funnel>(await call(env, userKey, 'POST', TEMPLATES_API.add(template.id)), 201);
+    expect(ok<FunnelTemplate>(await call(env, userKey, 'GET', TEMPLATES_API.funnelTemplate(later.id))).name).toBe('Secret plan');
+    expect(ok<FunnelTemplate>(await call(env, userKey, 'GET', TEMPLATES_API.funnelTemplate(made.id))).name).toBe('Spring sale');
   });
 });
