@@ -9,18 +9,24 @@ export function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-/** SQLSTATEs of a server that is away for a while: connection exceptions (08…) and a shutdown or start-up (57P0…). */
-const AWAY_STATES = /^(08|57P0[1-3])/;
-const AWAY_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** node-postgres's own words for a connection that ended under it, and for a pool that could not connect in time. */
-const AWAY_MESSAGES = /Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed/i;
+/** PostgreSQL's SQLSTATEs for "not reachable now": connection exceptions, shutdown or start-up, too many clients. */
+const AWAY_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
+const AWAY_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+/** node-postgres says these in words only (no code). */
+const AWAY_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|Client was closed/i;
 
-/** The statement failed because the database could not be reached (not because of what it said): worth trying again later. */
-export function isConnectionLost(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (AWAY_NETWORK.has(code) || AWAY_STATES.test(code))) return true;
-    if (typeof message === 'string' && AWAY_MESSAGES.test(message)) return true;
+/**
+ * The database could not be reached (down, restarting, shutting down): what was asked did not
+ * happen, or did and its answer was lost, and asking again once it is back is the way on.
+ * `notOurs` stops the look at an error from elsewhere whose network codes look alike (a Telegram
+ * request's), wherever it sits in the chain of causes.
+ */
+export function isConnectionLost(error: unknown, notOurs: (error: object) => boolean = () => false): boolean {
+  for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
+    if (notOurs(at)) return false;
+    const { code, message } = at as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (AWAY_SQLSTATE.test(code) || AWAY_NETWORK_CODES.has(code))) return true;
+    if (typeof message === 'string' && AWAY_MESSAGE.test(message)) return true;
   }
   return false;
 }

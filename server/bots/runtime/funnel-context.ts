@@ -6,6 +6,7 @@ import { surelyNotDelivered } from '../create-bot';
 import type { InboxAlert, RuntimeStore } from './store';
 import type { BotRateLimiter } from '../../telegram/rate-limiter';
 import type { ReplyTarget } from './replies';
+import { isConnectionLost } from '../../db/errors';
 
 export type RuntimeLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
@@ -50,26 +51,13 @@ export function jittered(ms: number): number {
 export const DATABASE_RETRY_MIN_MS = 250;
 export const DATABASE_RETRY_MAX_MS = 2_000;
 
-/** PostgreSQL's SQLSTATEs for "not reachable now": connection exceptions, shutdown, too many clients. */
-const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
-const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-/** node-postgres says these in words only (no code). */
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed/i;
-
 /**
  * The database could not be reached (down, restarting, shutting down): what was asked did not
  * happen, or did and its answer was lost, and asking again once it is back is the way on. A
- * Telegram failure is never one (its network errors look alike, hence the check first).
+ * Telegram failure is never one (its network errors look alike).
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let at: unknown = error, depth = 0; at && typeof at === 'object' && depth < 5; at = (at as { cause?: unknown }).cause, depth++) {
-    if (at instanceof GrammyError || at instanceof HttpError) return false;
-    const { code, message } = at as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_NETWORK_CODES.has(code))) return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
-  }
-  return false;
-}
+export const isDatabaseUnavailable = (error: unknown): boolean =>
+  isConnectionLost(error, (at) => at instanceof GrammyError || at instanceof HttpError);
 
 /**
  * Runs `work` until the database answers: while it cannot be reached, waits (capped, jittered)
