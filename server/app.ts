@@ -2,6 +2,7 @@
 // tests drive it with app.inject and main.ts decides where it listens.
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/constants';
+import { STRING_FORMATS } from '../contract/schemas/common';
 import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions, type Sessions } from './accounts/sessions';
 import type { Config } from './config';
@@ -117,7 +118,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // DRF-like validation: no silent type coercion, every field's problems at once, and
       // the offending values available to the error formatter.
       customOptions: { coerceTypes: false, allErrors: true, verbose: true, allowUnionTypes: true },
-      plugins: [(ajv) => ajv.addKeyword(INVALID_MESSAGE_KEYWORD)],
+      // The contract's string formats (contract/schemas/common.ts): every string field has one.
+      plugins: [
+        (ajv) => {
+          ajv.addKeyword(INVALID_MESSAGE_KEYWORD);
+          for (const [name, validate] of Object.entries(STRING_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+          return ajv;
+        },
+      ],
     },
   });
 
