@@ -104,7 +104,7 @@ function looseStrings(node: unknown, path: string, found: string[]): string[] {
   if (types.includes('string') && !Array.isArray(schema.enum) && !(typeof schema.format === 'string' && schema.format in STRING_FORMATS)) found.push(path);
   for (const key of ['properties', 'patternProperties']) {
     const children = schema[key];
-    if (children && typeof children === 'object') for (const [name, child] of Object.entries(children)) looseStrings(child, `${path}.${name}`, found);
+    if (typeof children === 'object' && children !== null) for (const [name, child] of Object.entries(children)) looseStrings(child, `${path}.${name}`, found);
   }
   for (const key of ['items', 'additionalProperties', 'not']) if (typeof schema[key] === 'object') looseStrings(schema[key], `${path}.${key}`, found);
   for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) if (Array.isArray(schema[key])) looseStrings(schema[key], `${path}.${key}`, found);
