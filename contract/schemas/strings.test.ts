@@ -1,6 +1,7 @@
 // The contract's strings: one definition each for a text, a day and a moment, refusing NUL, an
 // unpaired surrogate and a day that does not exist; and every string of every exported schema
 // built from them, so a new field cannot forget it.
+/// <reference types="vite/client" />
 import { Format } from 'typebox/format';
 import { Value } from 'typebox/value';
 import { beforeAll, describe, expect, it } from 'vitest';
