@@ -130,10 +130,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // JSON is the only body the API accepts (anything else: 415). An empty body is an empty
-  // object, as in DRF, so a bare POST gets "This field is required." per field.
+  // object, as in DRF, so a bare POST gets "This field is required." per field; a body of
+  // whitespace is not JSON (DRF: "JSON parse error").
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
+    const text = body as string;
     if (text === '') return done(null, {});
     let parsed: unknown;
     try {
