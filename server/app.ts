@@ -1,5 +1,6 @@
 // buildApp(deps): the whole HTTP server as a Fastify instance that is not listening yet, so
 // tests drive it with app.inject and main.ts decides where it listens.
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/constants';
 import { STRING_FORMATS } from '../contract/schemas/common';
@@ -100,6 +101,32 @@ function loggerOptions(config: Config, settings: boolean | LoggerSettings | unde
   };
 }
 
+/** A refused body is read and thrown away up to this size or this long; past either, the connection closes as it is. */
+export const REFUSED_BODY_DISCARD_MAX_BYTES = 256 * 1024 * 1024;
+export const REFUSED_BODY_DISCARD_MAX_MS = 5 * 60 * 1000;
+
+/** Resolves once the request's body has all arrived (and been thrown away), or a cap is reached. */
+function discardRestOfBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.destroyed) return Promise.resolve();
+  const declared = Number(raw.headers['content-length']);
+  if (declared > REFUSED_BODY_DISCARD_MAX_BYTES) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', done).off('error', done).off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > REFUSED_BODY_DISCARD_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, REFUSED_BODY_DISCARD_MAX_MS);
+    raw.on('data', onData).once('end', done).once('error', done).once('close', done);
+    raw.resume();
+  });
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
   const now = deps.now ?? (() => new Date());
@@ -152,6 +179,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+
+  // A body over the limit is refused (413) before it has all arrived. Closing the connection then,
+  // with the rest of it still coming, resets it, and a client that streams its body (a phone, Node's
+  // fetch, Chromium) loses the answer: read the rest and throw it away first, up to a cap.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 413) await discardRestOfBody(request.raw);
+    return payload;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
