@@ -107,7 +107,7 @@ export const REFUSED_BODY_DISCARD_MAX_MS = 5 * 60 * 1000;
 
 /** Resolves once the request's body has all arrived (and been thrown away), or a cap is reached. */
 function discardRestOfBody(raw: IncomingMessage): Promise<void> {
-  if (raw.complete || raw.destroyed) return Promise.resolve();
+  if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve();
   const declared = Number(raw.headers['content-length']);
   if (declared > REFUSED_BODY_DISCARD_MAX_BYTES) return Promise.resolve();
   return new Promise((resolve) => {

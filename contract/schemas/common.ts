@@ -27,9 +27,12 @@ export const MAX_ID = 2_147_483_647;
 /** With the u flag a well-formed pair is one code point: only an unpaired surrogate is \p{Cs}. */
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
+/** A string that is not well-formed UTF-16 ("\ud800" in JSON can make one). */
+export const hasUnpairedSurrogate = (value: string) => UNPAIRED_SURROGATE.test(value);
+
 /** Text PostgreSQL can store: no NUL (DRF refuses it too), no unpaired UTF-16 surrogate. */
 export function isStorableText(value: string): boolean {
-  return !value.includes('\u0000') && !UNPAIRED_SURROGATE.test(value);
+  return !value.includes('\u0000') && !hasUnpairedSurrogate(value);
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
 import type { CodedErrorBody, CodedMessage } from '../../contract/errors';
-import { INVALID_MESSAGE_KEYWORD, isStorableText } from '../../contract/schemas/common';
+import { hasUnpairedSurrogate, INVALID_MESSAGE_KEYWORD, isStorableText } from '../../contract/schemas/common';
 
 /** A failure with the exact status and body the client gets. */
 export class ApiError extends Error {
@@ -359,15 +359,13 @@ export function clientErrorReply(error: NodeJS.ErrnoException, socket: { destroy
   );
 }
 
+const wellFormed = (text: string) => !hasUnpairedSurrogate(text);
+
 /**
  * The top-level fields of a JSON body that hold a string which is not well-formed UTF-16 (an
  * unpaired surrogate, which "\\ud800" in JSON can make): PostgreSQL cannot store such text. Refused
  * rather than repaired, so that what is saved is exactly what the user sent.
  */
-/** With the u flag a well-formed pair is one code point: only an unpaired surrogate is \\p{Cs}. */
-const UNPAIRED_SURROGATE = /\p{Cs}/u;
-const wellFormed = (text: string) => !UNPAIRED_SURROGATE.test(text);
-
 export function fieldsWithBrokenText(body: unknown): string[] {
   const broken = (value: unknown): boolean => {
     if (typeof value === 'string') return !wellFormed(value);
