@@ -88,6 +88,18 @@ export default tseslint.config(
     },
   },
   {
+    // Every string of the API is built by contract/schemas/common.ts's helpers (Text, Day,
+    // DateTime, …), which refuse NUL, broken characters and impossible days by default.
+    files: ['contract/schemas/*.ts'],
+    ignores: ['contract/schemas/common.ts', 'contract/schemas/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Type', property: 'String', message: 'Build strings with Text(), Day(), DateTime() or PatternText() from ./common.' },
+      ],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

@@ -12,14 +12,14 @@ test('contacts of all bots: search, filter, tag two at once, download the CSV', 
   test.setTimeout(120_000);
   const key = await signIn(page, request, 'contacts');
   const headers = { Authorization: `Token ${key}` };
-  const made: Array<{ id: number; token: string }> = [];
+  const made: Array<{ id: number; token: string; username: string }> = [];
   for (const name of ['Coffee', 'Books']) {
     const bot = await fakeBot(request, `e2e_ct_${name.slice(0, 2).toLowerCase()}`);
     const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token, name } })).json()) as { id: number };
     const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title: 'Hello' } })).json()) as { id: number };
     await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Hi!', media_id: null, buttons: [], next_button: null } });
     expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
-    made.push({ id: funnel.id, token: bot.token });
+    made.push({ id: funnel.id, token: bot.token, username: bot.username });
   }
   await request.post(FUNNELS_API.tags(made[0].id), { headers, data: { title: 'regular' } });
   const base = 8_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -66,4 +66,6 @@ test('contacts of all bots: search, filter, tag two at once, download the CSV', 
     ['Boris', 'Stone', 'Coffee', 'regular'],
     ['Анна', 'Иванова, мл.', 'Coffee', 'regular'],
   ]);
+  // The bot is its username as it is (no '@', so no formula guard in front of it).
+  expect(rows.map((r) => r.bot)).toEqual([made[0].username, made[0].username]);
 });

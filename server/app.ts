@@ -1,7 +1,9 @@
 // buildApp(deps): the whole HTTP server as a Fastify instance that is not listening yet, so
 // tests drive it with app.inject and main.ts decides where it listens.
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/constants';
+import { STRING_FORMATS } from '../contract/schemas/common';
 import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions, type Sessions } from './accounts/sessions';
 import type { Config } from './config';
@@ -101,6 +103,32 @@ function loggerOptions(config: Config, settings: boolean | LoggerSettings | unde
   };
 }
 
+/** A refused body is read and thrown away up to this size or this long; past either, the connection closes as it is. */
+export const REFUSED_BODY_DISCARD_MAX_BYTES = 256 * 1024 * 1024;
+export const REFUSED_BODY_DISCARD_MAX_MS = 5 * 60 * 1000;
+
+/** Resolves once the request's body has all arrived (and been thrown away), or a cap is reached. */
+function discardRestOfBody(raw: IncomingMessage): Promise<void> {
+  if (raw.complete || raw.readableEnded || raw.destroyed) return Promise.resolve();
+  const declared = Number(raw.headers['content-length']);
+  if (declared > REFUSED_BODY_DISCARD_MAX_BYTES) return Promise.resolve();
+  return new Promise((resolve) => {
+    let discarded = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData).off('end', done).off('error', done).off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > REFUSED_BODY_DISCARD_MAX_BYTES) done();
+    };
+    const timer = setTimeout(done, REFUSED_BODY_DISCARD_MAX_MS);
+    raw.on('data', onData).once('end', done).once('error', done).once('close', done);
+    raw.resume();
+  });
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
   const now = deps.now ?? (() => new Date());
@@ -119,17 +147,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // DRF-like validation: no silent type coercion, every field's problems at once, and
       // the offending values available to the error formatter.
       customOptions: { coerceTypes: false, allErrors: true, verbose: true, allowUnionTypes: true },
-      plugins: [(ajv) => ajv.addKeyword(INVALID_MESSAGE_KEYWORD)],
+      // The contract's string formats (contract/schemas/common.ts): every string field has one.
+      plugins: [
+        (ajv) => {
+          ajv.addKeyword(INVALID_MESSAGE_KEYWORD);
+          for (const [name, validate] of Object.entries(STRING_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+          return ajv;
+        },
+      ],
     },
   });
 
   if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // JSON is the only body the API accepts (anything else: 415). An empty body is an empty
-  // object, as in DRF, so a bare POST gets "This field is required." per field.
+  // object, as in DRF, so a bare POST gets "This field is required." per field; a body of
+  // whitespace is not JSON (DRF: "JSON parse error").
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = (body as string).trim();
+    const text = body as string;
     if (text === '') return done(null, {});
     let parsed: unknown;
     try {
@@ -147,6 +183,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('preValidation', async (request) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+
+  // A body over the limit is refused (413) before it has all arrived. Closing the connection then,
+  // with the rest of it still coming, resets it, and a client that streams its body (a phone, Node's
+  // fetch, Chromium) loses the answer: read the rest and throw it away first, up to a cap.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 413) await discardRestOfBody(request.raw);
+    return payload;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -4,38 +4,38 @@
 // contract/auth.ts.
 import { Type, type Static } from 'typebox';
 import { EMAIL_MAX_LENGTH, LANGUAGES, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../constants';
-import { INVALID_MESSAGE_KEYWORD, NO_NUL, Nullable, StringEnum } from './common';
+import { Email as EmailAddress, INVALID_MESSAGE_KEYWORD, Nullable, PatternText, type StringFormat, StringEnum, Text } from './common';
 
 export const ROLES = ['user', 'admin'] as const;
 /** Most ids one by_ids call may ask for. */
 export const MAX_IDS_PER_REQUEST = 100;
 
-const Email = () => Type.String({ format: 'email', maxLength: EMAIL_MAX_LENGTH, pattern: NO_NUL });
-const Password = () => Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, pattern: NO_NUL });
-const Name = () => Type.String({ maxLength: NAME_MAX_LENGTH, pattern: NO_NUL });
+const Email = () => EmailAddress(EMAIL_MAX_LENGTH);
+const Password = () => Text(PASSWORD_MAX_LENGTH, 1);
+const Name = () => Text(NAME_MAX_LENGTH);
 const Language = () => StringEnum(LANGUAGES);
 /** uid and token come from e-mail links; anything longer is not one of ours. */
-const Uid = () => Type.String({ minLength: 1, maxLength: 64, pattern: NO_NUL });
-const LinkToken = () => Type.String({ minLength: 1, maxLength: 128, pattern: NO_NUL });
+const Uid = () => Text(64, 1);
+const LinkToken = () => Text(128, 1);
 /** A user id in a query string. */
 const USER_ID_PATTERN = '^[0-9]{1,10}$';
 const NOT_AN_INTEGER = 'A valid integer is required.';
-const UserIdParam = () => Type.String({ pattern: USER_ID_PATTERN, [INVALID_MESSAGE_KEYWORD]: NOT_AN_INTEGER });
+const UserIdParam = () => PatternText(USER_ID_PATTERN, NOT_AN_INTEGER);
 
 // --- users ---------------------------------------------------------------------------------------
 /** What GET /api/users/me/ returns (the user themself). */
 export const CurrentUserSchema = Type.Object({
   id: Type.Integer(),
-  email: Nullable(Type.String()),
-  first_name: Type.String(),
-  last_name: Type.String(),
+  email: Nullable(Text()),
+  first_name: Text(),
+  last_name: Text(),
   language: Language(),
   role: StringEnum(ROLES),
   is_active: Type.Boolean(),
   telegram_id: Nullable(Type.Integer()),
-  telegram_username: Nullable(Type.String()),
-  telegram_photo_url: Nullable(Type.String()),
-  date_joined: Type.String(),
+  telegram_username: Nullable(Text()),
+  telegram_photo_url: Nullable(Text()),
+  date_joined: Text(),
 });
 export type CurrentUser = Static<typeof CurrentUserSchema>;
 export type Role = CurrentUser['role'];
@@ -43,11 +43,11 @@ export type Role = CurrentUser['role'];
 /** What by_id / by_ids return: e-mail only to the user themself or an admin. */
 export const PublicUserSchema = Type.Object({
   id: Type.Integer(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  telegram_username: Nullable(Type.String()),
-  telegram_photo_url: Nullable(Type.String()),
-  email: Type.Optional(Nullable(Type.String())),
+  first_name: Text(),
+  last_name: Text(),
+  telegram_username: Nullable(Text()),
+  telegram_photo_url: Nullable(Text()),
+  email: Type.Optional(Nullable(Text())),
 });
 export type PublicUser = Static<typeof PublicUserSchema>;
 
@@ -65,6 +65,7 @@ export type ByIdQuery = Static<typeof ByIdQuerySchema>;
 export const ByIdsQuerySchema = Type.Object({
   'id[]': Type.Unsafe<string | string[]>({
     type: ['string', 'array'],
+    format: 'text' satisfies StringFormat,
     pattern: USER_ID_PATTERN,
     items: UserIdParam(),
     minItems: 1,
@@ -88,9 +89,9 @@ export type RegisterBody = Static<typeof RegisterBodySchema>;
 
 export const RegisterResponseSchema = Type.Object({
   id: Type.Integer(),
-  email: Type.String(),
-  first_name: Type.String(),
-  last_name: Type.String(),
+  email: Text(),
+  first_name: Text(),
+  last_name: Text(),
 });
 export type RegisterResponse = Static<typeof RegisterResponseSchema>;
 
@@ -103,12 +104,12 @@ export type EmailBody = Static<typeof EmailBodySchema>;
 // --- token login ---------------------------------------------------------------------------------
 /** Djoser treats both as optional and answers a missing one as bad credentials. */
 export const LoginBodySchema = Type.Object({
-  email: Type.Optional(Type.String({ maxLength: EMAIL_MAX_LENGTH, pattern: NO_NUL })),
-  password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH, pattern: NO_NUL })),
+  email: Type.Optional(Text(EMAIL_MAX_LENGTH)),
+  password: Type.Optional(Text(PASSWORD_MAX_LENGTH)),
 });
 export type LoginBody = Static<typeof LoginBodySchema>;
 
-export const LoginResponseSchema = Type.Object({ auth_token: Type.String() });
+export const LoginResponseSchema = Type.Object({ auth_token: Text() });
 export type LoginResponse = Static<typeof LoginResponseSchema>;
 
 /** Calls that take no fields (logout): any JSON object. */

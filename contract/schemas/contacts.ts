@@ -3,21 +3,19 @@
 import { Type, type Static } from 'typebox';
 import { BULK_TAG_MAX } from '../constants';
 import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
-import { Id, INVALID_MESSAGE_KEYWORD, Nullable, QueryInt, StringEnum } from './common';
-
-const Day = () => Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', [INVALID_MESSAGE_KEYWORD]: 'Enter a valid date: YYYY-MM-DD.' });
+import { Day, Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
 
 /** The filters of the contacts list and of its CSV export. */
 export const ContactsQuerySchema = Type.Object({
   /** Part of the name or username, any case. */
-  search: Type.Optional(Type.String({ maxLength: PEOPLE_SEARCH_MAX })),
+  search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
   funnel: Type.Optional(QueryInt(9)),
   /** People of the funnels in this CRM folder. */
   folder: Type.Optional(QueryInt(9)),
   /** People in this list (a static list's members, or who match a segment's filter). */
   list: Type.Optional(QueryInt(9)),
   /** A stage id, or "none" for people whose stage was deleted. */
-  stage: Type.Optional(Type.String({ pattern: `^([0-9]{1,9}|${NO_STAGE})$`, [INVALID_MESSAGE_KEYWORD]: 'A stage id or "none" is required.' })),
+  stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
   tag: Type.Optional(QueryInt(9)),
   /** Joined on or after this day, on or before that one (UTC). */
   joined_from: Type.Optional(Day()),
@@ -31,18 +29,18 @@ export type ContactsQuery = Static<typeof ContactsQuerySchema>;
 export const ContactSchema = Type.Object({
   id: Type.Integer(),
   funnel_id: Type.Integer(),
-  funnel_name: Type.String(),
-  bot_username: Nullable(Type.String()),
+  funnel_name: Text(),
+  bot_username: Nullable(Text()),
   telegram_id: Type.Integer(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  username: Nullable(Type.String()),
+  first_name: Text(),
+  last_name: Text(),
+  username: Nullable(Text()),
   stage_id: Nullable(Type.Integer()),
-  stage_title: Nullable(Type.String()),
-  tags: Type.Array(Type.Object({ id: Type.Integer(), title: Type.String(), color: Type.String() })),
+  stage_title: Nullable(Text()),
+  tags: Type.Array(Type.Object({ id: Type.Integer(), title: Text(), color: Text() })),
   blocked: Type.Boolean(),
-  joined_at: Type.String(),
-  last_seen_at: Type.String(),
+  joined_at: Text(),
+  last_seen_at: Text(),
 });
 export type Contact = Static<typeof ContactSchema>;
 

@@ -3,30 +3,28 @@
 import { Type, type Static } from 'typebox';
 import { FOLDER_NAME_MAX, LIST_KINDS, LIST_MEMBERS_MAX, LIST_NAME_MAX } from '../crm';
 import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
-import { Id, INVALID_MESSAGE_KEYWORD, Nullable, QueryInt, StringEnum, Text } from './common';
-
-const Day = () => Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', [INVALID_MESSAGE_KEYWORD]: 'Enter a valid date: YYYY-MM-DD.' });
+import { Day, Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
 
 /** A folder in the list. */
 export const FolderSummarySchema = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
+  name: Text(),
   has_picture: Type.Boolean(),
   has_background: Type.Boolean(),
   /** Changes whenever a picture or the background changes (a cache key for them). */
-  image_version: Type.String(),
+  image_version: Text(),
   archived: Type.Boolean(),
   funnel_count: Type.Integer(),
   list_count: Type.Integer(),
   contact_count: Type.Integer(),
-  created_at: Type.String(),
+  created_at: Text(),
 });
 export type FolderSummary = Static<typeof FolderSummarySchema>;
 
 const FolderFunnelSchema = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
-  bot_username: Nullable(Type.String()),
+  name: Text(),
+  bot_username: Nullable(Text()),
   state: StringEnum(['draft', 'running', 'stopped']),
   people_count: Type.Integer(),
 });
@@ -35,11 +33,11 @@ export type FolderFunnel = Static<typeof FolderFunnelSchema>;
 /** A saved segment's filter: the contacts list's filters. */
 export const ListFilterSchema = Type.Object(
   {
-    search: Type.Optional(Type.String({ maxLength: PEOPLE_SEARCH_MAX })),
+    search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
     funnel: Type.Optional(Id()),
     folder: Type.Optional(Id()),
     /** A stage id, or "none" for people whose stage was deleted. */
-    stage: Type.Optional(Type.String({ pattern: `^([0-9]{1,9}|${NO_STAGE})$`, [INVALID_MESSAGE_KEYWORD]: 'A stage id or "none" is required.' })),
+    stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
     tag: Type.Optional(Id()),
     blocked: Type.Optional(Type.Boolean()),
     joined_from: Type.Optional(Day()),
@@ -51,14 +49,14 @@ export type ListFilter = Static<typeof ListFilterSchema>;
 
 export const ContactListSchema = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
+  name: Text(),
   kind: StringEnum(LIST_KINDS),
   folder_id: Nullable(Type.Integer()),
   /** A segment's filter; null for a static list. */
   filter: Nullable(ListFilterSchema),
   /** People in it now (a segment: who match its filter now). */
   count: Type.Integer(),
-  created_at: Type.String(),
+  created_at: Text(),
 });
 export type ContactList = Static<typeof ContactListSchema>;
 
@@ -67,7 +65,7 @@ export const FolderSchema = Type.Object({
   ...FolderSummarySchema.properties,
   funnels: Type.Array(FolderFunnelSchema),
   archived_funnels: Type.Array(FolderFunnelSchema),
-  templates: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), has_cover: Type.Boolean(), published: Type.Boolean() })),
+  templates: Type.Array(Type.Object({ id: Type.Integer(), name: Text(), has_cover: Type.Boolean(), published: Type.Boolean() })),
   lists: Type.Array(ContactListSchema),
 });
 export type Folder = Static<typeof FolderSchema>;

@@ -26,20 +26,20 @@ import {
   TIME_ZONE_MAX,
   URL_BUTTONS_MAX,
 } from '../funnels';
-import { Id, INVALID_MESSAGE_KEYWORD, NO_NUL, Nullable, QueryInt, StringEnum, Text } from './common';
+import { Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
 
-const Color = () => Type.String({ pattern: COLOR_PATTERN, [INVALID_MESSAGE_KEYWORD]: 'Enter a valid colour: #rrggbb.' });
-const Timestamp = () => Type.String();
+const Color = () => PatternText(COLOR_PATTERN, 'Enter a valid colour: #rrggbb.');
+const Timestamp = () => Text();
 
 // --- funnels -----------------------------------------------------------------------------------
 export const FunnelSchema = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
+  name: Text(),
   /** The bot: null until one is connected (a funnel added from a template starts without one). */
   bot_id: Nullable(Type.Integer()),
-  bot_username: Nullable(Type.String()),
+  bot_username: Nullable(Text()),
   /** The token is never sent back in full: "123456:AA…xyz". */
-  bot_token_hint: Nullable(Type.String()),
+  bot_token_hint: Nullable(Text()),
   state: StringEnum(FUNNEL_STATES),
   stop_reason: Nullable(StringEnum(STOP_REASONS)),
   archived: Type.Boolean(),
@@ -83,10 +83,10 @@ export type ReplaceTokenBody = Static<typeof ReplaceTokenBodySchema>;
 export const RunCheckSchema = Type.Object({
   problems: Type.Array(
     Type.Object({
-      code: Type.String(),
-      message: Type.String(),
+      code: Text(),
+      message: Text(),
       /** The stage's title, or Telegram's words. */
-      detail: Type.Optional(Type.String()),
+      detail: Type.Optional(Text()),
     }),
   ),
 });
@@ -109,15 +109,15 @@ export const NextButtonSchema = Type.Object({ text: Text(BUTTON_TEXT_MAX, 1) });
 export const MessageMediaSchema = Type.Object({
   id: Type.Integer(),
   kind: StringEnum(MEDIA_KINDS),
-  content_type: Type.String(),
+  content_type: Text(),
   size: Type.Integer(),
-  filename: Type.String(),
+  filename: Text(),
 });
 export type MessageMedia = Static<typeof MessageMediaSchema>;
 
 /** A stage's message: Telegram HTML text, optional media, URL buttons and a next-step button. */
 export const MessageContentSchema = Type.Object({
-  text: Type.String(),
+  text: Text(),
   media: Nullable(MessageMediaSchema),
   buttons: Type.Array(UrlButtonSchema),
   /** Moves the person to the next stage; null = no such button. */
@@ -127,7 +127,7 @@ export type MessageContent = Static<typeof MessageContentSchema>;
 
 /** A whole message as the SPA sends it and the stage service takes it. */
 export const MessageContentBodySchema = Type.Object({
-  text: Type.String({ maxLength: MESSAGE_HTML_MAX, pattern: NO_NUL }),
+  text: Text(MESSAGE_HTML_MAX),
   media_id: Nullable(Id()),
   buttons: Type.Array(UrlButtonSchema, { maxItems: URL_BUTTONS_MAX }),
   next_button: Nullable(NextButtonSchema),
@@ -150,9 +150,9 @@ export type MessageContentInput = Static<typeof MessageContentInputSchema>;
 export const StageSchema = Type.Object({
   id: Type.Integer(),
   funnel_id: Type.Integer(),
-  title: Type.String(),
+  title: Text(),
   icon: StringEnum(STAGE_ICONS),
-  color: Type.String(),
+  color: Text(),
   position: Type.Integer(),
   /** Everyone who reaches the stage gets this tag. */
   tag_id: Nullable(Type.Integer()),
@@ -176,14 +176,14 @@ export type StageCreateBody = Static<typeof StageCreateBodySchema>;
 export const StageOrderBodySchema = Type.Object({ stage_ids: Type.Array(Id(), { maxItems: STAGES_MAX }) });
 export type StageOrderBody = Static<typeof StageOrderBodySchema>;
 
-export const MediaUploadQuerySchema = Type.Object({ filename: Type.Optional(Type.String({ maxLength: MEDIA_FILENAME_MAX })) });
+export const MediaUploadQuerySchema = Type.Object({ filename: Type.Optional(Text(MEDIA_FILENAME_MAX)) });
 
 // --- tags and people -----------------------------------------------------------------------------
 export const TagSchema = Type.Object({
   id: Type.Integer(),
   funnel_id: Type.Integer(),
-  title: Type.String(),
-  color: Type.String(),
+  title: Text(),
+  color: Text(),
   people_count: Type.Integer(),
 });
 export type Tag = Static<typeof TagSchema>;
@@ -196,9 +196,9 @@ const personProperties = {
   id: Type.Integer(),
   funnel_id: Type.Integer(),
   telegram_id: Type.Integer(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  username: Nullable(Type.String()),
+  first_name: Text(),
+  last_name: Text(),
+  username: Nullable(Text()),
   stage_id: Nullable(Type.Integer()),
   tag_ids: Type.Array(Type.Integer()),
   blocked: Type.Boolean(),
@@ -213,7 +213,7 @@ export const HistoryEntrySchema = Type.Object({
   direction: StringEnum(['in', 'out']),
   /** in: text or command the person wrote, or a button they pressed; out: a stage message sent. */
   kind: StringEnum(['text', 'command', 'button', 'stage_message', 'reply', 'mailing', 'letter']),
-  text: Type.String(),
+  text: Text(),
   stage_id: Nullable(Type.Integer()),
   created_at: Timestamp(),
 });
@@ -223,19 +223,19 @@ export type HistoryEntry = Static<typeof HistoryEntrySchema>;
 export const OtherFunnelSchema = Type.Object({
   person_id: Type.Integer(),
   funnel_id: Type.Integer(),
-  funnel_name: Type.String(),
-  bot_username: Nullable(Type.String()),
-  stage_title: Nullable(Type.String()),
-  tags: Type.Array(Type.String()),
+  funnel_name: Text(),
+  bot_username: Nullable(Text()),
+  stage_title: Nullable(Text()),
+  tags: Type.Array(Text()),
   /** The series of letters they are in there now. */
-  series: Type.Array(Type.String()),
+  series: Type.Array(Text()),
   blocked: Type.Boolean(),
   joined_at: Timestamp(),
 });
 export type OtherFunnel = Static<typeof OtherFunnelSchema>;
 
 /** One contact's history across the owner's bots: each entry names its funnel. */
-export const ContactHistoryEntrySchema = Type.Object({ ...HistoryEntrySchema.properties, funnel_id: Type.Integer(), funnel_name: Type.String(), stage_title: Nullable(Type.String()) });
+export const ContactHistoryEntrySchema = Type.Object({ ...HistoryEntrySchema.properties, funnel_id: Type.Integer(), funnel_name: Text(), stage_title: Nullable(Text()) });
 export type ContactHistoryEntry = Static<typeof ContactHistoryEntrySchema>;
 
 export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema), other_funnels: Type.Array(OtherFunnelSchema) });
@@ -244,10 +244,10 @@ export type PersonDetail = Static<typeof PersonDetailSchema>;
 /** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */
 export const PeopleQuerySchema = Type.Object({
   /** A stage id, or "none" for people whose stage was deleted. */
-  stage: Type.Optional(Type.String({ pattern: `^([0-9]{1,9}|${NO_STAGE})$`, [INVALID_MESSAGE_KEYWORD]: 'A stage id or "none" is required.' })),
+  stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
   tag: Type.Optional(QueryInt(9)),
   /** Part of the name or username, any case. */
-  search: Type.Optional(Type.String({ maxLength: PEOPLE_SEARCH_MAX })),
+  search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
   limit: Type.Optional(QueryInt(9)),
   offset: Type.Optional(QueryInt(9)),
 });
@@ -267,7 +267,7 @@ export const ConversationSchema = Type.Object({
   person: PersonSchema,
   unread_count: Type.Integer(),
   /** What they wrote last, and when. */
-  last_text: Type.String(),
+  last_text: Text(),
   last_message_at: Timestamp(),
 });
 export type Conversation = Static<typeof ConversationSchema>;
@@ -304,15 +304,15 @@ export type PersonTagBody = Static<typeof PersonTagBodySchema>;
 export const DashboardQuerySchema = Type.Object({ tz: Type.Optional(Text(TIME_ZONE_MAX)), period: Type.Optional(StringEnum(STATS_PERIODS)) });
 export const DashboardFunnelSchema = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
-  bot_username: Nullable(Type.String()),
+  name: Text(),
+  bot_username: Nullable(Text()),
   state: StringEnum(FUNNEL_STATES),
   stop_reason: Nullable(StringEnum(STOP_REASONS)),
   stages: Type.Array(
     Type.Object({
       id: Type.Integer(),
-      title: Type.String(),
-      color: Type.String(),
+      title: Text(),
+      color: Text(),
       icon: StringEnum(STAGE_ICONS),
       people_count: Type.Integer(),
       /** Reached in the dashboard's period, and the conversion to the next stage (see StageStats). */

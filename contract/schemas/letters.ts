@@ -11,10 +11,10 @@ import { MessageContentInputSchema, MessageContentSchema } from './funnels';
  * a bad value answers the product's 'Incorrect data' under `sending_time`, not a schema message.
  */
 export const SendingTimeSchema = Type.Object({
-  kind: Type.String(),
+  kind: Text(),
   every: Type.Number(),
-  unit: Type.String(),
-  time_of_day: Type.Optional(Nullable(Type.String({ maxLength: 5 }))),
+  unit: Text(),
+  time_of_day: Type.Optional(Nullable(Text(5))),
 });
 
 export const JoinOnSchema = Type.Object({ on: StringEnum(JOIN_TRIGGERS), stage_id: Nullable(Id()), tag_id: Nullable(Id()) });
@@ -24,10 +24,10 @@ export const LetterSchema = Type.Object({
   id: Type.Integer(),
   series_id: Type.Integer(),
   position: Type.Integer(),
-  name: Type.String(),
+  name: Text(),
   message: MessageContentSchema,
   sending_time: Nullable(
-    Type.Object({ kind: StringEnum(['through', 'every']), every: Type.Integer(), unit: StringEnum(['years', 'months', 'days', 'hours']), time_of_day: Nullable(Type.String()) }),
+    Type.Object({ kind: StringEnum(['through', 'every']), every: Type.Integer(), unit: StringEnum(['years', 'months', 'days', 'hours']), time_of_day: Nullable(Text()) }),
   ),
   enabled: Type.Boolean(),
   /** Messages of this letter delivered so far. */
@@ -38,15 +38,15 @@ export type Letter = Static<typeof LetterSchema>;
 export const SeriesSchema = Type.Object({
   id: Type.Integer(),
   funnel_id: Type.Integer(),
-  name: Type.String(),
+  name: Text(),
   join_on: JoinOnSchema,
   leave_on: LeaveOnSchema,
-  time_zone: Type.String(),
+  time_zone: Text(),
   catch_up_hours: Type.Integer(),
   enabled: Type.Boolean(),
   members_count: Type.Integer(),
   letters: Type.Array(LetterSchema),
-  created_at: Type.String(),
+  created_at: Text(),
 });
 export type Series = Static<typeof SeriesSchema>;
 
@@ -78,17 +78,17 @@ export const LetterHistorySchema = Type.Object({
   results: Type.Array(
     Type.Object({
       person_id: Type.Integer(),
-      first_name: Type.String(),
-      last_name: Type.String(),
-      username: Nullable(Type.String()),
+      first_name: Text(),
+      last_name: Text(),
+      username: Nullable(Text()),
       state: StringEnum(LETTER_OUTCOMES),
-      moment: Type.String(),
-      sent_at: Nullable(Type.String()),
+      moment: Text(),
+      sent_at: Nullable(Text()),
     }),
   ),
 });
 export type LetterHistory = Static<typeof LetterHistorySchema>;
 
 /** The funnel's series as one person's screen shows them: whether they are in each now. */
-export const PersonSeriesSchema = Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), member: Type.Boolean() }));
+export const PersonSeriesSchema = Type.Array(Type.Object({ id: Type.Integer(), name: Text(), member: Type.Boolean() }));
 export type PersonSeries = Static<typeof PersonSeriesSchema>;

@@ -2,7 +2,7 @@
 // SPA imports the types only, through contract/mailings.ts.
 import { Type, type Static } from 'typebox';
 import { AUDIENCE_IDS_MAX, MAILING_PAUSE_REASONS, MAILING_STATES, MAILING_TITLE_MAX, RECIPIENT_STATES } from '../mailings';
-import { Id, Nullable, QueryInt, StringEnum, Text } from './common';
+import { DateTime, Id, Nullable, QueryInt, StringEnum, Text } from './common';
 import { MessageContentInputSchema, MessageContentSchema } from './funnels';
 
 const Ids = () => Type.Array(Id(), { maxItems: AUDIENCE_IDS_MAX });
@@ -41,22 +41,22 @@ export type MailingProgress = Static<typeof MailingProgressSchema>;
 export const MailingSchema = Type.Object({
   id: Type.Integer(),
   funnel_id: Type.Integer(),
-  title: Type.String(),
+  title: Text(),
   message: MessageContentSchema,
   audience: AudienceSchema,
   state: StringEnum(MAILING_STATES),
   pause_reason: Nullable(StringEnum(MAILING_PAUSE_REASONS)),
   /** Send with allow_paid_broadcast (up to 1,000 messages a second, paid in Stars). */
   paid_broadcast: Type.Boolean(),
-  scheduled_at: Nullable(Type.String()),
-  started_at: Nullable(Type.String()),
-  finished_at: Nullable(Type.String()),
+  scheduled_at: Nullable(Text()),
+  started_at: Nullable(Text()),
+  finished_at: Nullable(Text()),
   /** When "delete from the chats" was asked for (finished mailings only, within 48 hours). */
-  unsent_at: Nullable(Type.String()),
+  unsent_at: Nullable(Text()),
   /** People the audience holds now (drafts) or the recipients made when it started. */
   audience_size: Type.Integer(),
   progress: MailingProgressSchema,
-  created_at: Type.String(),
+  created_at: Text(),
 });
 export type Mailing = Static<typeof MailingSchema>;
 
@@ -75,7 +75,7 @@ export type MailingPatch = Static<typeof MailingPatchSchema>;
 
 /** What the pre-send check found: problems (none = can send) and the estimate. */
 export const MailingCheckSchema = Type.Object({
-  problems: Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String(), count: Type.Optional(Type.Integer()) })),
+  problems: Type.Array(Type.Object({ field: Text(), code: Text(), message: Text(), count: Type.Optional(Type.Integer()) })),
   audience_size: Type.Integer(),
   /** At the bot's rate (or the paid rate). */
   estimated_seconds: Type.Integer(),
@@ -85,8 +85,8 @@ export const MailingCheckSchema = Type.Object({
 });
 export type MailingCheck = Static<typeof MailingCheckSchema>;
 
-/** Send now (no body, or scheduled_at null) or at a moment (ISO 8601 with its offset). */
-export const SendMailingBodySchema = Type.Object({ scheduled_at: Type.Optional(Nullable(Type.String({ maxLength: 40 }))) });
+/** Send now (no body, or scheduled_at null) or at a moment (RFC 3339 with its offset). */
+export const SendMailingBodySchema = Type.Object({ scheduled_at: Type.Optional(Nullable(DateTime())) });
 export type SendMailingBody = Static<typeof SendMailingBodySchema>;
 
 export const RecipientsQuerySchema = Type.Object({
@@ -98,13 +98,13 @@ export type RecipientsQuery = Static<typeof RecipientsQuerySchema>;
 
 export const RecipientSchema = Type.Object({
   person_id: Type.Integer(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  username: Nullable(Type.String()),
+  first_name: Text(),
+  last_name: Text(),
+  username: Nullable(Text()),
   state: StringEnum(RECIPIENT_STATES),
   /** When it was sent, or when it last changed. */
-  at: Type.String(),
-  error: Nullable(Type.String()),
+  at: Text(),
+  error: Nullable(Text()),
 });
 export type Recipient = Static<typeof RecipientSchema>;
 export const RecipientsPageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(RecipientSchema) });

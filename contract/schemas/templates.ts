@@ -9,10 +9,10 @@ import { UrlButtonSchema } from './funnels';
 /** A template in the list. */
 export const TemplateSummarySchema = Type.Object({
   id: Type.Integer(),
-  name: Type.String(),
-  description: Type.String(),
+  name: Text(),
+  description: Text(),
   /** The cover picture's address (GET, no credentials needed), or null. */
-  cover_url: Nullable(Type.String()),
+  cover_url: Nullable(Text()),
   stage_count: Type.Integer(),
   version: Type.Integer(),
   published: Type.Boolean(),
@@ -20,21 +20,21 @@ export const TemplateSummarySchema = Type.Object({
   mine: Type.Boolean(),
   /** The funnel it is published from, for its publisher (null for everyone else, or once deleted). */
   source_funnel_id: Nullable(Type.Integer()),
-  updated_at: Type.String(),
+  updated_at: Text(),
 });
 export type TemplateSummary = Static<typeof TemplateSummarySchema>;
 
 /** A stage as the template's preview shows it: the message as the chat will show it. */
 export const TemplateStageSchema = Type.Object({
-  title: Type.String(),
+  title: Text(),
   icon: StringEnum(STAGE_ICONS),
-  color: Type.String(),
-  tag: Nullable(Type.String()),
+  color: Text(),
+  tag: Nullable(Text()),
   message: Type.Object({
-    text: Type.String(),
-    media: Nullable(Type.Object({ id: Type.Integer(), kind: StringEnum(MEDIA_KINDS), url: Type.String() })),
+    text: Text(),
+    media: Nullable(Type.Object({ id: Type.Integer(), kind: StringEnum(MEDIA_KINDS), url: Text() })),
     buttons: Type.Array(UrlButtonSchema),
-    next_button: Nullable(Type.Object({ text: Type.String() })),
+    next_button: Nullable(Type.Object({ text: Text() })),
   }),
 });
 export type TemplateStage = Static<typeof TemplateStageSchema>;
@@ -42,8 +42,8 @@ export type TemplateStage = Static<typeof TemplateStageSchema>;
 export const TemplateSchema = Type.Object({
   ...TemplateSummarySchema.properties,
   stages: Type.Array(TemplateStageSchema),
-  tags: Type.Array(Type.Object({ title: Type.String(), color: Type.String() })),
-  series: Type.Array(Type.Object({ name: Type.String(), letters: Type.Array(Type.Object({ name: Type.String() })) })),
+  tags: Type.Array(Type.Object({ title: Text(), color: Text() })),
+  series: Type.Array(Type.Object({ name: Text(), letters: Type.Array(Type.Object({ name: Text() })) })),
 });
 export type Template = Static<typeof TemplateSchema>;
 
@@ -65,7 +65,7 @@ export type UpdateTemplateBody = Static<typeof UpdateTemplateBodySchema>;
 /** Where a funnel made from a template stands against the template's latest version. */
 export const FunnelTemplateSchema = Type.Object({
   template_id: Type.Integer(),
-  name: Type.String(),
+  name: Text(),
   version: Type.Integer(),
   latest_version: Type.Integer(),
   update_available: Type.Boolean(),
@@ -81,6 +81,6 @@ export const TemplateStatsSchema = Type.Object({
   connected: Type.Integer(),
   running: Type.Integer(),
   people: Type.Integer(),
-  days: Type.Array(Type.Object({ date: Type.String(), added: Type.Integer(), people: Type.Integer() })),
+  days: Type.Array(Type.Object({ date: Text(), added: Type.Integer(), people: Type.Integer() })),
 });
 export type TemplateStats = Static<typeof TemplateStatsSchema>;

@@ -115,17 +115,28 @@ export function createContactsService({ db }: ContactsServiceDeps) {
     return { count: Number(count), results: rows.map(toContact) };
   }
 
-  /** The filtered contacts as CSV, newest first: UTF-8 with a BOM (a spreadsheet then reads Cyrillic right). */
-  async function* exportCsv(ownerId: number, query: ContactsQuery): AsyncGenerator<string> {
+  /**
+   * The filtered contacts as CSV, newest first: UTF-8 with a BOM (a spreadsheet then reads Cyrillic
+   * right). The filters are resolved and the first page read before this resolves, so anything that
+   * can fail does so before the first byte goes out (an answer with a status, not a cut stream).
+   */
+  async function exportCsv(ownerId: number, query: ContactsQuery): Promise<AsyncGenerator<string>> {
     const { where, params } = await filters(db, ownerId, query);
-    yield `\uFEFF${CONTACTS_CSV_COLUMNS.join(',')}\r\n`;
-    let after: { joinedAt: string; id: number } | null = null;
-    for (;;) {
+    const page = (after: { joinedAt: string; id: number } | null): Promise<ContactRow[]> => {
       const keyset: string = after ? ` and (p.joined_at, p.id) < ($${params.length + 1}::timestamptz, $${params.length + 2}::int)` : '';
-      const rows: ContactRow[] = await db.query<ContactRow>(
+      return db.query<ContactRow>(
         `${SELECT_WITHOUT_TAGS} where ${where}${keyset} order by p.joined_at desc, p.id desc limit ${EXPORT_PAGE}`, // a constant
         after ? [...params, after.joinedAt, after.id] : params,
       );
+    };
+    const first = await page(null);
+    return csvPages(first, page);
+  }
+
+  async function* csvPages(first: ContactRow[], page: (after: { joinedAt: string; id: number }) => Promise<ContactRow[]>): AsyncGenerator<string> {
+    yield `\uFEFF${CONTACTS_CSV_COLUMNS.join(',')}\r\n`;
+    let rows = first;
+    for (;;) {
       if (rows.length === 0) return;
       const tagRows = await db.query<{ person_id: number; title: string }>(
         'select pt.person_id, t.title from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = any($1::int[]) order by t.title',
@@ -139,7 +150,8 @@ export function createContactsService({ db }: ContactsServiceDeps) {
         const fields = [
           String(c.id),
           c.funnel_name,
-          c.bot_username ? `@${c.bot_username}` : '',
+          // The bot's username without "@": a cell starting with "@" would need the formula guard.
+          c.bot_username ?? '',
           c.first_name,
           c.last_name,
           c.username ?? '',
@@ -154,8 +166,8 @@ export function createContactsService({ db }: ContactsServiceDeps) {
       }
       yield chunk;
       const last = rows[rows.length - 1];
-      after = { joinedAt: isoTime(last.joined_at), id: last.id };
       if (rows.length < EXPORT_PAGE) return;
+      rows = await page({ joinedAt: isoTime(last.joined_at), id: last.id });
     }
   }
 

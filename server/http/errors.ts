@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
 import type { CodedErrorBody, CodedMessage } from '../../contract/errors';
-import { INVALID_MESSAGE_KEYWORD } from '../../contract/schemas/common';
+import { hasUnpairedSurrogate, INVALID_MESSAGE_KEYWORD, isStorableText } from '../../contract/schemas/common';
 
 /** A failure with the exact status and body the client gets. */
 export class ApiError extends Error {
@@ -125,8 +125,9 @@ function messageFor(error: AjvError): string {
   if (typeof custom === 'string' && ['type', 'pattern', 'format', 'minimum', 'maximum'].includes(error.keyword)) {
     return error.data === null ? 'This field may not be null.' : custom;
   }
-  if (error.keyword === 'pattern' && typeof error.data === 'string' && error.data.includes('\u0000')) {
-    return 'Null characters are not allowed.';
+  if ((error.keyword === 'pattern' || error.keyword === 'format') && typeof error.data === 'string') {
+    if (error.data.includes('\u0000')) return 'Null characters are not allowed.';
+    if (!isStorableText(error.data)) return MESSAGES.brokenText;
   }
   if (error.data === '' && ['minLength', 'format', 'pattern'].includes(error.keyword)) {
     return 'This field may not be blank.';
@@ -140,7 +141,7 @@ function messageFor(error: AjvError): string {
     case 'maxLength':
       return `Ensure this field has no more than ${limit} characters.`;
     case 'format':
-      return error.params.format === 'email' ? 'Enter a valid email address.' : 'Enter a valid value.';
+      return error.params.format === 'email-address' ? 'Enter a valid email address.' : 'Enter a valid value.';
     case 'pattern':
       return 'Enter a valid value.';
     case 'enum':
@@ -222,11 +223,29 @@ export interface ErrorHandlingOptions {
   fallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply> | null;
 }
 
+/** An API route as registered: tests walk these (every route, every schema) rather than a hand list. */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  schema: { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+}
+const apiRouteTables = new WeakMap<FastifyInstance, ApiRoute[]>();
+
+/** Every API route of an app built with installErrorHandling, in the order registered. */
+export function apiRoutes(app: FastifyInstance): readonly ApiRoute[] {
+  return apiRouteTables.get(app) ?? [];
+}
+
 /** The API's routes (not the SPA's), kept to tell 404 from 405. */
 function routeMatcher(app: FastifyInstance) {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  const table: ApiRoute[] = [];
+  apiRouteTables.set(app, table);
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      if (method !== 'HEAD') table.push({ method, url: route.url, schema: route.schema as ApiRoute['schema'] });
+    }
     const source = route.url
       .split('/')
       .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
@@ -340,15 +359,13 @@ export function clientErrorReply(error: NodeJS.ErrnoException, socket: { destroy
   );
 }
 
+const wellFormed = (text: string) => !hasUnpairedSurrogate(text);
+
 /**
  * The top-level fields of a JSON body that hold a string which is not well-formed UTF-16 (an
  * unpaired surrogate, which "\\ud800" in JSON can make): PostgreSQL cannot store such text. Refused
  * rather than repaired, so that what is saved is exactly what the user sent.
  */
-/** With the u flag a well-formed pair is one code point: only an unpaired surrogate is \\p{Cs}. */
-const UNPAIRED_SURROGATE = /\p{Cs}/u;
-const wellFormed = (text: string) => !UNPAIRED_SURROGATE.test(text);
-
 export function fieldsWithBrokenText(body: unknown): string[] {
   const broken = (value: unknown): boolean => {
     if (typeof value === 'string') return !wellFormed(value);

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CONTACTS_API, type BulkTagResult, type ContactsPage } from '../../../contract/contacts';
+import { FUNNELS_API } from '../../../contract/funnels';
 import { people } from '../../db/schema';
 import { addPerson, addStage, addTag, call, connectFunnel, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
@@ -85,9 +86,29 @@ describe('contacts', () => {
     ]);
     const school = parse((await call(env, w.key, 'GET', `${CONTACTS_API.export}?funnel=${w.school.id}`)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(school[0].last_name).toBe("'=cmd()"); // never a formula in a spreadsheet
+    // The bot is its username as it is: nothing a spreadsheet would run, so no guard in front.
+    expect(w.school.bot_username).toBeTruthy();
+    expect(school[0].bot).toBe(w.school.bot_username);
     // Another user's export has only their own people.
     const theirs = parse((await call(env, w.stranger, 'GET', CONTACTS_API.export)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(theirs.map((r) => r.first_name)).toEqual(['Dan']);
+  });
+
+  it('refuses a day that does not exist and a NUL in the search with a 400 naming the field, the CSV export before its first byte', async () => {
+    const w = await world();
+    for (const day of ['2024-02-30', '2023-02-29', '2024-13-45', '0000-01-01']) {
+      for (const field of ['joined_from', 'joined_to']) {
+        expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?${field}=${day}`), 400)).toMatchObject({ [field]: ['Enter a valid date: YYYY-MM-DD.'] });
+        const csv = await call(env, w.key, 'GET', `${CONTACTS_API.export}?${field}=${day}`);
+        expect(csv.headers['content-type']).toMatch(/^application\/json/);
+        expect(expectJsonError(csv, 400)).toMatchObject({ [field]: ['Enter a valid date: YYYY-MM-DD.'] });
+      }
+    }
+    expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?search=a%00b`), 400)).toMatchObject({ search: ['Null characters are not allowed.'] });
+    expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.export}?search=a%00b`), 400)).toMatchObject({ search: ['Null characters are not allowed.'] });
+    expect(expectJsonError(await call(env, w.key, 'GET', `${FUNNELS_API.people(w.shop.id)}?search=a%00b`), 400)).toMatchObject({ search: ['Null characters are not allowed.'] });
+    // A leap day is a day: found as before.
+    expect(ok<ContactsPage>(await call(env, w.key, 'GET', `${CONTACTS_API.contacts}?joined_from=2024-02-29`)).count).toBe(3);
   });
 
   it('streams a long export in pages without losing or repeating anyone', async () => {

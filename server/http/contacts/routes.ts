@@ -32,11 +32,13 @@ export function contactRoutes(deps: ContactRoutesDeps) {
     );
     app.get(CONTACTS_PATHS.export, { schema: { querystring: ContactsQuerySchema } }, async (request, reply) => {
       const day = deps.now().toISOString().slice(0, 10);
+      // Awaited before any header: a failure is still an answer with its status, not a cut stream.
+      const csv = await contacts.exportCsv(currentUser(request).id, request.query);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contacts-${day}.csv"`)
         .header('cache-control', 'no-store')
-        .send(Readable.from(contacts.exportCsv(currentUser(request).id, request.query)));
+        .send(Readable.from(csv));
     });
     app.post(CONTACTS_PATHS.tags, { schema: { body: BulkTagBodySchema, response: { 200: BulkTagResultSchema } } }, async (request) =>
       contacts.bulkTag(currentUser(request).id, request.body),

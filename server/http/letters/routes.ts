@@ -49,8 +49,9 @@ export function letterRoutes(deps: LetterRoutesDeps) {
       reply.code(201).send(await series.create(ownerOf(request), idOf(request), request.body)),
     );
     app.get(LETTERS_PATHS.oneSeries, { schema: { params, response: { 200: SeriesSchema } } }, async (request) => series.get(ownerOf(request), idOf(request)));
+    // A PATCH with no fields changes nothing and answers the series as it is (as DRF does).
     app.patch(LETTERS_PATHS.oneSeries, { schema: { params, body: SeriesPatchSchema, response: { 200: SeriesSchema } } }, async (request) =>
-      series.update(ownerOf(request), idOf(request), request.body),
+      Object.keys(request.body).length === 0 ? series.get(ownerOf(request), idOf(request)) : series.update(ownerOf(request), idOf(request), request.body),
     );
     app.delete(LETTERS_PATHS.oneSeries, { schema: { params } }, async (request, reply) => {
       await series.remove(ownerOf(request), idOf(request));
