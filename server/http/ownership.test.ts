@@ -103,7 +103,9 @@ function sample(schema: JsonSchema, id: number): unknown {
     case 'null':
       return null;
     case 'string': {
-      if (schema.format === 'date-time') return '2030-01-02T10:00:00Z';
+      if (schema.format === 'date-time' || schema.format === 'rfc3339-date-time') return '2030-01-02T10:00:00Z';
+      if (schema.format === 'calendar-day') return '2030-01-02';
+      if (schema.format === 'email-address') return `someone${id}@example.com`;
       if (schema.format === 'uri') return 'https://example.com/';
       const fits = (s: string) =>
         (!schema.pattern || new RegExp(schema.pattern, 'u').test(s)) && s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity);
