@@ -1,7 +1,7 @@
 // buildApp(deps): the whole HTTP server as a Fastify instance that is not listening yet, so
 // tests drive it with app.inject and main.ts decides where it listens.
 import type { IncomingMessage } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/constants';
 import { STRING_FORMATS } from '../contract/schemas/common';
 import { createRateLimiter } from './accounts/rate-limit';
@@ -58,8 +58,6 @@ export interface AppDeps {
   sessionListenerTimings?: Partial<ListenerTimings>;
   /** The delivery engine, woken when a mailing starts or resumes (it also looks by itself). */
   deliveries?: { wake(): void };
-  /** Told of every route as it is added (tests read the route table from Fastify itself). */
-  onRoute?: (route: RouteOptions) => void;
 }
 
 declare module 'fastify' {
@@ -158,7 +156,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  if (deps.onRoute) app.addHook('onRoute', deps.onRoute);
 
   // JSON is the only body the API accepts (anything else: 415). An empty body is an empty
   // object, as in DRF, so a bare POST gets "This field is required." per field; a body of

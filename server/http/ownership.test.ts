@@ -1,12 +1,12 @@
 // Another user's data, through every route the app has. The route table is read from Fastify
-// itself (an onRoute hook), so a route added later is covered without editing this file. User A
+// itself (apiRoutes, kept by an onRoute hook), so a route added later is covered without editing this file. User A
 // owns one of everything; then a second user, a Telegram Mini App user and a second admin call
 // every path with every method, with A's ids in every path parameter, body field and query
 // parameter that takes an id. Each answer must be 404 (403 for an admin-only call, 405 for a
 // method the path does not have, 415 for a body type it does not take), must not show A's
 // data, and every row of the database that belongs to A (found by following the foreign keys
 // from A's user row) must be byte for byte what it was.
-import type { LightMyRequestResponse, RouteOptions } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { API } from '../../contract/auth';
@@ -22,6 +22,7 @@ import type { Db } from '../db';
 import { people, personEvents } from '../db/schema';
 import { addPerson, addRunnableStage, addTag, call, connectFunnel, ok, type FunnelsTestEnv } from '../test/funnels-api';
 import { createTestApp, createTestDb, signedInUser, TEST_BOT_TOKEN } from '../test/helpers';
+import { apiRoutes } from './errors';
 
 /** Every text A writes carries it: an answer to someone else that contains it shows A's data. */
 const MARKER = 'Alpha7secret';
@@ -56,12 +57,14 @@ interface RouteEntry {
   query?: JsonSchema;
 }
 
-const routeTable: RouteEntry[] = [];
-function collectRoute(route: RouteOptions): void {
-  const schema = (route.schema ?? {}) as { body?: JsonSchema; querystring?: JsonSchema };
-  for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-    routeTable.push({ method: method.toUpperCase() as HttpMethod, url: route.url, body: schema.body, query: schema.querystring });
-  }
+/** The app's API routes as Fastify registered them (HEAD comes with every GET, as Fastify exposes it). */
+function routeTable(): RouteEntry[] {
+  return apiRoutes(env.t.app).flatMap((route) => {
+    const schema = (route.schema ?? {}) as { body?: JsonSchema; querystring?: JsonSchema };
+    const method = route.method.toUpperCase() as HttpMethod;
+    const entry = { method, url: route.url, body: schema.body, query: schema.querystring };
+    return method === 'GET' ? [entry, { ...entry, method: 'HEAD' as HttpMethod }] : [entry];
+  });
 }
 
 /** Ways to write one id in a path. */
@@ -277,7 +280,7 @@ beforeAll(async () => {
   const fake = await startFakeBotApi();
   const t = await createTestApp(testDb.db, {
     config: { telegramApiRoot: fake.url },
-    deps: { funnelRuntime: { async sync() {}, contentChanged() {} }, onRoute: collectRoute },
+    deps: { funnelRuntime: { async sync() {}, contentChanged() {} } },
   });
   Object.assign(env, {
     testDb,
@@ -338,8 +341,7 @@ async function ownersRows(): Promise<Record<string, string[]>> {
 /** Every path of the API with the methods it has. */
 function apiPaths(): Map<string, RouteEntry[]> {
   const paths = new Map<string, RouteEntry[]>();
-  for (const route of routeTable) {
-    if (!route.url.startsWith('/api/')) continue;
+  for (const route of routeTable()) {
     paths.set(route.url, [...(paths.get(route.url) ?? []), route]);
   }
   return paths;
