@@ -24,6 +24,8 @@ import {
   startServer,
   untilHealthy,
   type RunningServer,
+  twiceAndNone,
+  untilMailingFinished,
   type ServerData,
 } from '../test/server-process';
 
@@ -80,28 +82,11 @@ async function finishAfterRestart(data: ServerData, email: string, made: Array<{
   const key = await loginKey(port, email);
   const done: Mailing[] = [];
   for (const m of made) {
-    const deadline = Date.now() + 120_000;
-    let mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(m.mailingId));
-    while (mailing.state !== 'finished' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(m.mailingId));
-    }
+    const mailing = await untilMailingFinished(port, key, m.mailingId, 120_000);
     expect(mailing.state, second.output()).toBe('finished');
     done.push(mailing);
   }
   return { done, key, port };
-}
-
-/** Per bot: people who got the message twice, and people who got nothing. */
-function received(token: string): { twice: number; none: number } {
-  let twice = 0;
-  let none = 0;
-  for (const chat of fake.botState(token).chats) {
-    const count = fake.botMessages(token, chat.id).length;
-    if (count > 1) twice += 1;
-    if (count === 0) none += 1;
-  }
-  return { twice, none };
 }
 
 describe('a mailing through kill -9', () => {
@@ -129,7 +114,7 @@ describe('a mailing through kill -9', () => {
       unknownTotal += progress.unknown;
       const unknown = await apiGet<RecipientsPage>(port, key, `${MAILINGS_API.recipients(m.mailingId)}?state=unknown&limit=200`);
       expect(new Set(unknown.results.map((r) => r.person_id)).size).toBe(progress.unknown);
-      const { twice, none } = received(m.token);
+      const { twice, none } = twiceAndNone(fake, m.token);
       expect(twice).toBe(0);
       // Whoever got nothing is one of the unknown rows: a request that was on the wire at the kill.
       expect(none).toBeLessThanOrEqual(progress.unknown);
@@ -161,7 +146,7 @@ describe('a mailing through SIGTERM to the process group', () => {
     const { done } = await finishAfterRestart(data, email, made);
     for (const [index, m] of made.entries()) {
       expect(done[index].progress).toMatchObject({ total: PEOPLE, sent: PEOPLE, unknown: 0, failed: 0 });
-      expect(received(m.token)).toEqual({ twice: 0, none: 0 });
+      expect(twiceAndNone(fake, m.token)).toEqual({ twice: 0, none: 0 });
       expect(fake.limitStats(m.token).max_per_second).toBeLessThanOrEqual(30);
     }
     console.log(`SIGTERM to the group after ${atStop} of ${BOTS * PEOPLE} messages: 0 unknown, 0 twice, 0 lost`);

@@ -4,11 +4,10 @@
 // that never went out are sent after it, and in the end everyone has the message exactly once,
 // shown as sent. Runs in the suite's PostgreSQL run (a private server that the test stops).
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAILINGS_API, type Mailing } from '../../contract/mailings';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { createDb, migrate } from '../db';
 import { PG_CLUSTER_SKIP_REASON, startPgCluster, type PgCluster } from '../test/pg-cluster';
-import { apiGet, freePort, loginKey, newDataDir, seedMailings, startServer, untilHealthy, type RunningServer } from '../test/server-process';
+import { freePort, loginKey, newDataDir, seedMailings, startServer, twiceAndNone, untilHealthy, untilMailingFinished, type RunningServer } from '../test/server-process';
 
 const BOTS = 2;
 const PEOPLE = 600;
@@ -49,22 +48,10 @@ describe.skipIf(PG_CLUSTER_SKIP_REASON !== null)(`a mailing through a database o
 
     const key = await loginKey(port, email);
     for (const m of made) {
-      const deadline = Date.now() + 150_000;
-      let mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(m.mailingId));
-      while (mailing.state !== 'finished' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(m.mailingId));
-      }
+      const mailing = await untilMailingFinished(port, key, m.mailingId);
       expect(mailing.state, server.output()).toBe('finished');
       expect(mailing.progress).toMatchObject({ total: PEOPLE, sent: PEOPLE, unknown: 0, failed: 0 });
-      let twice = 0;
-      let none = 0;
-      for (const chat of fake.botState(m.token).chats) {
-        const count = fake.botMessages(m.token, chat.id).length;
-        if (count > 1) twice += 1;
-        if (count === 0) none += 1;
-      }
-      expect({ twice, none }).toEqual({ twice: 0, none: 0 });
+      expect(twiceAndNone(fake, m.token)).toEqual({ twice: 0, none: 0 });
     }
     console.log(`database stopped for ${OUTAGE_MS / 1000} s after ${atStop} of ${BOTS * PEOPLE} messages: all sent once, 0 unknown`);
   });

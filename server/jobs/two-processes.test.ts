@@ -4,10 +4,10 @@
 // bot's outbox. PostgreSQL only (CI runs the server suite on it): the embedded database is one
 // process's.
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAILINGS_API, type Mailing } from '../../contract/mailings';
+import { MAILINGS_API } from '../../contract/mailings';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
-import { apiGet, freePort, loginKey, newDataDir, seedMailings, startServer, untilHealthy, type RunningServer } from '../test/server-process';
+import { freePort, loginKey, newDataDir, seedMailings, startServer, twiceAndNone, untilHealthy, untilMailingFinished, type RunningServer } from '../test/server-process';
 
 const PEOPLE = 1_500;
 let fake: FakeBotApi | undefined;
@@ -53,22 +53,10 @@ describe('two processes on one PostgreSQL', () => {
       expect(res.status, await res.text()).toBe(200);
     }
     for (const m of made) {
-      const deadline = Date.now() + 150_000;
-      let mailing = await apiGet<Mailing>(ports[1], key, MAILINGS_API.mailing(m.mailingId));
-      while (mailing.state !== 'finished' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        mailing = await apiGet<Mailing>(ports[1], key, MAILINGS_API.mailing(m.mailingId));
-      }
+      const mailing = await untilMailingFinished(ports[1], key, m.mailingId);
       expect(mailing.state).toBe('finished');
       expect(mailing.progress).toMatchObject({ total: PEOPLE, sent: PEOPLE, unknown: 0, failed: 0 });
-      let twice = 0;
-      let none = 0;
-      for (const chat of fake.botState(m.token).chats) {
-        const count = fake.botMessages(m.token, chat.id).length;
-        if (count > 1) twice += 1;
-        if (count === 0) none += 1;
-      }
-      expect({ twice, none }).toEqual({ twice: 0, none: 0 });
+      expect(twiceAndNone(fake, m.token)).toEqual({ twice: 0, none: 0 });
       const stats = fake.limitStats(m.token);
       expect(stats.max_per_second).toBeLessThanOrEqual(30);
       console.log(`bot ${made.indexOf(m) + 1}: ${PEOPLE} sent, at most ${stats.max_per_second} in a second, ${stats.too_many_requests} 429s`);
@@ -110,21 +98,9 @@ describe('a holder frozen past its lease', () => {
       await new Promise((resolve) => setTimeout(resolve, 1_000)); // a second of sending by the new holder before the wake
       first.child.kill('SIGCONT');
 
-      const deadline = Date.now() + 150_000;
-      let mailing = await apiGet<Mailing>(second.port, key, MAILINGS_API.mailing(mailingId));
-      while (mailing.state !== 'finished' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        mailing = await apiGet<Mailing>(second.port, key, MAILINGS_API.mailing(mailingId));
-      }
+      const mailing = await untilMailingFinished(second.port, key, mailingId);
       expect(mailing.state).toBe('finished');
-      let twice = 0;
-      let none = 0;
-      for (const chat of fake.botState(token).chats) {
-        const count = fake.botMessages(token, chat.id).length;
-        if (count > 1) twice += 1;
-        if (count === 0) none += 1;
-      }
-      expect({ twice, none }).toEqual({ twice: 0, none: 0 });
+      expect(twiceAndNone(fake, token)).toEqual({ twice: 0, none: 0 });
       // The requests on the wire at the freeze were answered; their outcomes land on the wake.
       expect(mailing.progress).toMatchObject({ total: people, sent: people, unknown: 0, failed: 0 });
       const stats = fake.limitStats(token);

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAILINGS_API, type Mailing } from '../../contract/mailings';
 import type { FakeTelegram } from '../../scripts/telegram/fake-bot-api/fake-telegram';
 import { hashPassword } from '../accounts/passwords';
 import { createDb, migrate, type Db } from '../db';
@@ -207,4 +208,27 @@ export function startEnv(data: ServerData, port: number, apiRoot: string): Recor
     DIST_DIR: path.join(data.dataDir, 'no-dist'),
     LOG_LEVEL: 'info',
   };
+}
+
+/** Of a bot's chats in the fake: how many people got its messages more than once, and how many got none. */
+export function twiceAndNone(fake: FakeTelegram, token: string): { twice: number; none: number } {
+  let twice = 0;
+  let none = 0;
+  for (const chat of fake.botState(token).chats) {
+    const count = fake.botMessages(token, chat.id).length;
+    if (count > 1) twice += 1;
+    if (count === 0) none += 1;
+  }
+  return { twice, none };
+}
+
+/** Reads a mailing through the process's API until it has finished or the time is up; answers it as last read. */
+export async function untilMailingFinished(port: number, key: string, mailingId: number, timeoutMs = 150_000): Promise<Mailing> {
+  const deadline = Date.now() + timeoutMs;
+  let mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(mailingId));
+  while (mailing.state !== 'finished' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(mailingId));
+  }
+  return mailing;
 }
