@@ -121,8 +121,13 @@ function neverSent(error: HttpError): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-/** The process $3 holds the lease of the bot $1 now (a condition of every claim). */
-const LEASE_HELD = `select 1 from bot_senders b where b.funnel_id = $1 and b.owner = $3 and b.lease_until > now()`;
+/**
+ * The process $3 holds the lease of the bot $1 (a condition of every claim and name). The fence
+ * is the owner: a lease that ran out while nobody took it is still safe to send under (no one
+ * else sends for the bot; a slow renewal under load must not stop the bot), and once another
+ * process takes it, this one can do nothing more.
+ */
+const LEASE_HELD = `select 1 from bot_senders b where b.funnel_id = $1 and b.owner = $3`;
 
 const CLAIM = `
   with picked as (
@@ -208,7 +213,7 @@ const RECOVER = `
 const ON_WIRE = `
   update outbox o set owner = $2
    where o.id = any($1::bigint[]) and o.state = 'sending' and o.owner is null and not o.reply
-     and exists (select 1 from bot_senders b where b.funnel_id = o.funnel_id and b.owner = $2 and b.lease_until > now())
+     and exists (select 1 from bot_senders b where b.funnel_id = o.funnel_id and b.owner = $2)
   returning o.id`;
 
 /** Claimed rows never put on the wire go back (stopping, the token refused, the lease lost): only by the lease's holder. */
