@@ -11,8 +11,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAILINGS_API, type Mailing, type RecipientsPage } from '../../contract/mailings';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
+import { until, whileRunning, type WatchedProcess } from '../test/eventually';
 import { createTestDb, type TestDb } from '../test/helpers';
 import {
+  answers,
   apiGet,
   freePort,
   loginKey,
@@ -66,11 +68,8 @@ async function seeded() {
   return { data, email, made, tokens: made.map((m) => m.token) };
 }
 
-async function untilDelivered(tokens: string[], count: number, process: { exitCode: number | null }, output: () => string) {
-  while (delivered(tokens) < count) {
-    if (process.exitCode !== null) throw new Error(output());
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+async function untilDelivered(tokens: string[], count: number, run: WatchedProcess) {
+  await until(() => delivered(tokens) >= count, `${count} messages delivered`, whileRunning(run, 120_000));
 }
 
 /** Starts the server again on the same data and waits for every mailing to finish; answers them. */
@@ -95,7 +94,7 @@ describe('a mailing through kill -9', () => {
     const first = startServer(data, await freePort(), fake.url);
     servers.push(first);
     await untilHealthy(first);
-    await untilDelivered(tokens, 1_000, first.child, first.output);
+    await untilDelivered(tokens, 1_000, first);
     first.child.kill('SIGKILL');
     await first.exited;
     const atKill = delivered(tokens);
@@ -131,12 +130,8 @@ describe('a mailing through SIGTERM to the process group', () => {
     const port = await freePort();
     const run = npm(['start'], startEnv(data, port, fake.url), { group: true });
     groups.push(run.child.pid!);
-    const deadline = Date.now() + 120_000;
-    while (!(await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false))) {
-      if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(run.output());
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await untilDelivered(tokens, 600, run.child, run.output);
+    await until(() => answers(port), 'npm start to answer', whileRunning(run, 120_000, 50));
+    await untilDelivered(tokens, 600, run);
     process.kill(-run.child.pid!, 'SIGTERM'); // as systemd stops a service: npm and node at once
     expect(await run.exited, run.output()).toBe(0);
     expect(run.output()).toMatch(/"signal":"SIGTERM","msg":"stopping"/);

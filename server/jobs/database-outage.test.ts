@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { createDb, migrate } from '../db';
+import { until, whileRunning } from '../test/eventually';
 import { PG_CLUSTER_SKIP_REASON, startPgCluster, type PgCluster } from '../test/pg-cluster';
 import { freePort, loginKey, newDataDir, seedMailings, startServer, twiceAndNone, untilHealthy, untilMailingFinished, type RunningServer } from '../test/server-process';
 
@@ -36,10 +37,7 @@ describe.skipIf(PG_CLUSTER_SKIP_REASON !== null)(`a mailing through a database o
     const port = await freePort();
     server = startServer({ dataDir: newDataDir(), databaseUrl: cluster.url }, port, fake.url);
     await untilHealthy(server);
-    while (delivered() < 150) {
-      if (server.child.exitCode !== null) throw new Error(server.output());
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until(() => delivered() >= 150, 'the mailing under way', whileRunning(server, 60_000));
     await cluster.stop('fast');
     const atStop = delivered();
     await new Promise((resolve) => setTimeout(resolve, OUTAGE_MS));

@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAILINGS_API } from '../../contract/mailings';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
+import { until } from '../test/eventually';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
 import { freePort, loginKey, newDataDir, seedMailings, startServer, twiceAndNone, untilHealthy, untilMailingFinished, type RunningServer } from '../test/server-process';
 
@@ -24,14 +25,6 @@ afterAll(async () => {
   await testDb?.drop();
   for (const t of extraDbs) await t.drop();
 });
-
-async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('two processes on one PostgreSQL', () => {
   it.skipIf(!TEST_DATABASE_URL)('mail 3,000 people from two bots: nobody twice, nobody skipped, each bot within its rate', { timeout: 240_000 }, async () => {
@@ -87,14 +80,14 @@ describe('a holder frozen past its lease', () => {
         body: '{}',
       });
       expect(res.status, await res.text()).toBe(200);
-      await until(() => sent() >= 60, 'the first process to be sending');
+      await until(() => sent() >= 60, 'the first process to be sending', 60_000);
       // The second process waits for the lease; the first freezes mid-batch, past its lease.
       const second = startServer({ ...data, dataDir: newDataDir() }, await freePort(), fake.url);
       servers.push(second);
       await untilHealthy(second);
       first.child.kill('SIGSTOP');
       const atFreeze = sent();
-      await until(() => sent() >= atFreeze + 60, 'the second process to take the bot over');
+      await until(() => sent() >= atFreeze + 60, 'the second process to take the bot over', 60_000);
       await new Promise((resolve) => setTimeout(resolve, 1_000)); // a second of sending by the new holder before the wake
       first.child.kill('SIGCONT');
 

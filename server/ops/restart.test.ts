@@ -5,7 +5,8 @@
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, newDataDir, npm, startEnv } from '../test/server-process';
+import { until, whileRunning } from '../test/eventually';
+import { answers, freePort, newDataDir, npm, startEnv } from '../test/server-process';
 
 const running: Array<ReturnType<typeof npm>> = [];
 afterEach(() => {
@@ -18,24 +19,11 @@ afterEach(() => {
   }
 });
 
-async function answers(port: number): Promise<boolean> {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
-  } catch {
-    return false;
-  }
-}
-
 /** `npm start` in a process group of its own; resolves once it answers (or throws with its output if it exits). */
 async function started(dataDir: string, port: number): Promise<ReturnType<typeof npm>> {
   const run = npm(['start'], { ...startEnv({ dataDir, databaseUrl: null }, port, 'http://127.0.0.1:9'), LOG_LEVEL: 'warn' }, { group: true });
   running.push(run);
-  const deadline = Date.now() + 120_000;
-  while (!(await answers(port))) {
-    if (run.child.exitCode !== null) throw new Error(`npm start exited (${run.child.exitCode}):\n${run.output()}`);
-    if (Date.now() > deadline) throw new Error(`npm start did not answer:\n${run.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await until(() => answers(port), 'npm start to answer', whileRunning(run, 120_000, 50));
   return run;
 }
 

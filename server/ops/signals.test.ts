@@ -3,7 +3,8 @@
 // its "stopping" line, a clean exit, the port closed, and no server left running without a parent.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, newDataDir, npm } from '../test/server-process';
+import { eventually, until, whileRunning } from '../test/eventually';
+import { answers, freePort, newDataDir, npm } from '../test/server-process';
 
 const running: Array<() => void> = [];
 afterEach(() => {
@@ -14,24 +15,6 @@ function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 150_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function answers(port: number): Promise<boolean> {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
   } catch {
     return false;
   }
@@ -55,18 +38,16 @@ async function stopsOnSigterm(script: string[], extraEnv: Record<string, string>
     for (const pid of [...run.output().matchAll(/"pid":(\d+)/g)].map((m) => Number(m[1]))) if (alive(pid)) process.kill(pid, 'SIGKILL');
     run.child.kill('SIGKILL');
   });
-  await until('the server to answer', async () => ((await answers(port)) ? true : run.child.exitCode !== null ? Promise.reject(new Error(run.output())) : undefined));
-  const serverPid = await until('the server to log its pid', () => {
-    const match = /"pid":(\d+)/.exec(run.output());
-    return match ? Number(match[1]) : undefined;
-  });
+  await until(() => answers(port), 'the server to answer', whileRunning(run, 150_000, 100));
+  const pidLine = await eventually(() => /"pid":(\d+)/.exec(run.output()), (match) => match !== null, 'the server to log its pid', whileRunning(run, 150_000, 100));
+  const serverPid = Number(pidLine?.[1]);
   expect(serverPid).not.toBe(run.child.pid);
 
   run.child.kill('SIGTERM'); // npm alone, as a supervisor does: not the process group
 
   expect(await run.exited).toBe(0);
   expect(run.output()).toMatch(/"signal":"SIGTERM","msg":"stopping"/);
-  await until('the server process to end', () => (alive(serverPid) ? undefined : true), 15_000);
+  await until(() => !alive(serverPid), 'the server process to end', { timeoutMs: 15_000, pollMs: 100 });
   expect(await answers(port)).toBe(false);
 }
 

@@ -1,12 +1,15 @@
-// Shared by the mailing tests and the bench: subscribers the fake Bot API knows (they pressed
-// /start there, so Telegram may write to them) and an outbox sender pointed at the fake.
+// Shared by the mailing tests: subscribers the fake Bot API knows (they pressed /start there, so
+// Telegram may write to them) and outbox senders pointed at the fake.
+import { afterEach } from 'vitest';
 import type { FakeTelegram } from '../../scripts/telegram/fake-bot-api/fake-telegram';
 import type { Db } from '../db';
 import { people } from '../db/schema';
+import { decryptBotToken } from '../funnels/secret-box';
 import type { RuntimeLog } from '../bots/runtime/funnel-context';
 import { OutboxSender, type OutboxSenderOptions } from '../jobs/outbox-sender';
 import { createMailingService } from '../mailings/mailings';
 import { BotRateLimits } from '../telegram/rate-limiter';
+import type { FunnelsTestEnv } from './funnels-api';
 
 export const quietLog: RuntimeLog = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -46,4 +49,22 @@ export function testOutboxSender(db: Db, apiRoot: string, options: Partial<Outbo
     retryDelaysMs: [50, 100, 200],
     ...options,
   });
+}
+
+/**
+ * The calling test file's running outbox senders for the API tests: pointed at the env's fake Bot
+ * API, reading the funnels' tokens as the app stored them (encrypted). Each test's senders stop
+ * when it ends: one still running would claim the next test's rows.
+ */
+export function useOutboxSenders(env: FunnelsTestEnv): (options?: Partial<OutboxSenderOptions>) => OutboxSender {
+  const running: OutboxSender[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((sender) => sender.stop()));
+  });
+  return (options = {}) => {
+    const sender = testOutboxSender(env.t.db, env.fake.url, { tokenOf: (row) => decryptBotToken(row, env.t.config), ...options });
+    running.push(sender);
+    void sender.start();
+    return sender;
+  };
 }

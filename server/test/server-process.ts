@@ -14,6 +14,7 @@ import { createDb, migrate, type Db } from '../db';
 import { funnels, mailings, stages, users } from '../db/schema';
 import { botTokenHash, botTokenHint, encryptSecret } from '../funnels/secret-box';
 import { createMailingService } from '../mailings/mailings';
+import { eventually, until, whileRunning } from './eventually';
 import { addSubscribers } from './mailings';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -146,20 +147,18 @@ export function startServer(data: ServerData, port: number, apiRoot: string, env
   return { child, port, exited, output: () => log };
 }
 
-/** Resolves once the server answers its health check. */
-export async function untilHealthy(server: RunningServer, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/** Whether a server answers its health check on `port` now. */
+export async function answers(port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
+  } catch {
+    return false; // not listening (yet, or any more)
   }
-  throw new Error(`the server did not start: ${server.output()}`);
+}
+
+/** Resolves once the server answers its health check; fails with its output if it exits first. */
+export async function untilHealthy(server: RunningServer, timeoutMs = 60_000): Promise<void> {
+  await until(() => answers(server.port), 'the server to answer its health check', whileRunning(server, timeoutMs, 100));
 }
 
 export async function loginKey(port: number, email: string): Promise<string> {
@@ -222,13 +221,7 @@ export function twiceAndNone(fake: FakeTelegram, token: string): { twice: number
   return { twice, none };
 }
 
-/** Reads a mailing through the process's API until it has finished or the time is up; answers it as last read. */
+/** Reads a mailing through the process's API until it has finished; fails with its last state after the timeout. */
 export async function untilMailingFinished(port: number, key: string, mailingId: number, timeoutMs = 150_000): Promise<Mailing> {
-  const deadline = Date.now() + timeoutMs;
-  let mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(mailingId));
-  while (mailing.state !== 'finished' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    mailing = await apiGet<Mailing>(port, key, MAILINGS_API.mailing(mailingId));
-  }
-  return mailing;
+  return eventually(() => apiGet<Mailing>(port, key, MAILINGS_API.mailing(mailingId)), (mailing) => mailing.state === 'finished', `mailing ${mailingId} to finish`, { timeoutMs, pollMs: 250 });
 }

@@ -8,6 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
 import type { Db } from '../../db';
+import { until, whileRunning } from '../../test/eventually';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { freePort, newDataDir, openDb, seedRunningFunnel, startServer, type RunningServer, type ServerData } from '../../test/server-process';
 
@@ -48,10 +49,7 @@ async function oneKill(round: number): Promise<{ atKill: number; unknown: number
       await sleep(1000 / 30);
     }
   })();
-  while (greeted() < PEOPLE / 4) {
-    if (first.child.exitCode !== null) throw new Error(first.output());
-    await sleep(10);
-  }
+  await until(() => greeted() >= PEOPLE / 4, 'a quarter of the replies out', whileRunning(first, 60_000, 10));
   first.child.kill('SIGKILL');
   await first.exited;
   const atKill = greeted();
@@ -61,11 +59,7 @@ async function oneKill(round: number): Promise<{ atKill: number; unknown: number
   servers.push(second);
   // Done when everyone is greeted but the replies the restarted server counted unknown.
   const unknownLogged = () => Number(/(\d+) repl(?:y was|ies were) being sent when their server stopped/.exec(second.output())?.[1] ?? 0);
-  const deadline = Date.now() + 90_000;
-  while (greeted() + unknownLogged() < PEOPLE && Date.now() < deadline) {
-    if (second.child.exitCode !== null) throw new Error(second.output());
-    await sleep(50);
-  }
+  await until(() => greeted() + unknownLogged() >= PEOPLE, 'everyone greeted or counted unknown', whileRunning(second, 90_000, 50));
   const takenOver = [...second.output().matchAll(/"msg":"(\d+) waiting repl/g)].reduce((n, m) => n + Number(m[1]), 0);
   second.child.kill('SIGTERM');
   expect(await second.exited).toBe(0);
@@ -97,11 +91,7 @@ async function oneKill(round: number): Promise<{ atKill: number; unknown: number
 
 /** The first server has started its bot (it polls the fake). */
 async function untilPolling(server: RunningServer): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!/funnel bot\(s\) running by long polling/.test(server.output())) {
-    if (server.child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start its bots: ${server.output()}`);
-    await sleep(50);
-  }
+  await until(() => /funnel bot\(s\) running by long polling/.test(server.output()), 'the server to start its bots', whileRunning(server, 60_000, 50));
 }
 
 describe('replies through kill -9', () => {

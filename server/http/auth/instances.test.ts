@@ -7,6 +7,7 @@ import { API } from '../../../contract/auth';
 import { createDb, type Db } from '../../db';
 import { LISTENER_APPLICATION_NAME } from '../../db/listener';
 import { DEFAULT_CACHE_TTL_MS } from '../../accounts/sessions';
+import { until } from '../../test/eventually';
 import {
   auth,
   createTestApp,
@@ -52,11 +53,8 @@ const me = (t: TestApp, key: string) => t.app.inject({ method: 'GET', url: API.m
 /** Polls `check` until it holds; returns how long that took, or fails after PROPAGATION_LIMIT_MS. */
 async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
   const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > limitMs) throw new Error(`not seen within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(check, 'the change to be seen', { timeoutMs: limitMs, pollMs: 10 });
+  return Date.now() - started;
 }
 
 const refusedOn = (t: TestApp, key: string) => async () => (await me(t, key)).statusCode === 401;

@@ -4,26 +4,21 @@
 // with their counts, a list as a mailing's audience (only its people get the message), the
 // contact across bots, and ownership: another user's folders and lists are 404.
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTACTS_API, type ContactsPage } from '../../../contract/contacts';
 import { CRM_API, type ContactList, type Folder, type FolderSummary, type ListMembersResult } from '../../../contract/crm';
 import { FUNNELS_API, type ContactHistoryEntry, type Funnel, type PersonDetail } from '../../../contract/funnels';
 import { MAILINGS_API, type AudienceCount, type Mailing } from '../../../contract/mailings';
 import { funnels, people, personEvents } from '../../db/schema';
-import { decryptBotToken } from '../../funnels/secret-box';
-import type { OutboxSender } from '../../jobs/outbox-sender';
 import { eventually } from '../../test/eventually';
 import { addPerson, addRunnableStage, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError, signedInUser } from '../../test/helpers';
 import { setRole } from '../../accounts/roles';
 import { TEMPLATES_API, type Template } from '../../../contract/templates';
-import { addSubscribers, testOutboxSender } from '../../test/mailings';
+import { addSubscribers, useOutboxSenders } from '../../test/mailings';
 
 const env = useFunnelsTestEnv();
-const senders: OutboxSender[] = [];
-afterEach(async () => {
-  await Promise.all(senders.splice(0).map((s) => s.stop()));
-});
+const startSender = useOutboxSenders(env);
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 const upload = (key: string, url: string, data: Buffer, type = 'image/png') =>
@@ -175,9 +170,7 @@ describe('lists', () => {
       201,
     );
     expect(m.audience_size).toBe(3);
-    const sender = testOutboxSender(env.t.db, env.fake.url, { tokenOf: (row) => decryptBotToken(row, env.t.config) });
-    senders.push(sender);
-    void sender.start();
+    startSender();
     ok(await call(env, key, 'POST', MAILINGS_API.send(m.id), {}));
     await eventually(async () => ok<Mailing>(await call(env, key, 'GET', MAILINGS_API.mailing(m.id))), (x) => x.state === 'finished', 'the mailing finishes', 30_000);
     const got = subscribers.map((s) => env.fake.botMessages(funnel.token, s.telegramId).length);

@@ -5,34 +5,21 @@
 // a stage and (at once) on blocking, the scheduler's looks since the last one, an hour back and whole, and
 // ownership.
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FUNNELS_API } from '../../../contract/funnels';
 import { LETTERS_API, type Letter, type LetterHistory, type Series } from '../../../contract/letters';
 import { outbox, people, seriesMembers } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { decryptBotToken } from '../../funnels/secret-box';
-import type { OutboxSender } from '../../jobs/outbox-sender';
 import { LetterScheduler, MEMBERSHIP_INTERVAL_MS, WIDE_LOOK_MS } from '../../jobs/letter-scheduler';
 import { eventually } from '../../test/eventually';
 import { addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
-import { addSubscribers, testOutboxSender } from '../../test/mailings';
+import { addSubscribers, useOutboxSenders } from '../../test/mailings';
 import { fieldsError } from '../funnels/expected-errors';
 
 const env = useFunnelsTestEnv();
 const expectError = (res: Parameters<typeof expectJsonError>[0], status: number, body: Record<string, unknown>) => expect(expectJsonError(res, status)).toEqual(body);
-const senders: OutboxSender[] = [];
-// Each test's engine stops with it: one still running would claim the next test's rows.
-afterEach(async () => {
-  await Promise.all(senders.splice(0).map((s) => s.stop()));
-});
-
-function startSender(): OutboxSender {
-  const sender = testOutboxSender(env.t.db, env.fake.url, { tokenOf: (row) => decryptBotToken(row, env.t.config) });
-  senders.push(sender);
-  void sender.start();
-  return sender;
-}
+const startSender = useOutboxSenders(env);
 
 const letterBody = (name: string, sending_time: unknown, enabled = true) => ({ name, message: { text: `${name} for {first_name|friend}` }, sending_time, enabled });
 const hours = (every: number, kind: 'through' | 'every' = 'through') => ({ kind, every, unit: 'hours', time_of_day: null });

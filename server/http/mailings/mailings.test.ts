@@ -2,34 +2,21 @@
 // filters, the pre-send check, sending with a state per recipient, pause/resume without
 // duplicates or skips, Telegram's errors (429, 403, 5xx, 401), a crash's unknown rows, ownership.
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, type Funnel, type PersonDetail } from '../../../contract/funnels';
 import { MAILINGS_API, type Mailing, type MailingCheck, type RecipientsPage } from '../../../contract/mailings';
 import { mailings, outbox, people } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { decryptBotToken } from '../../funnels/secret-box';
-import type { OutboxSender } from '../../jobs/outbox-sender';
 import { eventually } from '../../test/eventually';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
-import { addSubscribers, testOutboxSender } from '../../test/mailings';
+import { addSubscribers, useOutboxSenders } from '../../test/mailings';
 import { fieldsError } from '../funnels/expected-errors';
 
 const env = useFunnelsTestEnv();
 const expectError = (res: Parameters<typeof expectJsonError>[0], status: number, body: Record<string, unknown>) =>
   expect(expectJsonError(res, status)).toEqual(body);
-const senders: OutboxSender[] = [];
-// Each test's engine stops with it: one still running would claim the next test's rows.
-afterEach(async () => {
-  await Promise.all(senders.splice(0).map((s) => s.stop()));
-});
-
-function startSender(options: Parameters<typeof testOutboxSender>[2] = {}): OutboxSender {
-  const sender = testOutboxSender(env.t.db, env.fake.url, { tokenOf: (row) => decryptBotToken(row, env.t.config), ...options });
-  senders.push(sender);
-  void sender.start();
-  return sender;
-}
+const startSender = useOutboxSenders(env);
 
 const draft = (title = 'Black Friday', text = 'Hello, {first_name|friend}! <b>-30%</b> today only.') => ({
   title,

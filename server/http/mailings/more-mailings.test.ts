@@ -1,30 +1,18 @@
 // More of a mailing's life: a picture uploaded once and re-sent by file_id, the paid burst (Stars
 // counted by Telegram; a bot that may not use it pauses with the reason), a mailing whose errors
 // pile up pausing itself, and "delete from the chats" within Telegram's 48 hours.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, type MessageMedia } from '../../../contract/funnels';
 import { MAILINGS_API, type Mailing } from '../../../contract/mailings';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { decryptBotToken } from '../../funnels/secret-box';
-import type { OutboxSender } from '../../jobs/outbox-sender';
 import { eventually } from '../../test/eventually';
 import { TINY_PNG } from '../../test/funnel-runtime';
 import { call, connectFunnel, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
-import { addSubscribers, testOutboxSender } from '../../test/mailings';
+import { addSubscribers, useOutboxSenders } from '../../test/mailings';
 
 const env = useFunnelsTestEnv();
-const senders: OutboxSender[] = [];
-afterEach(async () => {
-  await Promise.all(senders.splice(0).map((s) => s.stop()));
-});
-
-function startSender(): OutboxSender {
-  const sender = testOutboxSender(env.t.db, env.fake.url, { tokenOf: (row) => decryptBotToken(row, env.t.config) });
-  senders.push(sender);
-  void sender.start();
-  return sender;
-}
+const startSender = useOutboxSenders(env);
 
 const mailingOf = async (key: string, id: number) => ok<Mailing>(await call(env, key, 'GET', MAILINGS_API.mailing(id)));
 const create = async (key: string, funnelId: number, body: Record<string, unknown> = {}) =>
