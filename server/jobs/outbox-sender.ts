@@ -216,6 +216,11 @@ const ON_WIRE = `
      and exists (select 1 from bot_senders b where b.funnel_id = o.funnel_id and b.owner = $2)
   returning o.id`;
 
+/** A row this process named but then did not send (its name came too late): back to waiting, whoever counted it since. */
+const WITHDRAW = `
+  update outbox set state = 'waiting', owner = null, error = null, attempts = greatest(attempts - 1, 0), updated_at = now()
+   where id = $1 and owner = $2 and state in ('sending', 'unknown') and not reply`;
+
 /** Claimed rows never put on the wire go back (stopping, the token refused, the lease lost): only by the lease's holder. */
 const RELEASE = `
   update outbox o set state = case when o.state = 'deleting' then 'unsend' else 'waiting' end, attempts = greatest(o.attempts - 1, 0), updated_at = now()
@@ -587,7 +592,15 @@ class BotSender {
       // and was replaced sends nothing more (the new holder sends the row once, as it is not named).
       // A database that cannot say (it is away) counts as a lost lease too: the row, not named,
       // goes back to waiting under the next holder.
-      const onWire = await this.engine.markOnWire(row.id).catch(() => false);
+      const askedAt = performance.now();
+      let onWire = await this.engine.markOnWire(row.id).catch(() => false);
+      if (onWire && performance.now() - askedAt > this.engine.leaseMs / 2) {
+        // The answer came late (the process was frozen, or the machine stalled): another process may
+        // hold the lease by now and be sending. The row was never sent: it goes back to waiting,
+        // even if a new holder has counted it unknown meanwhile, and this sender stops.
+        await this.db.query(WITHDRAW, [row.id, this.engine.owner]).catch(() => undefined);
+        onWire = false;
+      }
       if (!onWire) {
         ticket.done();
         if (!this.leaseLost) this.engine.options.log.warn({ funnel_id: this.funnel.id }, `outbox sender of funnel ${this.funnel.id}: its lease is no longer this process's; it stops sending`);
