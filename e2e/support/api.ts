@@ -39,3 +39,12 @@ export async function loginToken(request: APIRequestContext, user: TestUser): Pr
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { auth_token: string }).auth_token;
 }
+
+/** The admin of ADMIN_EMAILS (env.ts): made once per server, signed in again by later specs. */
+export async function adminToken(request: APIRequestContext, adminEmail: string): Promise<string> {
+  const admin: TestUser = { ...newUser('admin'), email: adminEmail };
+  const login = await request.post(API.login, { data: { email: admin.email, password: admin.password } });
+  if (login.ok()) return ((await login.json()) as { auth_token: string }).auth_token;
+  await createActiveUser(request, admin);
+  return loginToken(request, admin);
+}
