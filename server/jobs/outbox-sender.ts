@@ -29,7 +29,7 @@ import { describeBotApiError } from '../bots/create-bot';
 import type { RuntimeLog } from '../bots/runtime/funnel-context';
 import { microBatch } from '../bots/runtime/store';
 import type { Db } from '../db';
-import { isConnectionLost } from '../db/errors';
+import { untilDatabaseAnswers } from '../db/retry';
 import type { FunnelRow, MailingMessage } from '../db/schema';
 import { messageKeyboard, TEXT_OPTIONS } from '../messages/render';
 import { PAID_BROADCAST_RATE } from '../../contract/mailings';
@@ -54,9 +54,7 @@ export const ERROR_SHARE = 0.2;
 /** …counted only once it has at least this many outcomes. */
 export const ERROR_MIN_OUTCOMES = 20;
 const API_TIMEOUT_S = 30;
-/** An outcome the database did not take is tried again after these waits (doubling), for this long at most. */
-const RECORD_RETRY_FIRST_MS = 100;
-const RECORD_RETRY_MAX_MS = 2_000;
+/** An outcome the database did not take is tried again (server/db/retry.ts) for this long at most. */
 export const RECORD_RETRY_FOR_MS = 10 * 60_000;
 /** A letter's text is read again after this long (edits reach the next sends). */
 const LETTER_CACHE_MS = 2_000;
@@ -622,23 +620,22 @@ class BotSender {
    */
   private async recordOutcome(row: ClaimedRow, outcome: Outcome): Promise<boolean> {
     const { log } = this.engine.options;
-    const started = performance.now();
-    for (let wait = RECORD_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RECORD_RETRY_MAX_MS)) {
-      try {
-        await this.engine.record({ id: row.id, outcome });
-        return true;
-      } catch (error) {
-        const transient = isConnectionLost(error);
-        if (!transient || performance.now() - started > RECORD_RETRY_FOR_MS) {
-          log.error({ funnel_id: this.funnel.id, outbox_id: row.id }, `could not record an outcome (${outcome.state}): ${(error as Error).message}`);
-          return false;
-        }
-        if (wait === RECORD_RETRY_FIRST_MS) log.warn({ funnel_id: this.funnel.id, outbox_id: row.id }, `the database did not take an outcome (${outcome.state}), trying again: ${(error as Error).message}`);
-        this.lastBeat = performance.now();
-        await sleep(wait);
-      }
+    const where = { funnel_id: this.funnel.id, outbox_id: row.id };
+    try {
+      await untilDatabaseAnswers(() => this.engine.record({ id: row.id, outcome }), {
+        forMs: RECORD_RETRY_FOR_MS,
+        onWait: (error, attempt) => {
+          this.lastBeat = performance.now();
+          if (attempt === 1) log.warn(where, `the database did not take an outcome (${outcome.state}), trying again: ${(error as Error).message}`);
+        },
+      });
+      return true;
+    } catch (error) {
+      log.error(where, `could not record an outcome (${outcome.state}): ${(error as Error).message}`);
+      return false;
     }
   }
+
 
   private async attempt(row: ClaimedRow): Promise<Outcome> {
     const retryDelays = this.engine.options.retryDelaysMs ?? RETRY_DELAYS_MS;

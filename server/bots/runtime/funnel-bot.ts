@@ -14,8 +14,6 @@ import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
 import { startBehaviour } from './behaviours/start';
 import {
-  DATABASE_RETRY_MAX_MS,
-  DATABASE_RETRY_MIN_MS,
   isDatabaseUnavailable,
   isUnauthorized,
   jittered,
@@ -29,6 +27,7 @@ import type { BotRateLimiter, SendTicket } from '../../telegram/rate-limiter';
 import { deliverReplies, ReplyQueue } from './replies';
 import { PREPAID_SLOT, type PrepaidSlot } from './stage-message';
 import type { AdoptedReply } from './store';
+import { DATABASE_RETRY_MAX_MS, DATABASE_RETRY_MIN_MS } from '../../db/retry';
 
 /**
  * An update's handling waits this long for its reply to go: enough for the first retries of a

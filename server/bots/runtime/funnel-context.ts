@@ -7,6 +7,7 @@ import type { InboxAlert, RuntimeStore } from './store';
 import type { BotRateLimiter } from '../../telegram/rate-limiter';
 import type { ReplyTarget } from './replies';
 import { isConnectionLost } from '../../db/errors';
+import { untilDatabaseAnswers as untilDatabaseAnswersAt } from '../../db/retry';
 
 export type RuntimeLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
@@ -47,33 +48,19 @@ export function jittered(ms: number): number {
   return ms * (1 - RETRY_JITTER + Math.random() * 2 * RETRY_JITTER);
 }
 
-/** Waits while the database cannot be reached: doubled from the first, up to the last, jittered. */
-export const DATABASE_RETRY_MIN_MS = 250;
-export const DATABASE_RETRY_MAX_MS = 2_000;
-
-/**
- * The database could not be reached (down, restarting, shutting down): what was asked did not
- * happen, or did and its answer was lost, and asking again once it is back is the way on. A
- * Telegram failure is never one (its network errors look alike).
- */
-export const isDatabaseUnavailable = (error: unknown): boolean =>
-  isConnectionLost(error, (at) => at instanceof GrammyError || at instanceof HttpError);
+const isTelegramError = (at: object) => at instanceof GrammyError || at instanceof HttpError;
+export const isDatabaseUnavailable = (error: unknown): boolean => isConnectionLost(error, isTelegramError);
 
 /**
  * Runs `work` until the database answers: while it cannot be reached, waits (capped, jittered)
  * and asks again; any other failure is thrown. Gives up (throws) only when the bot stops.
  */
-export async function untilDatabaseAnswers<T>(fc: Pick<FunnelContext, 'signal' | 'log' | 'funnelId'>, what: string, work: () => Promise<T>): Promise<T> {
-  for (let delay = DATABASE_RETRY_MIN_MS; ; delay = Math.min(delay * 2, DATABASE_RETRY_MAX_MS)) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!isDatabaseUnavailable(error) || fc.signal.aborted) throw error;
-      fc.log.warn({ funnel_id: fc.funnelId }, `could not ${what}, the database is unavailable; trying again`);
-      await sleep(jittered(delay), fc.signal);
-      if (fc.signal.aborted) throw error;
-    }
-  }
+export function untilDatabaseAnswers<T>(fc: Pick<FunnelContext, 'signal' | 'log' | 'funnelId'>, what: string, work: () => Promise<T>): Promise<T> {
+  return untilDatabaseAnswersAt(work, {
+    signal: fc.signal,
+    notOurs: isTelegramError,
+    onWait: () => fc.log.warn({ funnel_id: fc.funnelId }, `could not ${what}, the database is unavailable; trying again`),
+  });
 }
 
 /** Resolves after `ms`, or at once when the bot stops (its stop() waits for the update being handled). */
