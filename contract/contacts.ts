@@ -16,3 +16,10 @@ export const CONTACTS_PATHS = {
 export const CONTACTS_API = CONTACTS_PATHS;
 
 export type * from './schemas/contacts';
+import type { ContactsQuery } from './schemas/contacts';
+
+/**
+ * The contacts screen's search (its route's search type): the API's query, that is the filter a
+ * segment saves and a list, with a page number instead of the query's bounds.
+ */
+export type ContactsSearch = Omit<ContactsQuery, 'limit' | 'offset'> & { page?: number };

@@ -3,26 +3,46 @@
 import { Type, type Static } from 'typebox';
 import { BULK_TAG_MAX } from '../constants';
 import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
-import { Day, Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
+import { Day, Id, INVALID_MESSAGE_KEYWORD, Nullable, PatternText, StringEnum, Text } from './common';
 
-/** The filters of the contacts list and of its CSV export. */
+/**
+ * Which contacts: the one filter shape of the contacts screen's address, the contacts API's
+ * query and a saved segment's stored filter, and the input of server/contacts/criteria.ts. A
+ * segment's filter never names a list (see ContactsQuerySchema), so a segment never recurses.
+ */
+export const ContactsFilterSchema = Type.Object(
+  {
+    /** Part of the name or username, any case. */
+    search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
+    funnel: Type.Optional(Id()),
+    /** People of the funnels in this CRM folder. */
+    folder: Type.Optional(Id()),
+    /** A stage id, or "none" for people whose stage was deleted. */
+    stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
+    tag: Type.Optional(Id()),
+    blocked: Type.Optional(Type.Boolean()),
+    /** Joined on or after this day, on or before that one (UTC). */
+    joined_from: Type.Optional(Day()),
+    joined_to: Type.Optional(Day()),
+  },
+  { additionalProperties: false },
+);
+export type ContactsFilter = Static<typeof ContactsFilterSchema>;
+
+/** A whole number of a page's bounds, with the message a query's number has. */
+const PageBound = () => Type.Integer({ minimum: 0, maximum: 999_999_999, [INVALID_MESSAGE_KEYWORD]: 'A valid integer is required.' });
+
+/**
+ * The contacts list's and its CSV export's query: the filter, narrowed to the people of one of
+ * the user's lists, and a page of them. Query values arrive as text: the server reads ids as
+ * numbers and "true"/"false" as booleans before it checks them (server/http/contacts/routes.ts).
+ */
 export const ContactsQuerySchema = Type.Object({
-  /** Part of the name or username, any case. */
-  search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
-  funnel: Type.Optional(QueryInt(9)),
-  /** People of the funnels in this CRM folder. */
-  folder: Type.Optional(QueryInt(9)),
+  ...ContactsFilterSchema.properties,
   /** People in this list (a static list's members, or who match a segment's filter). */
-  list: Type.Optional(QueryInt(9)),
-  /** A stage id, or "none" for people whose stage was deleted. */
-  stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
-  tag: Type.Optional(QueryInt(9)),
-  /** Joined on or after this day, on or before that one (UTC). */
-  joined_from: Type.Optional(Day()),
-  joined_to: Type.Optional(Day()),
-  blocked: Type.Optional(StringEnum(['true', 'false'])),
-  limit: Type.Optional(QueryInt(9)),
-  offset: Type.Optional(QueryInt(9)),
+  list: Type.Optional(Id()),
+  limit: Type.Optional(PageBound()),
+  offset: Type.Optional(PageBound()),
 });
 export type ContactsQuery = Static<typeof ContactsQuerySchema>;
 

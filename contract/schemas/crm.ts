@@ -2,8 +2,8 @@
 // used). The SPA imports the types only, through contract/crm.ts.
 import { Type, type Static } from 'typebox';
 import { FOLDER_NAME_MAX, LIST_KINDS, LIST_MEMBERS_MAX, LIST_NAME_MAX } from '../crm';
-import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
-import { Day, Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
+import { ContactsFilterSchema } from './contacts';
+import { Id, Nullable, QueryInt, StringEnum, Text } from './common';
 
 /** A folder in the list. */
 export const FolderSummarySchema = Type.Object({
@@ -30,30 +30,13 @@ const FolderFunnelSchema = Type.Object({
 });
 export type FolderFunnel = Static<typeof FolderFunnelSchema>;
 
-/** A saved segment's filter: the contacts list's filters. */
-export const ListFilterSchema = Type.Object(
-  {
-    search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
-    funnel: Type.Optional(Id()),
-    folder: Type.Optional(Id()),
-    /** A stage id, or "none" for people whose stage was deleted. */
-    stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
-    tag: Type.Optional(Id()),
-    blocked: Type.Optional(Type.Boolean()),
-    joined_from: Type.Optional(Day()),
-    joined_to: Type.Optional(Day()),
-  },
-  { additionalProperties: false },
-);
-export type ListFilter = Static<typeof ListFilterSchema>;
-
 export const ContactListSchema = Type.Object({
   id: Type.Integer(),
   name: Text(),
   kind: StringEnum(LIST_KINDS),
   folder_id: Nullable(Type.Integer()),
   /** A segment's filter; null for a static list. */
-  filter: Nullable(ListFilterSchema),
+  filter: Nullable(ContactsFilterSchema),
   /** People in it now (a segment: who match its filter now). */
   count: Type.Integer(),
   created_at: Text(),
@@ -90,12 +73,12 @@ export const ListBodySchema = Type.Object({
   name: Text(LIST_NAME_MAX, 1),
   kind: StringEnum(LIST_KINDS),
   folder_id: Type.Optional(Nullable(Id())),
-  filter: Type.Optional(ListFilterSchema),
+  filter: Type.Optional(ContactsFilterSchema),
   person_ids: Type.Optional(Type.Array(Id(), { maxItems: LIST_MEMBERS_MAX })),
 });
 export type ListBody = Static<typeof ListBodySchema>;
 
-export const ListPatchSchema = Type.Partial(Type.Object({ name: Text(LIST_NAME_MAX, 1), folder_id: Nullable(Id()), filter: ListFilterSchema }));
+export const ListPatchSchema = Type.Partial(Type.Object({ name: Text(LIST_NAME_MAX, 1), folder_id: Nullable(Id()), filter: ContactsFilterSchema }));
 export type ListPatch = Static<typeof ListPatchSchema>;
 
 export const ListMembersBodySchema = Type.Object({ person_ids: Type.Array(Id(), { minItems: 1, maxItems: LIST_MEMBERS_MAX }) });

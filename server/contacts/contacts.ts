@@ -7,7 +7,7 @@ import { CONTACTS_CSV_COLUMNS, CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX, type Bu
 import type { Db } from '../db';
 import { isoTime } from '../db/raw';
 import { FUNNEL_ERRORS, invalidField } from '../funnels/errors';
-import { listCondition, ownedPeopleWhere, type Criteria, type ListCriterion } from './criteria';
+import { listCondition, ownedPeopleWhere, type ListCriterion } from './criteria';
 
 export interface ContactsServiceDeps {
   db: Db;
@@ -52,20 +52,6 @@ function toContact(r: ContactRow): Contact {
   };
 }
 
-/** The contacts query (strings from the address) as criteria. */
-function criteriaOf(query: ContactsQuery): Criteria {
-  return {
-    funnel: query.funnel !== undefined ? Number(query.funnel) : undefined,
-    folder: query.folder !== undefined ? Number(query.folder) : undefined,
-    stage: query.stage,
-    tag: query.tag !== undefined ? Number(query.tag) : undefined,
-    joined_from: query.joined_from,
-    joined_to: query.joined_to,
-    blocked: query.blocked !== undefined ? query.blocked === 'true' : undefined,
-    search: query.search,
-  };
-}
-
 /** A list of the owner's, as a criterion; someone else's or a missing one: nobody. */
 export async function ownListCriterion(db: Db, ownerId: number, listId: number): Promise<ListCriterion | null> {
   const [row] = await db.query<ListCriterion>('select id, kind, filter from contact_lists where id = $1 and owner_id = $2', [listId, ownerId]);
@@ -75,9 +61,10 @@ export async function ownListCriterion(db: Db, ownerId: number, listId: number):
 /** The WHERE clause of a query's filters (the owner's funnels always), and its parameters. */
 async function filters(db: Db, ownerId: number, query: ContactsQuery): Promise<{ where: string; params: unknown[] }> {
   const params: unknown[] = [ownerId];
-  let where = ownedPeopleWhere(criteriaOf(query), params);
-  if (query.list !== undefined) {
-    const list = await ownListCriterion(db, ownerId, Number(query.list));
+  const { list: listId, limit: _limit, offset: _offset, ...filter } = query;
+  let where = ownedPeopleWhere(filter, params);
+  if (listId !== undefined) {
+    const list = await ownListCriterion(db, ownerId, listId);
     where += ` and ${list ? listCondition([list], params) : 'false'}`;
   }
   return { where, params };
@@ -102,8 +89,8 @@ export function csvField(value: string): string {
 export function createContactsService({ db }: ContactsServiceDeps) {
   async function list(ownerId: number, query: ContactsQuery): Promise<ContactsPage> {
     const { where, params } = await filters(db, ownerId, query);
-    const limit = Math.min(Number(query.limit ?? CONTACTS_PAGE_DEFAULT), CONTACTS_PAGE_MAX);
-    const offset = Number(query.offset ?? 0);
+    const limit = Math.min(query.limit ?? CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX);
+    const offset = query.offset ?? 0;
     const [[{ count }], rows] = await Promise.all([
       db.query<{ count: number }>(`select count(*)::int as count from people p join funnels f on f.id = p.funnel_id where ${where}`, params),
       db.query<ContactRow>(`${SELECT} where ${where} order by p.joined_at desc, p.id desc limit $${params.length + 1}::int offset $${params.length + 2}::int`, [

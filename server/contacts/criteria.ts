@@ -2,45 +2,42 @@
 // one builder serves the contacts list, its count and CSV, a saved segment's count, and a mailing's
 // audience (where a list narrows a funnel's people). Values always go in as parameters, appended
 // to the caller's list.
-import type { ListFilter } from '../../contract/crm';
+import type { ContactsFilter } from '../../contract/contacts';
 import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../../contract/funnels';
 
 /** A list as a filter: a static list's members, or a segment's own filter. */
-export type ListCriterion = { id: number; kind: 'static' | 'segment'; filter: ListFilter | null };
+export type ListCriterion = { id: number; kind: 'static' | 'segment'; filter: ContactsFilter | null };
 
-export type Criteria = ListFilter & { list?: ListCriterion };
-
-/** The conditions of `criteria` (AND-ed by the caller), their values pushed onto `params`. */
-export function criteriaParts(criteria: Criteria, params: unknown[]): string[] {
+/** The conditions of `filter` (AND-ed by the caller), their values pushed onto `params`. */
+export function criteriaParts(filter: ContactsFilter, params: unknown[]): string[] {
   const parts: string[] = [];
   const add = (sqlText: (n: string) => string, value: unknown) => {
     params.push(value);
     parts.push(sqlText(`$${params.length}`));
   };
-  if (criteria.funnel !== undefined) add((n) => `p.funnel_id = ${n}::int`, criteria.funnel);
-  if (criteria.folder !== undefined) add((n) => `p.funnel_id in (select fo.id from funnels fo where fo.folder_id = ${n}::int)`, criteria.folder);
-  if (criteria.stage === NO_STAGE) parts.push('p.stage_id is null');
-  else if (criteria.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(criteria.stage));
-  if (criteria.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, criteria.tag);
-  if (criteria.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, criteria.joined_from);
-  if (criteria.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, criteria.joined_to);
-  if (criteria.blocked !== undefined) add((n) => `p.blocked = ${n}::boolean`, criteria.blocked);
-  const search = criteria.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
+  if (filter.funnel !== undefined) add((n) => `p.funnel_id = ${n}::int`, filter.funnel);
+  if (filter.folder !== undefined) add((n) => `p.funnel_id in (select fo.id from funnels fo where fo.folder_id = ${n}::int)`, filter.folder);
+  if (filter.stage === NO_STAGE) parts.push('p.stage_id is null');
+  else if (filter.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(filter.stage));
+  if (filter.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, filter.tag);
+  if (filter.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, filter.joined_from);
+  if (filter.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, filter.joined_to);
+  if (filter.blocked !== undefined) add((n) => `p.blocked = ${n}::boolean`, filter.blocked);
+  const search = filter.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
   if (search) {
     // LIKE's own characters are taken literally.
     const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     add((n) => `(lower(p.first_name || ' ' || p.last_name) like ${n} or lower(coalesce(p.username, '')) like ${n})`, pattern);
   }
-  if (criteria.list) parts.push(listCondition([criteria.list], params));
   return parts;
 }
 
 /**
  * The WHERE over people p joined to their funnels f: the owner's ($1, already in `params`) who
- * match `criteria`.
+ * match `filter`.
  */
-export function ownedPeopleWhere(criteria: Criteria, params: unknown[]): string {
-  return ['f.owner_id = $1', ...criteriaParts(criteria, params)].join(' and ');
+export function ownedPeopleWhere(filter: ContactsFilter, params: unknown[]): string {
+  return ['f.owner_id = $1', ...criteriaParts(filter, params)].join(' and ');
 }
 
 /** People in any of `lists` (none: nobody). */
@@ -54,7 +51,7 @@ export function listCondition(lists: ListCriterion[], params: unknown[]): string
   for (const list of lists) {
     if (list.kind !== 'segment') continue;
     // A segment's own filter never names a list, so this does not recurse.
-    const parts = criteriaParts({ ...(list.filter ?? {}), list: undefined }, params);
+    const parts = criteriaParts(list.filter ?? {}, params);
     ors.push(parts.length ? `(${parts.join(' and ')})` : 'true');
   }
   return ors.length ? `(${ors.join(' or ')})` : 'false';

@@ -3,6 +3,7 @@
 // templates and lists; its contacts are the people of its funnels. Copying a folder copies its
 // name, pictures, templates and lists (a static list's people are not copied; a segment keeps its
 // filter, pointed at the copy when it named the folder); its funnels stay where they are.
+import type { ContactsFilter } from '../../contract/contacts';
 import {
   FOLDER_IMAGE_MAX_BYTES,
   FOLDER_IMAGE_TYPES,
@@ -13,7 +14,6 @@ import {
   type FolderImageKind,
   type FolderSummary,
   type ListBody,
-  type ListFilter,
   type ListMembersResult,
   type ListPatch,
 } from '../../contract/crm';
@@ -53,7 +53,7 @@ interface ListRow {
   name: string;
   kind: 'static' | 'segment';
   folder_id: number | null;
-  filter: ListFilter | null;
+  filter: ContactsFilter | null;
   created_at: Date | string;
   /** A static list's people (a segment's are counted from its filter). */
   member_count: number;
@@ -106,7 +106,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   }
 
   /** The ids a segment's filter names must be the user's own. */
-  async function checkFilter(ownerId: number, filter: ListFilter): Promise<void> {
+  async function checkFilter(ownerId: number, filter: ContactsFilter): Promise<void> {
     await checkFolderField(ownerId, filter.folder, 'filter');
     const checks: Array<[number | undefined, string]> = [
       [filter.funnel, 'select 1 from funnels where id = $1 and owner_id = $2'],

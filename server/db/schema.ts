@@ -1,7 +1,7 @@
 // The database tables. Migrations in ./migrations are generated from this file
 // (`npm run db:generate`); never edit a generated migration by hand.
 import { sql } from 'drizzle-orm';
-import type { ListFilter } from '../../contract/crm';
+import type { ContactsFilter } from '../../contract/contacts';
 import type { Audience } from '../../contract/mailings';
 import type { TemplateSnapshot } from '../templates/snapshot';
 import {
@@ -611,7 +611,7 @@ export const contactLists = pgTable(
     name: varchar('name', { length: 128 }).notNull(),
     kind: varchar('kind', { length: 8 }).notNull().$type<'static' | 'segment'>(),
     /** The segment's filter; null for a static list. */
-    filter: jsonb('filter').$type<ListFilter>(),
+    filter: jsonb('filter').$type<ContactsFilter>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },

@@ -2,7 +2,8 @@
 import { CONTACTS_API, type BulkTagBody, type BulkTagResult, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
 import { apiPath, authClient } from './clients';
 
-const params = (query: ContactsQuery) => Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as Record<string, string>;
+/** The query's values as the address writes them (a number, true or false as text); none empty. */
+const params = (query: ContactsQuery) => Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== '')) as Record<string, string | number | boolean>;
 
 export const listContacts = (query: ContactsQuery) => authClient.get(apiPath(CONTACTS_API.contacts), { searchParams: params(query) }).json<ContactsPage>();
 export const bulkTag = (body: BulkTagBody) => authClient.post(apiPath(CONTACTS_API.tags), { json: body }).json<BulkTagResult>();

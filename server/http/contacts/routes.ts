@@ -3,7 +3,7 @@
 // funnels are ever read: a filter naming someone else's funnel, stage or tag finds nobody.
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTACTS_PATHS } from '../../../contract/contacts';
 import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
 import type { Sessions } from '../../accounts/sessions';
@@ -18,6 +18,23 @@ export interface ContactRoutesDeps {
   now: () => Date;
 }
 
+/**
+ * Query values arrive as text and the server's ajv coerces nothing (server/app.ts): the filter's
+ * ids become numbers and "true"/"false" booleans here, so one schema (the filter a segment stores
+ * as JSON) checks both. Anything else is left as it came, for the schema to refuse with its message.
+ */
+async function readQueryValues(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown>;
+  const typed: Record<string, unknown> = { ...query };
+  for (const [key, value] of Object.entries(query)) {
+    const type = (ContactsQuerySchema.properties as Record<string, { type?: unknown } | undefined>)[key]?.type;
+    if (typeof value !== 'string') continue;
+    if (type === 'integer' && /^[0-9]{1,16}$/.test(value)) typed[key] = Number(value);
+    else if (type === 'boolean' && (value === 'true' || value === 'false')) typed[key] = value === 'true';
+  }
+  request.query = typed;
+}
+
 export function contactRoutes(deps: ContactRoutesDeps) {
   const contacts = createContactsService(deps);
   return async function plugin(untyped: FastifyInstance): Promise<void> {
@@ -27,10 +44,10 @@ export function contactRoutes(deps: ContactRoutesDeps) {
       throw toFunnelApiError(error);
     });
 
-    app.get(CONTACTS_PATHS.contacts, { schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
+    app.get(CONTACTS_PATHS.contacts, { preValidation: readQueryValues, schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
       contacts.list(currentUser(request).id, request.query),
     );
-    app.get(CONTACTS_PATHS.export, { schema: { querystring: ContactsQuerySchema } }, async (request, reply) => {
+    app.get(CONTACTS_PATHS.export, { preValidation: readQueryValues, schema: { querystring: ContactsQuerySchema } }, async (request, reply) => {
       const day = deps.now().toISOString().slice(0, 10);
       // Awaited before any header: a failure is still an answer with its status, not a cut stream.
       const csv = await contacts.exportCsv(currentUser(request).id, request.query);

@@ -7,8 +7,8 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ContactsPage, ContactsQuery } from '../../../contract/contacts';
-import { LIST_NAME_MAX, type ContactList, type FolderSummary, type ListFilter } from '../../../contract/crm';
+import type { ContactsFilter, ContactsPage, ContactsQuery, ContactsSearch } from '../../../contract/contacts';
+import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { runApiAction } from '@/api/action';
@@ -27,46 +27,13 @@ import './contacts.css';
 
 export const CONTACTS_PAGE = 50;
 
-export interface ContactsFilters {
-  q?: string;
-  funnel?: number;
-  folder?: number;
-  list?: number;
-  stage?: number | 'none';
-  tag?: number;
-  blocked?: 'true' | 'false';
-  from?: string;
-  to?: string;
-  page?: number;
+/** The API's query for the contacts the search picks: a page of them, or all of them (the CSV). */
+export function contactsQuery({ page = 1, ...query }: ContactsSearch, paged = true): ContactsQuery {
+  return paged ? { ...query, limit: CONTACTS_PAGE, offset: (page - 1) * CONTACTS_PAGE } : query;
 }
 
-/** The API's query for these filters (and page). */
-export function contactsQuery(filters: ContactsFilters, paged = true): ContactsQuery {
-  return {
-    search: filters.q,
-    funnel: filters.funnel === undefined ? undefined : String(filters.funnel),
-    folder: filters.folder === undefined ? undefined : String(filters.folder),
-    list: filters.list === undefined ? undefined : String(filters.list),
-    stage: filters.stage === undefined ? undefined : String(filters.stage),
-    tag: filters.tag === undefined ? undefined : String(filters.tag),
-    blocked: filters.blocked,
-    joined_from: filters.from,
-    joined_to: filters.to,
-    ...(paged ? { limit: String(CONTACTS_PAGE), offset: String(((filters.page ?? 1) - 1) * CONTACTS_PAGE) } : {}),
-  };
-}
-
-/** The filters as a saved segment's filter (a segment never names a list). */
-export function segmentFilter(filters: ContactsFilters): ListFilter {
-  const filter: ListFilter = {};
-  if (filters.q) filter.search = filters.q;
-  if (filters.funnel !== undefined) filter.funnel = filters.funnel;
-  if (filters.folder !== undefined) filter.folder = filters.folder;
-  if (filters.stage !== undefined) filter.stage = String(filters.stage);
-  if (filters.tag !== undefined) filter.tag = filters.tag;
-  if (filters.blocked !== undefined) filter.blocked = filters.blocked === 'true';
-  if (filters.from) filter.joined_from = filters.from;
-  if (filters.to) filter.joined_to = filters.to;
+/** The filters saved as a segment: all but the list shown and the page (a segment never names a list). */
+export function segmentFilter({ list: _list, page: _page, ...filter }: ContactsSearch): ContactsFilter {
   return filter;
 }
 
@@ -87,8 +54,8 @@ export function ContactsScreen({
   /** The chosen funnel's stages and tags (none until a funnel is chosen). */
   stages: Stage[];
   tags: Tag[];
-  filters: ContactsFilters;
-  onFilters: (filters: ContactsFilters) => void;
+  filters: ContactsSearch;
+  onFilters: (filters: ContactsSearch) => void;
 }) {
   const { t } = useTranslation();
   usePageHead(t('contacts.title'));
@@ -108,11 +75,11 @@ export function ContactsScreen({
   const page = filters.page ?? 1;
   const pages = Math.max(1, Math.ceil(contacts.count / CONTACTS_PAGE));
   const filtered = Object.entries(filters).some(([key, value]) => key !== 'page' && value !== undefined);
-  const setFilters = (next: ContactsFilters) => {
+  const setFilters = (next: ContactsSearch) => {
     setPicked(new Set());
     onFilters({ ...filters, ...next, page: next.page && next.page > 1 ? next.page : undefined });
   };
-  const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
+  const [query, setQuery] = useSearchBox(filters.search, (search) => setFilters({ search, page: 1 }));
 
   function toggle(id: number) {
     const next = new Set(picked);
@@ -216,8 +183,8 @@ export function ContactsScreen({
           <select
             className="field-input field-select"
             aria-label={t('contacts.blocked')}
-            value={filters.blocked ?? ''}
-            onChange={(event) => setFilters({ blocked: (event.target.value || undefined) as ContactsFilters['blocked'], page: 1 })}
+            value={filters.blocked === undefined ? '' : String(filters.blocked)}
+            onChange={(event) => setFilters({ blocked: event.target.value ? event.target.value === 'true' : undefined, page: 1 })}
             data-testid="contacts-blocked"
           >
             <option value="">{t('contacts.anyone')}</option>
@@ -267,7 +234,7 @@ export function ContactsScreen({
               className="field-input field-select"
               aria-label={t('funnels.people.stage')}
               value={filters.stage ?? ''}
-              onChange={(event) => setFilters({ stage: event.target.value === 'none' ? 'none' : event.target.value ? Number(event.target.value) : undefined, page: 1 })}
+              onChange={(event) => setFilters({ stage: event.target.value || undefined, page: 1 })}
               data-testid="contacts-stage"
             >
               <option value="">{t('funnels.people.anyStage')}</option>
@@ -297,11 +264,11 @@ export function ContactsScreen({
         <div className="people-selects">
           <label className="contacts-date">
             <span>{t('contacts.joinedFrom')}</span>
-            <input className="field-input" type="date" value={filters.from ?? ''} onChange={(event) => setFilters({ from: event.target.value || undefined, page: 1 })} data-testid="contacts-from" />
+            <input className="field-input" type="date" value={filters.joined_from ?? ''} onChange={(event) => setFilters({ joined_from: event.target.value || undefined, page: 1 })} data-testid="contacts-from" />
           </label>
           <label className="contacts-date">
             <span>{t('contacts.joinedTo')}</span>
-            <input className="field-input" type="date" value={filters.to ?? ''} onChange={(event) => setFilters({ to: event.target.value || undefined, page: 1 })} data-testid="contacts-to" />
+            <input className="field-input" type="date" value={filters.joined_to ?? ''} onChange={(event) => setFilters({ joined_to: event.target.value || undefined, page: 1 })} data-testid="contacts-to" />
           </label>
         </div>
       </div>

@@ -1,6 +1,7 @@
 // The query parts of screen addresses, checked: anything unknown is dropped rather than trusted.
 // Part of the first paint (the route tree): types only from the contract, whose values stay in
 // the funnel screens' chunks.
+import type { ContactsSearch } from '../../../contract/contacts';
 import type { StatsPeriod } from '../../../contract/funnels';
 
 const PERIODS: readonly StatsPeriod[] = ['today', '7d', '30d', 'all'];
@@ -63,7 +64,16 @@ export function validateRecipientsSearch(search: Record<string, unknown>): Recip
   return result;
 }
 
-export interface ContactsSearch {
+/** Every key of the contacts search, so nothing else (an address's own names) travels with it. */
+const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
+
+const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
+
+/**
+ * The contacts search as its address writes it, which bookmarks keep: the search box is q, the
+ * days from and to, and blocked the text "true" or "false".
+ */
+interface ContactsAddress {
   q?: string;
   funnel?: number;
   folder?: number;
@@ -76,24 +86,50 @@ export interface ContactsSearch {
   page?: number;
 }
 
-const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-
-/** The contacts list's filters, in the address (Back from a contact returns to the same list). */
-export function validateContactsSearch(search: Record<string, unknown>): ContactsSearch {
+/** The contacts list's filters, read from the address (Back from a contact returns to the same list). */
+export function validateContactsSearch(address: Record<string, unknown>): ContactsSearch {
   const result: ContactsSearch = {};
-  if (positive(search.folder)) result.folder = positive(search.folder);
-  if (positive(search.list)) result.list = positive(search.list);
-  if (typeof search.q === 'string' && search.q.trim()) result.q = search.q.slice(0, 100);
-  if (positive(search.funnel)) result.funnel = positive(search.funnel);
-  if (search.stage === 'none') result.stage = 'none';
-  else if (positive(search.stage)) result.stage = positive(search.stage);
-  if (positive(search.tag)) result.tag = positive(search.tag);
-  if (search.blocked === 'true' || search.blocked === 'false') result.blocked = search.blocked;
-  if (typeof search.from === 'string' && DAY.test(search.from)) result.from = search.from;
-  if (typeof search.to === 'string' && DAY.test(search.to)) result.to = search.to;
-  const page = positive(search.page);
+  if (positive(address.folder)) result.folder = positive(address.folder);
+  if (positive(address.list)) result.list = positive(address.list);
+  if (typeof address.q === 'string' && address.q.trim()) result.search = address.q.slice(0, 100);
+  if (positive(address.funnel)) result.funnel = positive(address.funnel);
+  if (address.stage === 'none') result.stage = 'none';
+  else if (positive(address.stage)) result.stage = String(positive(address.stage));
+  if (positive(address.tag)) result.tag = positive(address.tag);
+  if (address.blocked === 'true' || address.blocked === true) result.blocked = true;
+  else if (address.blocked === 'false' || address.blocked === false) result.blocked = false;
+  if (typeof address.from === 'string' && DAY.test(address.from)) result.joined_from = address.from;
+  if (typeof address.to === 'string' && DAY.test(address.to)) result.joined_to = address.to;
+  const page = positive(address.page);
   if (page && page > 1) result.page = page;
   return result;
+}
+
+/** Only the contacts search's own keys of `search` (the router keeps the address's names beside them). */
+export function contactsSearchOf(search: ContactsSearch): ContactsSearch {
+  const result: Record<string, unknown> = {};
+  for (const key of CONTACTS_SEARCH_KEYS) if (search[key] !== undefined) result[key] = search[key];
+  return result as ContactsSearch;
+}
+
+/**
+ * The contacts search written into the address (the route's search middleware): the names and
+ * forms validateContactsSearch reads, so the addresses people bookmarked stay as they were.
+ */
+export function contactsAddress(search: ContactsSearch): ContactsAddress {
+  const address: ContactsAddress = {
+    q: search.search || undefined,
+    funnel: search.funnel,
+    folder: search.folder,
+    list: search.list,
+    stage: search.stage === undefined || search.stage === 'none' ? search.stage : Number(search.stage),
+    tag: search.tag,
+    blocked: search.blocked === undefined ? undefined : search.blocked ? 'true' : 'false',
+    from: search.joined_from || undefined,
+    to: search.joined_to || undefined,
+    page: search.page && search.page > 1 ? search.page : undefined,
+  };
+  return Object.fromEntries(Object.entries(address).filter(([, value]) => value !== undefined));
 }
 
 export interface NewMailingSearch {

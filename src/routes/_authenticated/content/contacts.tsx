@@ -1,11 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ContactsScreen, contactsQuery } from '@/features/contacts/ContactsScreen';
 import { loadFunnelsScreen } from '@/routes/-lib/load';
-import { validateContactsSearch } from '@/routes/-lib/search';
+import type { ContactsSearch } from '../../../../contract/contacts';
+import { contactsAddress, contactsSearchOf, validateContactsSearch } from '@/routes/-lib/search';
 
 export const Route = createFileRoute('/_authenticated/content/contacts')({
+  // The search is the contacts filter itself; the address keeps its own names (q, from, to), read
+  // by validateSearch and written back by this middleware, so bookmarks stay as they were.
   validateSearch: validateContactsSearch,
-  loaderDeps: ({ search }) => search,
+  search: { middlewares: [({ search, next }) => contactsAddress(next(search)) as ContactsSearch] },
+  loaderDeps: ({ search }) => contactsSearchOf(search),
   loader: ({ deps }) =>
     loadFunnelsScreen(async (api) => {
       const [contactsApi, crmApi] = await Promise.all([import('@/api/contacts'), import('@/api/crm')]);
