@@ -14,7 +14,7 @@ const env = useFunnelsTestEnv();
 const names = (page: ContactsPage) => page.results.map((c) => c.first_name).sort();
 
 /** The query as the app's client (ky) writes a filter: every value as text. */
-const queryOf = (filter: Record<string, unknown>) => new URLSearchParams(Object.entries(filter).map(([key, value]) => [key, String(value)])).toString();
+const queryOf = (filter: Record<string, unknown>) => new URLSearchParams(Object.entries(filter).map(([key, value]): [string, string] => [key, String(value)])).toString();
 
 describe('one contacts filter', () => {
   it('is the same schema for the contacts query, a new or changed segment and a list as answered', () => {
