@@ -18,7 +18,7 @@ const dirs = (path) =>
 
 const features = dirs('./src/features/');
 /** The server's folders that are the domain (services and rules): everything but these. */
-const NOT_DOMAIN = new Set(['http', 'test', 'db', 'mail', 'bots', 'telegram', 'jobs']);
+const NOT_DOMAIN = new Set(['http', 'test', 'db', 'mail', 'bots', 'telegram', 'jobs', 'outbox']);
 const domain = dirs('./server/').filter((name) => !NOT_DOMAIN.has(name));
 
 const boundaries = [

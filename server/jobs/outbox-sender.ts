@@ -21,11 +21,10 @@
 // - an outcome is written only to a row this process named; one that cannot be written because
 //   the database is away is written when it answers again.
 import { randomUUID } from 'node:crypto';
-import { Api, GrammyError, HttpError, InputFile, type ApiClientOptions } from 'grammy';
+import { type Api, GrammyError, HttpError, InputFile } from 'grammy';
 import type { Message } from 'grammy/types';
 import { fillPlaceholders } from '../../contract/personalise';
-import { botApiFetch, directJsonCalls } from '../bots/bot-api-fetch';
-import { describeBotApiError } from '../bots/create-bot';
+import { createApi, describeBotApiError } from '../telegram/client';
 import type { RuntimeLog } from '../bots/runtime/funnel-context';
 import { microBatch } from '../bots/runtime/store';
 import type { Db } from '../db';
@@ -453,12 +452,7 @@ class BotSender {
     private readonly token: string,
   ) {
     const { apiRoot } = engine.options;
-    this.api = new Api(token, {
-      apiRoot,
-      fetch: botApiFetch as unknown as NonNullable<ApiClientOptions['fetch']>,
-      timeoutSeconds: API_TIMEOUT_S,
-    });
-    this.api.config.use(directJsonCalls(apiRoot, token, API_TIMEOUT_S));
+    this.api = createApi(token, { apiRoot, timeoutSeconds: API_TIMEOUT_S });
     this.limiter = engine.options.limits.of(funnel.id);
     this.baseRate = engine.options.limits.perSecond;
   }

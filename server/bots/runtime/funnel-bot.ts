@@ -7,8 +7,8 @@
 import { type Bot, type BotError, type Context, type Transformer } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
-import { createBot, describeBotApiError } from '../create-bot';
-import { type UpdateReceived, updateReceived } from '../diagnostics';
+import { createBot, describeBotApiError } from '../../telegram/client';
+import { type UpdateReceived, updateReceived } from '../../telegram/diagnostics';
 import { historyBehaviour } from './behaviours/history';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';

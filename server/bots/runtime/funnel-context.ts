@@ -2,7 +2,7 @@
 // and the way Telegram calls are made (transient failures retried, a blocked person marked).
 import { type Api, GrammyError, HttpError } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
-import { surelyNotDelivered } from '../create-bot';
+import { surelyNotDelivered } from '../../telegram/client';
 import type { InboxAlert, RuntimeStore } from './store';
 import type { BotRateLimiter } from '../../telegram/rate-limiter';
 import type { ReplyTarget } from './replies';
@@ -33,7 +33,7 @@ export interface FunnelContext {
 
 /**
  * Waits between attempts of one call that surely did not deliver (Telegram's 5xx, a refused
- * connection): the one retry path for those (auto-retry only waits out 429s, see create-bot.ts).
+ * connection): the one retry path for those (auto-retry only waits out 429s, see telegram/client.ts).
  * After these, the last one repeats (with jitter) until the reply is REPLY_GIVE_UP_MS old: a reply
  * waits out an outage of Telegram, and goes within a few seconds of its end.
  */

@@ -15,7 +15,7 @@
 // reply and a new one from overtaking each other in this process.
 import { type Api, GrammyError, HttpError } from 'grammy';
 import type { PersonValues } from '../../../contract/personalise';
-import { surelyNotDelivered } from '../create-bot';
+import { surelyNotDelivered } from '../../telegram/client';
 import { PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
 import { type PrepaidSlot, sendStageMessage } from './stage-message';
 import type { ReplyOutcome, TakenReply } from './store';

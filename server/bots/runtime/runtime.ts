@@ -16,7 +16,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { FunnelRow } from '../../db/schema';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
-import { describeBotApiError, isTransientBotApiError } from '../create-bot';
+import { describeBotApiError, isTransientBotApiError } from '../../telegram/client';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
 import { isDatabaseUnavailable, isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { BotRateLimits } from '../../telegram/rate-limiter';
