@@ -15,8 +15,6 @@ export interface FunnelContext {
   funnelId: number;
   store: RuntimeStore;
   log: RuntimeLog;
-  /** media id → Telegram file_id, shared by every bot of the runtime (media ids are unique). */
-  fileIds: Map<number, { fileId: string; kind: 'photo' | 'video' }>;
   /** Stops handling updates after the current one (401 Unauthorized). */
   signal: AbortSignal;
   /** Waits between attempts of a call to a person (SEND_RETRY_DELAYS_MS; tests shorten them). */
