@@ -1,17 +1,13 @@
 // The one sender (send.ts) against the fake Bot API, which answers as Telegram does: what arrives
 // in the chat, what each Bot API failure means (sendFailure, row by row), the retry rule, and a
-// media file_id Telegram no longer takes, for a runtime reply and for a mailing alike.
+// media file_id Telegram no longer takes (for a reply and a mailing: bots/runtime/stale-media.test.ts).
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
-import type { FunnelRuntime } from '../bots/runtime/runtime';
-import { mailings, media, outbox } from '../db/schema';
-import { startMailing } from '../mailings/state';
-import type { OutboxSender } from '../outbox/engine';
-import { createFunnel, createOwner, testRuntime, TINY_PNG } from '../test/funnel-runtime';
-import { until } from '../test/eventually';
+import { media } from '../db/schema';
+import { createFunnel, createOwner, TINY_PNG } from '../test/funnel-runtime';
 import { createTestDb, type TestDb } from '../test/helpers';
-import { addSubscribers, testOutboxSender } from '../test/mailings';
+import { addSubscribers } from '../test/mailings';
 import { createApi } from './client';
 import { forgetFileIds, retryDelayMs, sendContent, sendFailure } from './send';
 
@@ -19,7 +15,6 @@ let fake: FakeBotApi;
 let testDb: TestDb;
 let ownerId: number;
 let counter = 0;
-const running: Array<FunnelRuntime | OutboxSender> = [];
 /** A file_id Telegram never gave this bot (another bot's, or expired). */
 const STALE_FILE_ID = 'AgACAgIAAxkBAAIstale-file-id-of-another-bot';
 
@@ -27,9 +22,6 @@ beforeAll(async () => {
   fake = await startFakeBotApi();
   testDb = await createTestDb();
   ownerId = await createOwner(testDb.db);
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop()));
 });
 afterAll(async () => {
   await fake?.close();
@@ -156,53 +148,5 @@ describe('retryDelayMs: the one retry rule', () => {
     const delays = [100, 500];
     expect([1, 2, 3].map((n) => retryDelayMs(n, delays))).toEqual([100, 500, null]);
     expect(retryDelayMs(5, delays, { repeatLast: true })).toBe(500);
-  });
-});
-
-describe('a media file_id that went stale', () => {
-  it('a runtime reply with a photo whose stored file_id Telegram no longer takes still arrives, uploaded again', async () => {
-    counter += 1;
-    const bot = fake.addBot({ username: `stale_reply${counter}_bot` });
-    const { mediaIds } = await createFunnel(testDb.db, { ownerId, token: bot.token, username: bot.username, stageSpecs: [{ text: 'Welcome', photo: TINY_PNG, next: null }] });
-    await testDb.db.orm.update(media).set({ telegramFileId: STALE_FILE_ID }).where(eq(media.id, mediaIds[0]!));
-    forgetFileIds(testDb.db);
-    const runtime = testRuntime(testDb.db, fake.url);
-    running.push(runtime);
-    await runtime.start();
-    fake.sendUserMessage(bot.token, { from: { id: 4242, first_name: 'Ann' }, text: '/start' });
-    const reply = await fake.waitForBotMessage(bot.token, 4242);
-    expect(reply.caption).toBe('Welcome');
-    expect(reply.photo?.length).toBeGreaterThan(0);
-    await until(async () => (await storedFileId(mediaIds[0]!)) === reply.photo?.at(-1)?.file_id, 'the new file_id stored');
-  });
-
-  it("a mailing's photo whose stored file_id Telegram no longer takes still reaches everyone, uploaded again", async () => {
-    const { token, funnelId, mediaId } = await botWithPhoto();
-    const people = await addSubscribers(testDb.db, fake, token, funnelId, 4);
-    await testDb.db.orm.update(media).set({ telegramFileId: STALE_FILE_ID }).where(eq(media.id, mediaId));
-    forgetFileIds(testDb.db);
-    const [mailing] = await testDb.db.orm
-      .insert(mailings)
-      .values({
-        funnelId,
-        title: 'Photo sale',
-        message: { text: 'Sale, {first_name}', media_id: mediaId, buttons: [], next_button: null },
-        audience: { stages_in: [], stages_out: [], tags_in: [], tags_out: [] },
-      })
-      .returning();
-    const sender = testOutboxSender(testDb.db, fake.url);
-    running.push(sender);
-    void sender.start();
-    expect(await startMailing(testDb.db, mailing.id, { now: () => new Date() })).toBe(true);
-    await until(async () => {
-      const rows = await testDb.db.orm.select({ state: outbox.state }).from(outbox).where(eq(outbox.mailingId, mailing.id));
-      return rows.length === 5 && rows.every((r) => r.state !== 'waiting' && r.state !== 'sending');
-    }, 'every recipient done');
-    const states = await testDb.db.orm.select({ state: outbox.state }).from(outbox).where(eq(outbox.mailingId, mailing.id));
-    expect(states.map((s) => s.state)).toEqual(Array(5).fill('sent'));
-    for (const person of people) {
-      const got = await fake.waitForBotMessage(token, person.telegramId);
-      expect(got.photo?.length).toBeGreaterThan(0);
-    }
   });
 });
