@@ -1,5 +1,7 @@
-// The delivery engine: sends the outbox (mailings now; letters next) at each bot's rate, from any
-// number of processes sharing one PostgreSQL, and never the same row twice.
+// The delivery engine: sends the outbox (mailings and letters; replies are the bot runtime's) at
+// each bot's rate, from any number of processes sharing one PostgreSQL, and never the same row
+// twice. This file holds the leases and the tick; bot-sender.ts one bot's loop; sql.ts every
+// statement; ports.ts what it is given (it imports nothing of bots/ or mailings/).
 //
 // Why our own claim and not pg-boss or graphile-worker: a job library gives "run this job once",
 // but the work here is a stream of tiny sends per bot under a per-bot rate that must hold across
