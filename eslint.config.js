@@ -18,7 +18,7 @@ const dirs = (path) =>
 
 const features = dirs('./src/features/');
 /** The server's folders that are the domain (services and rules): everything but these. */
-const NOT_DOMAIN = new Set(['http', 'test', 'db', 'mail', 'bots', 'telegram', 'jobs']);
+const NOT_DOMAIN = new Set(['http', 'test', 'db', 'mail', 'bots', 'telegram', 'outbox']);
 const domain = dirs('./server/').filter((name) => !NOT_DOMAIN.has(name));
 
 const boundaries = [
@@ -42,6 +42,12 @@ const boundaries = [
     except: [`./${feature}`],
     message: 'No feature imports another: move what both need to ui/, state/ or api/.',
   })),
+  {
+    target: ['./server/outbox', './server/telegram'],
+    from: './server/bots',
+    message: 'Arrows run one way: the bot runtime uses telegram/ and outbox/, never the other way round.',
+  },
+  { target: './server/telegram', from: './server/outbox', message: 'telegram/ knows no outbox: the engine uses it.' },
   ...domain.map((area) => ({
     target: `./server/${area}`,
     from: './server/http',

@@ -9,8 +9,8 @@ import { grantListedAdmins } from './accounts/roles';
 import { createDb, migrate } from './db';
 import { startEmbeddedUpkeep } from './db/upkeep';
 import { decryptBotToken } from './funnels/secret-box';
-import { OutboxSender } from './jobs/outbox-sender';
-import { createMailingService } from './mailings/mailings';
+import { mailingEvents } from './mailings/state';
+import { OutboxSender } from './outbox/engine';
 import { BotRateLimits } from './telegram/rate-limiter';
 import { createMailer } from './mail/mailer';
 
@@ -77,14 +77,14 @@ async function main(): Promise<void> {
     alertOwner: inboxAlertSender(config),
     limits,
   });
-  const mailingStarts = createMailingService({ db, now: () => new Date(), sendRate: config.sendRate });
   const deliveries = new OutboxSender({
     db,
     apiRoot: config.telegramApiRoot,
     tokenOf: (funnel) => decryptBotToken(funnel, config),
     log: app.log.child({ component: 'outbox' }),
     limits,
-    startMailing: (id) => mailingStarts.startNow(id),
+    // The mailing side's rules (start when due, finish, pause), through the engine's port.
+    mailings: mailingEvents(db),
     onRevoked: (funnelId) => funnelRuntime!.tokenRevoked(funnelId),
   });
   engine.deliveries = deliveries;

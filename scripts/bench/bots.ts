@@ -4,7 +4,7 @@
 // /start and then the next-step button on every reply (3-stage funnels).
 //
 // Reports: updates handled per second; p50/p99 from an update to its reply three ways: in the
-// runtime (its own timing points, server/bots/diagnostics.ts: the update received → the reply
+// runtime (its own timing points, server/telegram/diagnostics.ts: the update received → the reply
 // handed to the network; this is the goal's "not counting Telegram"), through the fake (its
 // getUpdates answer out → the reply in), and end to end (injected → reply in, the fake's own
 // queues too); CPU; and this process's memory (RSS, heap) with every bot running and at its peak. Goals (issue 3): 500 bots under 400 MB, 2,000 updates/s, p99 < 50 ms.
@@ -21,7 +21,7 @@ import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createFunnel, createOwner, silentLog, type StageSpec } from '../../server/test/funnel-runtime';
-import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../../server/bots/diagnostics';
+import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../../server/telegram/diagnostics';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
 import { benchDb } from './db';
 import { spread, type Spread } from './stats';

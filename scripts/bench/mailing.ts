@@ -20,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SEND_RATE } from '../../contract/mailings';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
 import { mailings, people as peopleTable } from '../../server/db/schema';
-import { OutboxSender } from '../../server/jobs/outbox-sender';
+import { OutboxSender } from '../../server/outbox/engine';
+import { mailingEvents } from '../../server/mailings/state';
 import { createMailingService } from '../../server/mailings/mailings';
 import { createFunnel, createOwner, silentLog } from '../../server/test/funnel-runtime';
 import { BotRateLimits } from '../../server/telegram/rate-limiter';
@@ -91,7 +92,7 @@ async function scenario(
   // The subscribers' /start that made the chats is old news: the runtime starts after it.
   await runtime?.start();
   const service = createMailingService({ db, now: () => new Date() });
-  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
+  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, mailings: mailingEvents(db) });
   const ids = [];
   for (const funnel of funnels) {
     const [m] = await db.orm
@@ -176,8 +177,7 @@ async function letterScenario(
   await db.query(`update outbox set moment = moment + make_interval(secs => $1 / 1000.0), anchor = anchor + make_interval(secs => $1 / 1000.0), not_before = not_before + make_interval(secs => $1 / 1000.0) where letter_id is not null`, [shiftMs]);
   for (const [key, at] of moments) moments.set(key, at + shiftMs);
   const limits = new BotRateLimits(DEFAULT_SEND_RATE);
-  const service = createMailingService({ db, now: () => new Date() });
-  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
+  const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, mailings: mailingEvents(db) });
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   const firstMoment = Math.min(...moments.values());

@@ -8,7 +8,7 @@
 // Prints p50/p99 of each pass and the plan PostgreSQL picks (embedded PGlite unless DATABASE_URL).
 // Goal: a pass costs what there is to do, not what is stored (a few ms at rest). BENCH_KEEP=1
 // keeps the PostgreSQL database afterwards, to EXPLAIN the passes in.
-import { LetterScheduler, WIDE_LOOK_MS } from '../../server/jobs/letter-scheduler';
+import { LetterScheduler, WIDE_LOOK_MS } from '../../server/outbox/letter-scheduler';
 import { createFunnel, createOwner } from '../../server/test/funnel-runtime';
 import { benchDb } from './db';
 import { spread } from './stats';
@@ -17,7 +17,7 @@ const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const SENT = Number(process.env.BENCH_SENT ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-/** The engine's own look for bots with due work (outbox-sender.ts tick). */
+/** The engine's own look for bots with due work (outbox/engine.ts tick). */
 const DUE_BOTS = `
   select funnel_id from mailings where state = 'sending'
   union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting') and not reply

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type BotError, Composer, type Context, GrammyError, InlineKeyboard, webhookCallback } from 'grammy';
 import type { Config } from '../config';
-import { createBot, describeBotApiError, isTransientBotApiError } from './create-bot';
+import { createBot, describeBotApiError, isTransientBotApiError } from '../telegram/client';
 import { SERVICE_BOT_MESSAGES, serviceBotLanguage, type ServiceBotLanguage } from './service-bot-messages';
 
 /** Where Telegram delivers the service bot's updates in webhook mode (under PUBLIC_URL). */

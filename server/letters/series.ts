@@ -1,6 +1,6 @@
 // Series of letters of a funnel: the series (how people join and leave it, its time zone and
 // downtime cut-off), its letters (content, sending time, on/off), members by hand, and each
-// letter's history. The scheduler (server/jobs/letter-scheduler.ts) makes and sends the moments.
+// letter's history. The scheduler (server/outbox/letter-scheduler.ts) makes and sends the moments.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { DEFAULT_CATCH_UP_HOURS, LETTERS_MAX, type Letter, type LetterBody, type LetterHistory, type LetterPatch, type Series, type SeriesBody, type SeriesPatch } from '../../contract/letters';
 import { validateSendingTime } from '../../contract/recurrence';
@@ -11,6 +11,7 @@ import { FUNNEL_ERRORS, FunnelError, invalidField, invalidFields, notFound, type
 import { toMessageMedia } from '../funnels/stages';
 import { isTimeZone } from '../funnels/time-zone';
 import { messageProblems } from '../messages/validate';
+import { LETTER_HISTORY, LETTERS_SENT, REMOVE_MEMBER } from '../outbox/sql';
 
 export interface SeriesServiceDeps {
   db: Db;
@@ -46,7 +47,7 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
   async function toLetters(rows: LetterRow[]): Promise<Letter[]> {
     if (rows.length === 0) return [];
     const counts = await db.query<{ letter_id: number; n: number }>(
-      `select letter_id, count(*)::int as n from outbox where letter_id = any($1::int[]) and state in ('sent', 'deleted') group by letter_id`,
+      LETTERS_SENT,
       [rows.map((r) => r.id)],
     );
     const sent = new Map(counts.map((c) => [c.letter_id, Number(c.n)]));
@@ -248,9 +249,7 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
   async function history(ownerId: number, id: number): Promise<LetterHistory> {
     await ownedLetter(ownerId, id);
     const rows = await db.query<{ person_id: number; first_name: string; last_name: string; username: string | null; state: string; moment: Date; sent_at: Date | null; total: number }>(
-      `select o.person_id, p.first_name, p.last_name, p.username, o.state, o.moment, o.sent_at, count(*) over ()::int as total
-         from outbox o join people p on p.id = o.person_id
-        where o.letter_id = $1 order by o.moment desc, o.id desc limit $2`,
+      LETTER_HISTORY,
       [id, HISTORY_LIMIT],
     );
     return {
@@ -286,12 +285,7 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
   async function removeMember(ownerId: number, seriesId: number, personId: number): Promise<void> {
     await ownedSeries(ownerId, seriesId);
     const [gone] = await db.query<{ person_id: number }>(
-      `with gone as (
-         update series_members m set left_at = now() from letter_series s, funnels f
-          where m.series_id = $1 and m.person_id = $2 and m.left_at is null and s.id = m.series_id and f.id = s.funnel_id and f.owner_id = $3
-          returning m.person_id)
-       update outbox set state = 'cancelled', updated_at = now() where series_id = $1 and person_id = $2 and state = 'waiting'
-         and exists (select 1 from gone) returning person_id`,
+      REMOVE_MEMBER,
       [seriesId, personId, ownerId],
     );
     void gone;

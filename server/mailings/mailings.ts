@@ -1,6 +1,6 @@
 // Mailings of a funnel: drafts, the pre-send check, starting (the recipient rows are made in the
 // same transaction that turns the mailing to sending), pause, resume, cancel, delete, and the
-// outcome per recipient. The engine (server/jobs/outbox-sender.ts) does the sending.
+// outcome per recipient. The engine (server/outbox/) does the sending.
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import {
   DEFAULT_SEND_RATE,
@@ -26,8 +26,9 @@ import { ownedFunnel, ownersFunnelIds } from '../funnels/access';
 import { FUNNEL_ERRORS, FunnelError, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
+import { CANCEL_MAILING_ROWS, MAILING_PROGRESS, MAILING_RECIPIENTS, MAILING_RECIPIENTS_COUNT, UNSEND_MAILING } from '../outbox/sql';
 import { EMPTY_AUDIENCE, audienceQuery, ownersLists } from './audience';
-import { MAILING_TRANSITIONS, type MailingAction } from './state';
+import { MAILING_TRANSITIONS, type MailingAction, startMailing } from './state';
 
 export interface MailingServiceDeps {
   db: Db;
@@ -66,7 +67,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     const result = new Map<number, MailingProgress>();
     if (ids.length === 0) return result;
     const rows = await db.query<{ mailing_id: number; state: string; n: number }>(
-      'select mailing_id, state, count(*)::int as n from outbox where mailing_id = any($1::int[]) group by mailing_id, state',
+      MAILING_PROGRESS,
       [ids],
     );
     for (const row of rows) {
@@ -253,38 +254,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
    * the state changed and does nothing. Answers false when it was not startable.
    */
   async function startNow(mailingId: number, ownerId?: number): Promise<boolean> {
-    // The audience is read first (its lists may need their own statements), outside the
-    // transaction; the conditional update below still lets only one start through.
-    const [pre] = await orm.select({ funnelId: mailings.funnelId, audience: mailings.audience }).from(mailings).where(eq(mailings.id, mailingId)).limit(1);
-    if (!pre) return false;
-    const audience = await audienceQuery(db, pre.funnelId, pre.audience);
-    const started = await orm.transaction(async (tx) => {
-      const [row] = await tx
-        .update(mailings)
-        .set({ state: 'sending', startedAt: now(), scheduledAt: null, updatedAt: now() })
-        .where(
-          and(
-            // The engine starts a scheduled mailing as itself; a user's start names its owner.
-            ownerId === undefined ? eq(mailings.id, mailingId) : ownersMailing(ownerId, mailingId),
-            inArray(mailings.state, [...MAILING_TRANSITIONS.start.from]),
-          ),
-        )
-        .returning();
-      if (!row) return false;
-      const priority = 10;
-      const n = audience.params.length;
-      await tx.execute(
-        rawSql(
-          `with made as (
-             insert into outbox (funnel_id, person_id, mailing_id, priority)
-             select p.funnel_id, p.id, $${n + 1}, $${n + 2} from people p where ${audience.where}
-             on conflict do nothing returning 1)
-           update mailings set recipient_count = (select count(*) from made) where id = $${n + 1} returning recipient_count as n`,
-          [...audience.params, row.id, priority],
-        ),
-      );
-      return true;
-    });
+    const started = await startMailing(db, mailingId, { now, ownerId });
     if (started) wake?.();
     return started;
   }
@@ -347,7 +317,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.cancel.from])))
         .returning();
       if (!changed) return null;
-      await tx.execute(rawSql(`update outbox set state = 'cancelled', updated_at = now() where mailing_id = $1 and state = 'waiting'`, [id]));
+      await tx.execute(rawSql(CANCEL_MAILING_ROWS, [id]));
       return changed;
     });
     if (!row) {
@@ -369,12 +339,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     const { mailing } = await ownedMailing(ownerId, id);
     if (!MAILING_TRANSITIONS.unsend.from.includes(mailing.state) || mailing.unsentAt) throw stateError();
     const [row] = await db.query<{ n: number }>(
-      `with marked as (
-         update outbox set state = 'unsend', updated_at = now()
-         where mailing_id = $1 and state = 'sent' and sent_at > now() - make_interval(hours => $2)
-           and exists (select 1 from mailings m join funnels f on f.id = m.funnel_id where m.id = $1 and f.owner_id = $3)
-         returning 1)
-       select count(*)::int as n from marked`,
+      UNSEND_MAILING,
       [id, DELETE_FROM_CHATS_HOURS, ownerId],
     );
     if (!row || Number(row.n) === 0) throw new FunnelError('invalid', null, FUNNEL_ERRORS.unsendTooLate);
@@ -393,16 +358,12 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     const offset = Math.max(query.offset ?? 0, 0);
     const states = query.state === 'sent' ? ['sent', 'deleted', 'unsend', 'deleting'] : query.state ? [query.state] : null;
     const rows = await db.query<{ person_id: number; first_name: string; last_name: string; username: string | null; state: string; at: Date; error: string | null; total: number }>(
-      `select o.person_id, p.first_name, p.last_name, p.username, o.state, coalesce(o.sent_at, o.updated_at) as at, o.error,
-              count(*) over ()::int as total
-         from outbox o join people p on p.id = o.person_id
-        where o.mailing_id = $1 and ($2::text[] is null or o.state = any($2::text[]))
-        order by o.id limit $3 offset $4`,
+      MAILING_RECIPIENTS,
       [id, states, limit, offset],
     );
     let count = rows[0]?.total ?? 0;
     if (rows.length === 0 && offset > 0) {
-      const [c] = await db.query<{ n: number }>('select count(*)::int as n from outbox where mailing_id = $1 and ($2::text[] is null or state = any($2::text[]))', [id, states]);
+      const [c] = await db.query<{ n: number }>(MAILING_RECIPIENTS_COUNT, [id, states]);
       count = c?.n ?? 0;
     }
     return {

@@ -189,3 +189,16 @@ export class BotRateLimits {
     return limiter;
   }
 }
+
+/**
+ * A slot of the bot's rate taken before a reply's claim (so that a kill while waiting for the
+ * rate leaves the update unclaimed, not a reply unknown): the call's first attempt sends in it, a
+ * retry takes a new one. Its ticket holds Telegram's window until the answer (done()), so the
+ * time the claim took cannot crowd a second. It rides on the call's options under a symbol, which
+ * the JSON and multipart bodies leave out.
+ */
+export const PREPAID_SLOT = Symbol('prepaid rate slot');
+export interface PrepaidSlot {
+  ticket: SendTicket;
+  used: boolean;
+}

@@ -6,8 +6,8 @@ import type { Db } from '../db';
 import { people } from '../db/schema';
 import { decryptBotToken } from '../funnels/secret-box';
 import type { RuntimeLog } from '../bots/runtime/funnel-context';
-import { OutboxSender, type OutboxSenderOptions } from '../jobs/outbox-sender';
-import { createMailingService } from '../mailings/mailings';
+import { mailingEvents } from '../mailings/state';
+import { OutboxSender, type OutboxSenderOptions } from '../outbox/engine';
 import { BotRateLimits } from '../telegram/rate-limiter';
 import type { FunnelsTestEnv } from './funnels-api';
 
@@ -37,14 +37,13 @@ export async function addSubscribers(
 }
 
 export function testOutboxSender(db: Db, apiRoot: string, options: Partial<OutboxSenderOptions> = {}): OutboxSender {
-  const starts = createMailingService({ db, now: () => new Date() });
   return new OutboxSender({
     db,
     apiRoot,
     tokenOf: (row) => row.botTokenEncrypted!,
     log: quietLog,
     limits: new BotRateLimits(29),
-    startMailing: (id) => starts.startNow(id),
+    mailings: mailingEvents(db),
     tickMs: 50,
     retryDelaysMs: [50, 100, 200],
     ...options,

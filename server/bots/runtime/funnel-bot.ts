@@ -7,8 +7,8 @@
 import { type Bot, type BotError, type Context, type Transformer } from 'grammy';
 import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
-import { createBot, describeBotApiError } from '../create-bot';
-import { type UpdateReceived, updateReceived } from '../diagnostics';
+import { createBot, describeBotApiError } from '../../telegram/client';
+import { type UpdateReceived, updateReceived } from '../../telegram/diagnostics';
 import { historyBehaviour } from './behaviours/history';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
@@ -23,9 +23,8 @@ import {
   type RuntimeLog,
 } from './funnel-context';
 import type { RuntimeStore } from './store';
-import type { BotRateLimiter, SendTicket } from '../../telegram/rate-limiter';
+import { type BotRateLimiter, PREPAID_SLOT, type PrepaidSlot, type SendTicket } from '../../telegram/rate-limiter';
 import { deliverReplies, ReplyQueue } from './replies';
-import { PREPAID_SLOT, type PrepaidSlot } from './stage-message';
 import type { AdoptedReply } from './store';
 import { DATABASE_RETRY_MAX_MS, DATABASE_RETRY_MIN_MS } from '../../db/retry';
 
@@ -62,7 +61,6 @@ export interface FunnelBotOptions {
   apiRoot: string;
   store: RuntimeStore;
   log: RuntimeLog;
-  fileIds: FunnelContext['fileIds'];
   /** Telegram refused the token (401): the runtime stops the funnel. Called once. */
   onRevoked(funnelId: number): void;
   pollRetryMinMs?: number;
@@ -122,7 +120,7 @@ export class FunnelBot {
   private readonly fc: FunnelContext;
 
   constructor(private readonly options: FunnelBotOptions) {
-    const { funnel, token, apiRoot, store, log, fileIds } = options;
+    const { funnel, token, apiRoot, store, log } = options;
     this.funnelId = funnel.id;
     this.tokenHash = funnel.botTokenHash ?? '';
     const limiter = options.limiter;
@@ -132,7 +130,7 @@ export class FunnelBot {
     // 429 holds back the bot's mailings as well.
     const paced: Transformer = async (prev, method, payload, signal) => {
       if (!limiter || !SENDING_METHODS.has(method)) return prev(method, payload, signal);
-      // A reply took its slot before its claim (stage-message.ts): its first attempt sends in it.
+      // A reply took its slot before its claim (replies.ts): its first attempt sends in it.
       const slot = (payload as { [PREPAID_SLOT]?: PrepaidSlot } | undefined)?.[PREPAID_SLOT];
       let ticket: SendTicket;
       if (slot && !slot.used) {
@@ -153,7 +151,6 @@ export class FunnelBot {
       funnelId: funnel.id,
       store,
       log,
-      fileIds,
       signal: this.abort.signal,
       sendRetryDelaysMs: options.sendRetryDelaysMs,
       replyGiveUpMs: options.replyGiveUpMs,

@@ -2,7 +2,7 @@
 // and the way Telegram calls are made (transient failures retried, a blocked person marked).
 import { type Api, GrammyError, HttpError } from 'grammy';
 import type { FastifyBaseLogger } from 'fastify';
-import { surelyNotDelivered } from '../create-bot';
+import { surelyNotDelivered } from '../../telegram/client';
 import type { InboxAlert, RuntimeStore } from './store';
 import type { BotRateLimiter } from '../../telegram/rate-limiter';
 import type { ReplyTarget } from './replies';
@@ -15,8 +15,6 @@ export interface FunnelContext {
   funnelId: number;
   store: RuntimeStore;
   log: RuntimeLog;
-  /** media id → Telegram file_id, shared by every bot of the runtime (media ids are unique). */
-  fileIds: Map<number, { fileId: string; kind: 'photo' | 'video' }>;
   /** Stops handling updates after the current one (401 Unauthorized). */
   signal: AbortSignal;
   /** Waits between attempts of a call to a person (SEND_RETRY_DELAYS_MS; tests shorten them). */
@@ -33,7 +31,7 @@ export interface FunnelContext {
 
 /**
  * Waits between attempts of one call that surely did not deliver (Telegram's 5xx, a refused
- * connection): the one retry path for those (auto-retry only waits out 429s, see create-bot.ts).
+ * connection): the one retry path for those (auto-retry only waits out 429s, see telegram/client.ts).
  * After these, the last one repeats (with jitter) until the reply is REPLY_GIVE_UP_MS old: a reply
  * waits out an outage of Telegram, and goes within a few seconds of its end.
  */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake-bot-api';
 import { Params } from '../../../scripts/telegram/fake-bot-api/request-body';
 import { mailings } from '../../db/schema';
-import type { OutboxSender } from '../../jobs/outbox-sender';
+import type { OutboxSender } from '../../outbox/engine';
 import { createMailingService } from '../../mailings/mailings';
 import { BotRateLimits } from '../../telegram/rate-limiter';
 import { eventually } from '../../test/eventually';

@@ -14,11 +14,45 @@
 // runtime is sent before the person's next one, and the queue per person keeps a taken-over
 // reply and a new one from overtaking each other in this process.
 import { type Api, GrammyError, HttpError } from 'grammy';
-import type { PersonValues } from '../../../contract/personalise';
-import { surelyNotDelivered } from '../create-bot';
-import { PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
-import { type PrepaidSlot, sendStageMessage } from './stage-message';
-import type { ReplyOutcome, TakenReply } from './store';
+import type { Message } from 'grammy/types';
+import { fillPlaceholders, type PersonValues } from '../../../contract/personalise';
+import { messageKeyboard, nextStepData } from '../../messages/render';
+import { surelyNotDelivered } from '../../telegram/client';
+import { PREPAID_SLOT, type PrepaidSlot } from '../../telegram/rate-limiter';
+import { sendContent } from '../../telegram/send';
+import { callForPerson, PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
+import type { ReplyOutcome, RuntimeStage, TakenReply } from './store';
+
+/** The person's fields a message may be personalised with, as Telegram gives them. */
+export function personValues(from: { first_name: string; last_name?: string; username?: string }): PersonValues {
+  return { first_name: from.first_name, last_name: from.last_name, username: from.username };
+}
+
+/**
+ * Sends `stage`'s message to the person, personalised with their fields, through telegram/send.ts
+ * (media by file_id, uploaded again when Telegram no longer takes it); answers what was sent, or
+ * null when the stage has neither text nor media. Throws PersonBlockedError when they blocked the
+ * bot. A failure that surely did not deliver is retried until `giveUpAt` (callForPerson).
+ */
+async function sendStageMessage(
+  fc: FunnelContext,
+  api: Api,
+  chatId: number,
+  stage: RuntimeStage,
+  person: PersonValues,
+  giveUpAt: number,
+  slot: PrepaidSlot | undefined,
+): Promise<{ message: Message; text: string } | null> {
+  const { media_id } = stage.message;
+  const text = fillPlaceholders(stage.message.text, person);
+  if (media_id === null && text.trim() === '') return null;
+  const replyMarkup = messageKeyboard(stage.message, nextStepData(stage.id));
+  const extra = slot ? { [PREPAID_SLOT]: slot } : undefined;
+  const message = await sendContent(fc.store.db, api, fc.funnelId, chatId, { text, mediaId: media_id, replyMarkup, extra }, (call) =>
+    callForPerson(fc, chatId, call, giveUpAt),
+  );
+  return { message, text };
+}
 
 /** What the owner may read about a failed reply (never the token: grammY's errors carry none). */
 function errorText(error: unknown): string {

@@ -9,12 +9,12 @@ import { startFakeBotApi, type FakeBotApi } from '../../../scripts/telegram/fake
 import { funnels, media, outbox, people, personEvents, personTags, stages } from '../../db/schema';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../../test/helpers';
 import { END_OF_FUNNEL_TEXT } from './behaviours/next-step';
-import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../diagnostics';
+import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceived } from '../../telegram/diagnostics';
 import type { FunnelRuntime } from './runtime';
 import { STAGE_CACHE_MS } from './store';
 import { createFunnel, createOwner, pollingPastEverything, recordingLog, setFunnelState, testRuntime, TINY_PNG, type StageSpec } from '../../test/funnel-runtime';
 import { eventually, until } from '../../test/eventually';
-import { MAX_API_RETRIES, MAX_RATE_LIMIT_WAIT_S } from '../create-bot';
+import { MAX_API_RETRIES, MAX_RATE_LIMIT_WAIT_S } from '../../telegram/client';
 import { SEND_RETRY_DELAYS_MS } from './funnel-context';
 
 let fake: FakeBotApi;

@@ -16,7 +16,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { FunnelRow } from '../../db/schema';
 import type { FunnelRuntimePort } from '../../funnels/runtime-port';
-import { describeBotApiError, isTransientBotApiError } from '../create-bot';
+import { describeBotApiError, isTransientBotApiError } from '../../telegram/client';
 import { FUNNEL_ALLOWED_UPDATES, FunnelBot } from './funnel-bot';
 import { isDatabaseUnavailable, isUnauthorized, type FunnelContext, type RuntimeLog } from './funnel-context';
 import type { BotRateLimits } from '../../telegram/rate-limiter';
@@ -60,7 +60,6 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   private readonly bots = new Map<number, FunnelBot>();
   /** One sync at a time per funnel: run and stop pressed quickly must end in the right state. */
   private readonly syncing = new Map<number, Promise<void>>();
-  private readonly fileIds: FunnelContext['fileIds'] = new Map();
   private readonly timers: NodeJS.Timeout[] = [];
   private started = false;
   private stopping = false;
@@ -229,7 +228,6 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
       apiRoot: this.options.config.telegramApiRoot,
       store: this.store,
       log: this.options.log,
-      fileIds: this.fileIds,
       onRevoked: (id) => void this.revoked(id),
       pollRetryMinMs: this.options.pollRetryMinMs,
       sendRetryDelaysMs: this.options.sendRetryDelaysMs,

@@ -6,6 +6,18 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { MessageContentBody } from '../../../contract/funnels';
 import type { Db } from '../../db';
 import { funnels, type FunnelRow } from '../../db/schema';
+import { microBatch } from '../../db/micro-batch';
+import {
+  ADOPT_ORPHAN_REPLIES,
+  MOVE_PERSON,
+  ORPHAN_REPLIES_UNKNOWN,
+  PRUNE_REPLIES,
+  RECORD_SENT_REPLIES,
+  RECORD_UNSENT_REPLIES,
+  RELEASE_REPLIES,
+  START_PERSON,
+  TAKE_REPLIES,
+} from '../../outbox/sql';
 
 /** A stage as the runtime needs it: its message is the contract's MessageContentBody. */
 export interface RuntimeStage {
@@ -21,14 +33,6 @@ export interface TelegramProfile {
   last_name?: string;
   username?: string;
   language_code?: string;
-}
-
-export interface MediaForSending {
-  kind: 'photo' | 'video';
-  filename: string;
-  contentType: string;
-  data: Buffer | null;
-  telegramFileId: string | null;
 }
 
 /** Someone wrote to a funnel's bot and its owner wants to know (funnels.inbox_alerts). */
@@ -164,8 +168,8 @@ export interface RuntimeStore {
    */
   recordIncoming(funnelId: number, personId: number, kind: 'text' | 'command' | 'button', text: string): Promise<InboxAlert | null>;
   setBlocked(funnelId: number, telegramId: number, blocked: boolean): Promise<void>;
-  media(funnelId: number, mediaId: number, withData: boolean): Promise<MediaForSending | undefined>;
-  saveFileId(mediaId: number, fileId: string): Promise<void>;
+  /** The database itself, for what the runtime shares with others (telegram/send.ts reads the media). */
+  readonly db: Db;
   /** The token was revoked: the funnel stops and its owner sees why. */
   stopRevoked(funnelId: number): Promise<void>;
   /** Deletes handled_updates rows, and replies that ended, older than HANDLED_UPDATES_KEEP_HOURS. */
@@ -183,55 +187,6 @@ export interface RuntimeStore {
 export const STAGE_CACHE_MS = 1_000;
 /** The embedded database has one process: every edit passes through its API. A safety net only. */
 export const EMBEDDED_STAGE_CACHE_MS = 60_000;
-
-/**
- * Calls made in one turn of the event loop are run together by `run` (one result per item, in
- * order). If the batch fails, each item is run alone, so one bad item fails only its own call.
- *
- * With `maxInFlight`, at most that many batches run at once: calls made while they run wait and
- * go together as the next batch when one ends (group commit). Under load a statement then carries
- * many items instead of each turn's few, and the database plans and runs one statement where it
- * would have queued many; when idle, a call still goes at the next turn.
- */
-export function microBatch<Item, Result>(
-  run: (items: Item[]) => Promise<Result[]>,
-  { maxInFlight = Number.POSITIVE_INFINITY, maxItems = Number.POSITIVE_INFINITY }: { maxInFlight?: number; maxItems?: number } = {},
-): (item: Item) => Promise<Result> {
-  let waiting: Array<{ item: Item; resolve(result: Result): void; reject(error: unknown): void }> = [];
-  let inFlight = 0;
-  let scheduled = false;
-  const schedule = () => {
-    if (scheduled || waiting.length === 0 || inFlight >= maxInFlight) return;
-    scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      void flush();
-    });
-  };
-  const flush = async () => {
-    if (waiting.length === 0) return;
-    if (inFlight >= maxInFlight) return; // the batch running now schedules this one when it ends
-    const batch = waiting.length > maxItems ? waiting.splice(0, maxItems) : waiting;
-    if (batch === waiting) waiting = [];
-    inFlight++;
-    schedule(); // the rest, if another batch may run
-    try {
-      const results = await run(batch.map((w) => w.item));
-      batch.forEach((w, i) => w.resolve(results[i]));
-    } catch (error) {
-      if (batch.length === 1) batch[0].reject(error);
-      else for (const w of batch) run([w.item]).then(([result]) => w.resolve(result), w.reject);
-    } finally {
-      inFlight--;
-      schedule();
-    }
-  };
-  return (item) =>
-    new Promise<Result>((resolve, reject) => {
-      waiting.push({ item, resolve, reject });
-      schedule();
-    });
-}
 
 export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: string } = {}): RuntimeStore {
   const q = db.query.bind(db);
@@ -279,19 +234,13 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       sent.length === 0
         ? undefined
         : q(
-            `with r as (select * from unnest($1::bigint[], $2::bigint[], $3::text[]) as r(id, message_id, text)),
-             d as (delete from outbox o using r where o.id = r.id and o.reply and o.state in ('sending', 'unknown')
-                   returning o.person_id, o.funnel_id, o.stage_id, r.message_id, r.text)
-             insert into person_events (person_id, funnel_id, direction, kind, text, stage_id, telegram_message_id)
-             select person_id, funnel_id, 'out', 'stage_message', text, stage_id, message_id from d`,
+            RECORD_SENT_REPLIES,
             [sent.map((i) => i.id), sent.map((i) => i.messageId), sent.map((i) => i.text)],
           ),
       other.length === 0
         ? undefined
         : q(
-            `update outbox o set state = r.state, error = r.error, updated_at = now()
-               from unnest($1::bigint[], $2::text[], $3::text[]) as r(id, state, error)
-              where o.id = r.id and o.reply and o.state in ('sending', 'unknown')`,
+            RECORD_UNSENT_REPLIES,
             [other.map((i) => i.id), other.map((i) => i.state), other.map((i) => i.error)],
           ),
     ]);
@@ -299,11 +248,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
   }, together);
   const takeReplies = microBatch<{ funnelId: number; personId: number; upToId: number }, TakenReply[]>(async (items) => {
     const rows = await q<{ id: string | number; stage_id: number | null; ord: string | number }>(
-      `with input as (select * from unnest($1::int[], $2::int[], $3::bigint[]) with ordinality as t(funnel_id, person_id, up_to, ord))
-       update outbox o set state = 'sending', attempts = o.attempts + 1, owner = $4, updated_at = now()
-         from input
-        where o.reply and o.state = 'waiting' and o.funnel_id = input.funnel_id and o.person_id = input.person_id and o.id <= input.up_to
-       returning o.id, o.stage_id, input.ord`,
+      TAKE_REPLIES,
       [items.map((i) => i.funnelId), items.map((i) => i.personId), items.map((i) => i.upToId), owner],
     );
     const byOrd = new Map<number, TakenReply[]>();
@@ -315,17 +260,6 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     return items.map((_, index) => (byOrd.get(index + 1) ?? []).sort((a, b) => a.id - b.id));
   }, together);
 
-  /**
-   * The CTEs `claimed` (the batch's updates taken in handled_updates, new ones only) and `fresh`
-   * (the input rows of those, one per update: a webhook retry in the same batch is taken once),
-   * over a CTE `input` with funnel_id, update_id and ord.
-   */
-  const CLAIM_FRESH = `claimed as (
-         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
-         on conflict do nothing returning funnel_id, update_id),
-       fresh as (
-         select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
-         order by funnel_id, update_id, ord)`;
 
   // /start presses and next-step presses of the same turn (any bot, any person) are one
   // statement each: the update's claim in handled_updates, and only if it is new, the person,
@@ -349,37 +283,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     StartedPerson | typeof ALREADY_HANDLED
   >(async (items) => {
     const rows = await q<{ id: number; placed: number | null; ord: string | number; reply_id: string | number | null }>(
-      `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
-           with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, ord)),
-       ${CLAIM_FRESH},
-       person as (
-         insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at)
-         select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from fresh
-         on conflict (funnel_id, telegram_id) do update set
-           first_name = excluded.first_name, last_name = excluded.last_name, username = excluded.username,
-           language_code = excluded.language_code, stage_id = coalesce(people.stage_id, excluded.stage_id),
-           blocked = false, last_seen_at = now()
-         returning id, funnel_id, telegram_id, stage_id as placed),
-       started as (select person.id, person.placed, fresh.* from person join fresh using (funnel_id, telegram_id)),
-       event as (
-         insert into person_events (person_id, funnel_id, direction, kind, text)
-         select id, funnel_id, 'in', 'command', text from started),
-       reach as (
-         insert into stage_reaches (person_id, stage_id, funnel_id)
-         select id, placed, funnel_id from started where placed is not null
-         on conflict do nothing),
-       tag as (
-         insert into person_tags (person_id, tag_id, source)
-         select id, tag_id, 'stage' from started where tag_id is not null and placed = stage_id
-         on conflict do nothing),
-       reply as (
-         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
-         select started.funnel_id, started.id, started.placed, true, $11, 0, 'sending', 1
-           from started join stages s on s.id = started.placed
-          where btrim(s.message->>'text') <> '' or s.message->'media_id' <> 'null'::jsonb
-         returning id, person_id)
-       select started.id, started.placed, started.ord, reply.id as reply_id from started left join reply on reply.person_id = started.id`,
+      START_PERSON,
       [
         items.map((i) => i.funnelId),
         items.map((i) => i.updateId),
@@ -407,31 +311,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     MovedPerson | null | typeof ALREADY_HANDLED
   >(async (items) => {
     const rows = await q<{ id: number | null; ord: string | number; reply_id: string | number | null }>(
-      `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[]) with ordinality
-           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, reply, ord)),
-       ${CLAIM_FRESH},
-       moved as (
-         update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
-         from fresh
-         where people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id and people.stage_id = fresh.from_stage_id
-         returning people.id, fresh.ord, fresh.funnel_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text, fresh.reply),
-       event as (
-         insert into person_events (person_id, funnel_id, direction, kind, text)
-         select id, funnel_id, 'in', 'button', button_text from moved),
-       reach as (
-         insert into stage_reaches (person_id, stage_id, funnel_id)
-         select id, to_stage_id, funnel_id from moved
-         on conflict do nothing),
-       tag as (
-         insert into person_tags (person_id, tag_id, source)
-         select id, tag_id, 'stage' from moved where tag_id is not null
-         on conflict do nothing),
-       reply as (
-         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
-         select funnel_id, id, to_stage_id, true, $9, 0, 'sending', 1 from moved where moved.reply
-         returning id, person_id)
-       select moved.id, fresh.ord, reply.id as reply_id from fresh left join moved using (ord) left join reply on reply.person_id = moved.id`,
+      MOVE_PERSON,
       [
         items.map((i) => i.funnelId),
         items.map((i) => i.updateId),
@@ -562,12 +442,13 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       };
     },
     owner,
+    db,
     takeReplies(funnelId, personId, upToId) {
       return takeReplies({ funnelId, personId, upToId });
     },
     async releaseReplies(ids) {
       if (ids.length === 0) return;
-      await q(`update outbox set state = 'waiting', attempts = greatest(attempts - 1, 0), updated_at = now() where id = any($1::bigint[]) and reply and state = 'sending'`, [ids]);
+      await q(RELEASE_REPLIES, [ids]);
     },
     async recordReplies(outcomes) {
       await Promise.all(outcomes.map((outcome) => recordReplies(outcome)));
@@ -587,17 +468,12 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     },
     async adoptOrphanReplies(funnelIds) {
       if (funnelIds.length === 0) return { unknown: 0, adopted: [] };
-      const gone = `(o.owner is null or not exists (select 1 from runtime_processes r where r.owner = o.owner and r.alive_until > now()))`;
-      const unknown = await q(
-        `update outbox o set state = 'unknown', error = 'The server stopped while this reply was being sent.', updated_at = now()
-          where o.reply and o.state = 'sending' and o.funnel_id = any($1::int[]) and ${gone}
-         returning o.id`,
+            const unknown = await q(
+        ORPHAN_REPLIES_UNKNOWN,
         [funnelIds],
       );
       const adopted = await q<{ id: string | number; funnel_id: number; person_id: number; telegram_id: string | number; first_name: string; last_name: string | null; username: string | null }>(
-        `update outbox o set owner = $2, updated_at = now() from people p
-          where p.id = o.person_id and o.reply and o.state = 'waiting' and o.funnel_id = any($1::int[]) and o.owner is distinct from $2 and ${gone}
-         returning o.id, o.funnel_id, o.person_id, p.telegram_id, p.first_name, p.last_name, p.username`,
+        ADOPT_ORPHAN_REPLIES,
         [funnelIds, owner],
       );
       return {
@@ -618,25 +494,6 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     async setBlocked(funnelId, telegramId, blocked) {
       await q('update people set blocked = $3 where funnel_id = $1 and telegram_id = $2', [funnelId, telegramId, blocked]);
     },
-    async media(funnelId, mediaId, withData) {
-      const rows = await q<{ kind: 'photo' | 'video'; filename: string; content_type: string; data: Buffer | Uint8Array | null; telegram_file_id: string | null }>(
-        `select kind, filename, content_type, ${withData ? 'data' : 'null::bytea as data'}, telegram_file_id
-         from media where id = $1 and funnel_id = $2`,
-        [mediaId, funnelId],
-      );
-      const row = rows[0];
-      if (!row) return undefined;
-      return {
-        kind: row.kind,
-        filename: row.filename,
-        contentType: row.content_type,
-        data: row.data ? Buffer.from(row.data) : null,
-        telegramFileId: row.telegram_file_id,
-      };
-    },
-    async saveFileId(mediaId, fileId) {
-      await q('update media set telegram_file_id = $2 where id = $1', [mediaId, fileId]);
-    },
     async stopRevoked(funnelId) {
       await q(
         `update funnels set state = 'stopped', stop_reason = 'token_revoked', updated_at = now() where id = $1 and state = 'running'`,
@@ -650,7 +507,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       await q(`delete from handled_updates where handled_at < now() - make_interval(hours => $1)`, [HANDLED_UPDATES_KEEP_HOURS]);
       // Replies that ended: the person's history keeps what was sent.
       await q(
-        `delete from outbox where reply and state not in ('waiting', 'sending') and updated_at < now() - make_interval(hours => $1)`,
+        PRUNE_REPLIES,
         [HANDLED_UPDATES_KEEP_HOURS],
       );
     },

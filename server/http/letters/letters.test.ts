@@ -10,7 +10,7 @@ import { FUNNELS_API } from '../../../contract/funnels';
 import { LETTERS_API, type Letter, type LetterHistory, type Series } from '../../../contract/letters';
 import { outbox, people, seriesMembers } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { LetterScheduler, MEMBERSHIP_INTERVAL_MS, WIDE_LOOK_MS } from '../../jobs/letter-scheduler';
+import { LetterScheduler, MEMBERSHIP_INTERVAL_MS, WIDE_LOOK_MS } from '../../outbox/letter-scheduler';
 import { eventually } from '../../test/eventually';
 import { addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';

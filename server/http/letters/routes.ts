@@ -18,7 +18,7 @@ import {
 import type { Sessions } from '../../accounts/sessions';
 import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
-import { LetterScheduler } from '../../jobs/letter-scheduler';
+import { LetterScheduler } from '../../outbox/letter-scheduler';
 import { createSeriesService } from '../../letters/series';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import { toFunnelApiError } from '../funnels/routes';

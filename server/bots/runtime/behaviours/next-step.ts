@@ -6,7 +6,7 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
 import { NEXT_STEP_CALLBACK_PREFIX } from '../../../../contract/funnels';
 import { isUnauthorized, untilDatabaseAnswers, type FunnelContext } from '../funnel-context';
 import { withoutNextButton } from '../../../messages/render';
-import { personValues } from '../stage-message';
+import { personValues } from '../replies';
 import { takeSlot } from '../replies';
 import { ALREADY_HANDLED } from '../store';
 

@@ -6,7 +6,7 @@
 // fetched again, a kill after it leaves a reply on the wire, counted unknown (replies.ts).
 import { Composer, type Context } from 'grammy';
 import type { FunnelContext } from '../funnel-context';
-import { personValues } from '../stage-message';
+import { personValues } from '../replies';
 import { takeSlot } from '../replies';
 import { ALREADY_HANDLED } from '../store';
 

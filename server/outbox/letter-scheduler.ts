@@ -19,6 +19,7 @@
 import type { Db } from '../db';
 import type { LetterSendingTime } from '../db/schema';
 import { momentAfter } from '../../contract/recurrence';
+import { DUE_REPEATS, FOLLOW, JOIN, LEAVE_SINCE, LEAVE_WHOLE, LETTER_BATCH, SKIP_LATE, SKIP_PILED } from './sql';
 
 /** People who joined (or left) a series are looked for this often. */
 export const MEMBERSHIP_INTERVAL_MS = 1_000;
@@ -28,10 +29,6 @@ const SINCE_MARGIN_MS = 60_000;
 export const WIDE_LOOK_MS = 60_000;
 /** …this far (the safety net for what committed later than the margin). */
 export const WIDE_MARGIN_MS = 3_600_000;
-/** At most this many joins, sweeps and follow-ups per statement. */
-const BATCH = 1_000;
-/** Letters go before mailings, after replies. */
-export const LETTER_PRIORITY = 5;
 /** An occurrence is looked at this long before its moment (so it is there before it is claimed). */
 const LOOKAHEAD_MS = 5_000;
 
@@ -88,112 +85,13 @@ const JOIN_CANDIDATES = `
     join people p on p.id = x.person_id and not p.blocked
    where s.enabled_at is not null
      and not exists (select 1 from series_members m where m.series_id = s.id and m.person_id = x.person_id)
-   limit ${BATCH}`;
+   limit ${LETTER_BATCH}`;
 
-/** Members and their first moments, in one statement: a member already made elsewhere gets nothing twice. */
-const JOIN = `
-  with m as (
-    insert into series_members (series_id, person_id, joined_at, how)
-    select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::text[])
-    on conflict do nothing
-    returning series_id, person_id
-  )
-  insert into outbox (funnel_id, person_id, letter_id, series_id, moment, anchor, occurrence, not_before, priority, followed)
-  select r.funnel_id, r.person_id, r.letter_id, r.series_id, r.moment, r.anchor, 1, r.moment, ${LETTER_PRIORITY}, not r.repeats
-    from unnest($5::int[], $6::int[], $7::int[], $8::int[], $9::timestamptz[], $10::timestamptz[], $11::bool[])
-      as r(funnel_id, person_id, letter_id, series_id, moment, anchor, repeats)
-    join m on m.series_id = r.series_id and m.person_id = r.person_id
-  on conflict do nothing`;
 
-/**
- * Members who reached the series' leaving stage or got its leaving tag after joining leave; their
- * waiting letters are cancelled. Found from the leaving side, each by its index: `since` looks at
- * what happened from $1 on, in every series; `whole` at everything in the series $1 (null: all
- * series, and the members who blocked the bot too). `offset 0` keeps each series' look apart.
- */
-function leaveSql(look: 'since' | 'whole'): string {
-  const from = (time: string) => (look === 'since' ? `and ${time} >= $1::timestamptz` : '');
-  const series = look === 'since' ? '' : 'and ($1::int[] is null or s.id = any($1::int[]))';
-  const blocked =
-    look === 'since'
-      ? ''
-      : `select sm.series_id, sm.person_id
-           from people p join series_members sm on sm.person_id = p.id
-          where $1::int[] is null and p.blocked and sm.left_at is null
-         union`;
-  return `
-  with leaving as (
-    ${blocked}
-    select sm.series_id, sm.person_id
-      from letter_series s
-      cross join lateral (
-        select r.person_id, r.reached_at as at from stage_reaches r
-         where r.funnel_id = s.funnel_id and r.stage_id = (s.leave_on->>'stage_id')::int ${from('r.reached_at')}
-        offset 0
-      ) x
-      join series_members sm on sm.series_id = s.id and sm.person_id = x.person_id
-     where s.leave_on->>'stage_id' is not null ${series} and sm.left_at is null and x.at >= sm.joined_at
-    union
-    select sm.series_id, sm.person_id
-      from letter_series s
-      cross join lateral (
-        select pt.person_id, pt.added_at as at from person_tags pt
-         where pt.tag_id = (s.leave_on->>'tag_id')::int ${from('pt.added_at')}
-        offset 0
-      ) x
-      join series_members sm on sm.series_id = s.id and sm.person_id = x.person_id
-     where s.leave_on->>'tag_id' is not null ${series} and sm.left_at is null and x.at >= sm.joined_at
-  ), gone as (
-    update series_members m set left_at = now()
-      from leaving l
-     where m.series_id = l.series_id and m.person_id = l.person_id and m.left_at is null
-    returning m.series_id, m.person_id
-  )
-  update outbox o set state = 'cancelled', updated_at = now()
-    from gone where o.series_id = gone.series_id and o.person_id = gone.person_id and o.state = 'waiting'`;
-}
-const LEAVE_SINCE = leaveSql('since');
-const LEAVE_WHOLE = leaveSql('whole');
 
-/**
- * Too late to be welcome (after downtime): skipped, and shown so. Only due rows are looked at, by
- * their index (`offset 0` keeps the planner from guessing a third of the outbox is due).
- */
-const SKIP_LATE = `
-  update outbox o set state = 'skipped', error = 'late', updated_at = now()
-    from (select d.id, d.series_id, d.moment from outbox d
-           where d.letter_id is not null and d.state = 'waiting' and d.not_before <= now() offset 0) due
-    join letter_series s on s.id = due.series_id
-   where o.id = due.id and o.state = 'waiting' and due.moment < now() - make_interval(hours => s.catch_up_hours)`;
 
-/** Of several due at once for one person and series, only the newest goes. */
-const SKIP_PILED = `
-  update outbox o set state = 'skipped', error = 'piled', updated_at = now()
-   where o.id in (
-     select id from (
-       select id, row_number() over (partition by series_id, person_id order by moment desc) as n
-         from outbox where letter_id is not null and state = 'waiting' and not_before <= now()
-     ) due where due.n > 1)`;
 
-const DUE_REPEATS = `
-  select o.id, o.funnel_id, o.person_id, o.letter_id, o.series_id, o.anchor, o.occurrence, s.time_zone, l.sending_time, l.enabled,
-         (m.left_at is null) as member
-    from outbox o
-    join letters l on l.id = o.letter_id
-    join letter_series s on s.id = o.series_id
-    left join series_members m on m.series_id = o.series_id and m.person_id = o.person_id
-   where o.letter_id is not null and not o.followed and o.moment <= now() + make_interval(secs => $1 / 1000.0)
-   limit ${BATCH}`;
 
-/** A repeating letter's next occurrence, made in the statement that marks the current one followed. */
-const FOLLOW = `
-  with f as (update outbox set followed = true where id = any($1::bigint[]) and not followed returning id)
-  insert into outbox (funnel_id, person_id, letter_id, series_id, moment, anchor, occurrence, not_before, priority, followed)
-  select r.funnel_id, r.person_id, r.letter_id, r.series_id, r.moment, r.anchor, r.occurrence, r.moment, ${LETTER_PRIORITY}, false
-    from unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[], $8::int[])
-      as r(prev_id, funnel_id, person_id, letter_id, series_id, moment, anchor, occurrence)
-   where r.prev_id in (select id from f) and r.moment is not null
-  on conflict do nothing`;
 
 /** What a look at joins and leaves covers: these series whole, the rest since `since` (null: everything whole). */
 interface LookScope {
@@ -246,7 +144,7 @@ export class LetterScheduler {
       await this.db.query(LEAVE_SINCE, [scope.since]);
     }
     // A look cut short by its batch is made again from the same point.
-    if (joined >= BATCH) return;
+    if (joined >= LETTER_BATCH) return;
     this.lookedAt = new Date(now);
     this.seen = new Map(series.map((x) => [x.id, x.rules]));
     if (wide) this.wideAt = this.clock();

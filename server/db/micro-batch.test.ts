@@ -1,7 +1,7 @@
 // microBatch: how the runtime's calls become statements. Under load the database should get a few
 // big statements, one after another, not a queue of small ones; a bad item fails only its own call.
 import { describe, expect, it } from 'vitest';
-import { microBatch } from './store';
+import { microBatch } from './micro-batch';
 
 /** A run that records each batch and answers when `release` is called for it. */
 function recorder() {

@@ -1,3 +1,8 @@
+// server/telegram/client.ts: every Bot API client of this server is made here (the funnel bots,
+// the service bot, the delivery engine). The Bot API root is injectable (tests and local
+// development point it at scripts/telegram/fake-bot-api.ts), 429s are waited out per bot, and
+// calls go through the lean fetch below.
+//
 // The `fetch` grammY's API client uses in this server: a lean one on node:http(s), in place of
 // grammY's default node-fetch. grammY only POSTs (a JSON string, or a multipart stream for
 // uploads) and reads the answer with `res.json()`, so that is all this implements. On loopback it
@@ -11,7 +16,9 @@
 import { Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { pipeline, type Readable } from 'node:stream';
-import { HttpError, InputFile, type Transformer } from 'grammy';
+import { autoRetry } from '@grammyjs/auto-retry';
+import { Api, type ApiClientOptions, Bot, GrammyError, HttpError, InputFile, type Transformer } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
 import { type BotApiCallSent, botApiCallSent } from './diagnostics';
 
 /** Idle keep-alive connections kept per Bot API host. */
@@ -201,4 +208,110 @@ export function directJsonCalls(apiRoot: string, token: string, timeoutSeconds: 
       throw new HttpError(`Network request for '${method}' failed!`, error);
     }
   };
+}
+
+/** A 429 asking to wait longer than this fails the call instead of stalling it. */
+export const MAX_RATE_LIMIT_WAIT_S = 60;
+/** Retries of one call after 429s (auto-retry); Telegram's 5xx are retried by the caller. */
+export const MAX_API_RETRIES = 3;
+
+export interface CreateBotOptions {
+  /** TELEGRAM_API_ROOT, without a trailing slash. */
+  apiRoot: string;
+  /** Known bot identity (skips getMe on start). */
+  botInfo?: UserFromGetMe;
+  /** Per-request timeout; must exceed the long polling timeout (30 s). grammY's default is 500 s. */
+  timeoutSeconds?: number;
+  /** Run around every attempt, inside auto-retry (a retried call passes through them again). */
+  perAttempt?: Transformer[];
+}
+
+/** grammY's own per-request timeout. */
+const DEFAULT_TIMEOUT_S = 500;
+
+export function createBot(token: string, { apiRoot, botInfo, timeoutSeconds = DEFAULT_TIMEOUT_S, perAttempt = [] }: CreateBotOptions): Bot {
+  const bot = new Bot(token, {
+    client: {
+      apiRoot,
+      // grammY types `fetch` as node-fetch's; it only calls it with (url, {method, headers, body, signal}).
+      fetch: botApiFetch as unknown as NonNullable<ApiClientOptions['fetch']>,
+      timeoutSeconds,
+    },
+    ...(botInfo ? { botInfo } : {}),
+  });
+  // auto-retry waits out 429s (retry_after, per bot) and nothing else. Network failures and
+  // Telegram's 5xx are rethrown at once: the caller retries them in one place with its own short
+  // backoff (callForPerson for replies, the polling and set-up loops for the rest), instead of
+  // auto-retry's 3 s doubling backoff multiplying with the caller's retries.
+  bot.api.config.use(
+    directJsonCalls(apiRoot, token, timeoutSeconds),
+    ...perAttempt,
+    autoRetry({
+      maxRetryAttempts: MAX_API_RETRIES,
+      maxDelaySeconds: MAX_RATE_LIMIT_WAIT_S,
+      rethrowHttpErrors: true,
+      rethrowInternalServerErrors: true,
+    }),
+  );
+  return bot;
+}
+
+/**
+ * A bare Bot API client for the delivery engine: no auto-retry, since the engine writes a 429's
+ * wait into the row and its bot's rate limiter instead of holding a slot while it waits.
+ */
+export function createApi(token: string, { apiRoot, timeoutSeconds }: { apiRoot: string; timeoutSeconds: number }): Api {
+  const api = new Api(token, {
+    apiRoot,
+    fetch: botApiFetch as unknown as NonNullable<ApiClientOptions['fetch']>,
+    timeoutSeconds,
+  });
+  api.config.use(directJsonCalls(apiRoot, token, timeoutSeconds));
+  return api;
+}
+
+/** The network error under an HttpError (its code, e.g. ECONNREFUSED), if any. */
+function networkErrorCode(error: HttpError): string | undefined {
+  const inner = error.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = inner?.code ?? inner?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Network failures that happen before a request leaves: it surely never reached Telegram. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * A failure after which the message surely was not delivered, so sending it again cannot make a
+ * duplicate: Telegram's 5xx answer, or a connection that was never made. A timeout or a reset
+ * mid-request may have delivered it: that is not one of these.
+ */
+export function surelyNotDelivered(error: unknown): boolean {
+  if (error instanceof GrammyError) return error.error_code >= 500;
+  if (error instanceof HttpError) {
+    const code = networkErrorCode(error);
+    return code !== undefined && NEVER_SENT_CODES.has(code);
+  }
+  return false;
+}
+
+/** Failures worth retrying later: the network, Telegram's 5xx, and 429s auto-retry gave up on. */
+export function isTransientBotApiError(error: unknown): boolean {
+  return error instanceof HttpError || (error instanceof GrammyError && (error.error_code >= 500 || error.error_code === 429));
+}
+
+/**
+ * A Bot API failure in words safe for logs. Never the token: grammY keeps it out of its own
+ * messages, but the network error underneath carries the request URL, which contains it.
+ */
+export function describeBotApiError(error: unknown, token: string): string {
+  let text: string;
+  if (error instanceof GrammyError) {
+    text = `${error.method} answered ${error.error_code} ${error.description}`;
+  } else if (error instanceof HttpError) {
+    const code = networkErrorCode(error);
+    text = `${error.message}${code ? ` (${code})` : ''}`;
+  } else {
+    text = error instanceof Error ? error.message : String(error);
+  }
+  return text.split(token).join('<token>');
 }

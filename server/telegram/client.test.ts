@@ -4,8 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { HttpError } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbortError, botApiFetch } from './bot-api-fetch';
-import { createBot } from './create-bot';
+import { AbortError, botApiFetch, createBot } from './client';
 
 interface Seen {
   method: string;
