@@ -2,7 +2,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { initDataAtom } from '@/state/auth';
 import { appStore } from '@/state/store';
 import { showTopInfo, usePageHead } from '@/state/ui';
@@ -29,7 +29,7 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
   const [inactive, setInactive] = useState(false);
 
   async function resend() {
-    const result = await runApiAction(async () => (await import('@/api/users')).resendActivation({ email: email.trim() }));
+    const result = await runChange(async () => (await import('@/api/users')).resendActivation({ email: email.trim() }));
     if (result.ok) showTopInfo({ type: 'success', text: t('signIn.resent', { email: email.trim() }) });
   }
 
@@ -49,7 +49,7 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
     if (hasProblems(found)) return showProblems(found);
     clear();
     // The API module (with ky) is not part of this screen's first paint; it is preloaded after it.
-    const result = await runApiAction(async () => (await import('@/api/users')).login({ email: email.trim(), password }));
+    const result = await runRead(async () => (await import('@/api/users')).login({ email: email.trim(), password }));
     if (!result.ok) {
       setInactive(result.failure.kind === 'http' && result.failure.messages.some((m) => m.startsWith('This account is not activated')));
       return showFailure(result.failure, FIELDS);

@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel, type Stage } from '../../../contract/funnels';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { saveMessage, uploadMedia } from '@/api/funnels';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -78,7 +78,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     if (file.size > MEDIA_MAX_BYTES[kind]) {
       return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
     }
-    const result = await runApiAction(() => uploadMedia(stage.funnel_id, file));
+    const result = await runRead(() => uploadMedia(stage.funnel_id, file));
     if (!result.ok) {
       const { messages, fields } = describeFailure(result.failure);
       const text = [...messages, ...Object.values(fields).flat()].join(' ');
@@ -99,7 +99,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
       next_button: draft.nextOn ? { text: draft.nextText.trim() } : null,
     };
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => saveMessage(stage.id, body));
+    const result = await runChange(() => saveMessage(stage.id, body));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['text', 'media_id', 'buttons', 'next_button']));
     guard.release();
     success(t('funnels.message.saved'));

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel } from '../../../contract/funnels';
 import { LETTER_NAME_MAX, type Letter, type LetterHistory, type Series } from '../../../contract/letters';
 import { nextMoments, RECURRENCE_MAX, RECURRENCE_UNITS, validateSendingTime, type RecurrenceUnit, type SendingTime } from '../../../contract/recurrence';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { uploadMedia } from '@/api/funnels';
 import { addLetter, deleteLetter, updateLetter } from '@/api/letters';
 import { describeFailure, noticeFailure, success, type TranslatedFailure } from '@/api/useApi';
@@ -73,7 +73,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
     const kind = MEDIA_TYPES[file.type];
     if (!kind) return setFileProblem({ title: t('funnels.message.unsupportedTitle'), text: t('funnels.serverErrors.unsupportedFile') });
     if (file.size > MEDIA_MAX_BYTES[kind]) return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
-    const result = await runApiAction(() => uploadMedia(funnel.id, file));
+    const result = await runRead(() => uploadMedia(funnel.id, file));
     if (!result.ok) return noticeFailure(result.failure);
     setDraft((current) => ({ ...current, media: result.value, mediaSrc: URL.createObjectURL(file) }));
   }
@@ -89,7 +89,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
       enabled,
     };
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => (letter ? updateLetter(letter.id, body) : addLetter(series.id, body)));
+    const result = await runChange(() => (letter ? updateLetter(letter.id, body) : addLetter(series.id, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['name', 'text', 'buttons', 'sending_time', 'enabled']));
     guard.release();
     success(t('letters.letterSaved'));
@@ -98,7 +98,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
 
   async function remove() {
     if (!letter) return;
-    const result = await runApiAction(() => deleteLetter(letter.id));
+    const result = await runChange(() => deleteLetter(letter.id));
     setConfirmDelete(false);
     if (!result.ok) return noticeFailure(result.failure);
     guard.release();

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel, type Stage, type Tag } from '../../../contract/funnels';
 import type { ContactList } from '../../../contract/crm';
 import { MAILING_TITLE_MAX, type Audience, type Mailing } from '../../../contract/mailings';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { uploadMedia } from '@/api/funnels';
 import { countAudience, createMailing, updateMailing } from '@/api/mailings';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
@@ -79,7 +79,7 @@ export function MailingFormScreen({
   useEffect(() => {
     let stale = false;
     const timer = setTimeout(() => {
-      void runApiAction(() => countAudience(funnel.id, audience)).then((result) => {
+      void runRead(() => countAudience(funnel.id, audience)).then((result) => {
         if (!stale && result.ok) setCount(result.value.count);
       });
     }, 250);
@@ -126,7 +126,7 @@ export function MailingFormScreen({
     if (file.size > MEDIA_MAX_BYTES[kind]) {
       return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
     }
-    const result = await runApiAction(() => uploadMedia(funnel.id, file));
+    const result = await runRead(() => uploadMedia(funnel.id, file));
     if (!result.ok) {
       const { messages, fields } = describeFailure(result.failure);
       const text = [...messages, ...Object.values(fields).flat()].join(' ');
@@ -147,7 +147,7 @@ export function MailingFormScreen({
       paid_broadcast: paid,
     };
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => (mailing ? updateMailing(mailing.id, body) : createMailing(funnel.id, body)));
+    const result = await runChange(() => (mailing ? updateMailing(mailing.id, body) : createMailing(funnel.id, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'text', 'media_id', 'buttons', 'audience']));
     guard.release();
     success(t('mailings.saved'));
