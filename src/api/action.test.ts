@@ -2,7 +2,8 @@ import { createStore } from 'jotai';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { preloaderAtom, topInfoAtom } from '@/state/ui';
 import { resetEnvironment, useLanguage } from '@/test/support';
-import { onApiChange, runChange, runRead } from './action';
+import { runChange, runRead } from './action';
+import { onApiChange } from './afterChange';
 
 describe('a change reloads what the router loaded once, a read never', () => {
   const reloads = vi.fn();

@@ -5,6 +5,7 @@ import { reportError } from '@/errorReporting';
 import { i18n } from '@/i18n/i18n';
 import { appStore, type AppStore } from '@/state/store';
 import { setPreloader, showTopInfo } from '@/state/ui';
+import { announceApiChange } from './afterChange';
 import { isTransportFailure, type ApiFailure } from './failure';
 
 /**
@@ -36,16 +37,6 @@ export function notifyFailure(failure: ApiFailure, store: AppStore = appStore): 
   if (text) showTopInfo({ type: 'error', text }, store);
 }
 
-let afterChange: () => void = () => {};
-
-/**
- * What follows every change that went through (main.tsx: the router marks what it loaded as out of
- * date, so no screen shows data from before the change, and reloads the current one).
- */
-export function onApiChange(listener: () => void): void {
-  afterChange = listener;
-}
-
 /** The call itself: preloader on while it runs (and always off afterwards), failures in the top notice. */
 async function runApiCall<T>(work: () => Promise<T>, store: AppStore): Promise<ApiResult<T>> {
   setPreloader(true, store);
@@ -74,7 +65,7 @@ export async function runChange<T>(work: () => Promise<T>, { notice, store = app
   const result = await runApiCall(work, store);
   if (result.ok) {
     if (notice !== undefined) showTopInfo({ type: 'success', text: typeof notice === 'function' ? notice(result.value) : notice }, store);
-    afterChange();
+    announceApiChange();
   }
   return result;
 }
