@@ -120,7 +120,7 @@ export default defineConfig({
             // first call.
             {
               name: 'api',
-              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|errors|serverMessages)\b/,
+              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|errors|serverMessages|action)\b/,
             },
           ],
         },

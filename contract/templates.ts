@@ -15,8 +15,7 @@ export const TEMPLATE_STATS_DAYS = 30;
 /** What changed between the version a funnel was made from and the latest one. */
 export const TEMPLATE_CHANGES = ['stages_added', 'stages_removed', 'stages_changed', 'tags_changed', 'letters_changed'] as const;
 export type TemplateChange = (typeof TEMPLATE_CHANGES)[number];
-/** `?startapp=` inside Telegram opens a template's preview: tpl_<id>. */
-export const TEMPLATE_START_PREFIX = 'tpl_';
+export { TEMPLATE_START_PREFIX } from './templates-start';
 
 export const TEMPLATES_PATHS = {
   templates: '/api/templates/',

@@ -10,7 +10,7 @@ import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
 import { createAppRouter } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
-import { onApiChange } from './api/action';
+import { onApiChange } from './api/afterChange';
 import { authSession } from './api/session';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';

@@ -1,10 +1,11 @@
-// Runs an API call for the UI — the one way every screen does it: preloader on while it runs
-// (and always off afterwards), transport and server failures in the top notice, the rest handed
-// back for the form to show.
+// Runs an API call for the UI — the one way every screen does it: a change (runChange) or a read
+// (runRead). Preloader on while it runs (and always off afterwards), transport and server failures
+// in the top notice, the rest handed back for the form to show.
 import { reportError } from '@/errorReporting';
 import { i18n } from '@/i18n/i18n';
 import { appStore, type AppStore } from '@/state/store';
 import { setPreloader, showTopInfo } from '@/state/ui';
+import { announceApiChange } from './afterChange';
 import { isTransportFailure, type ApiFailure } from './failure';
 
 /**
@@ -36,22 +37,11 @@ export function notifyFailure(failure: ApiFailure, store: AppStore = appStore): 
   if (text) showTopInfo({ type: 'error', text }, store);
 }
 
-let afterChange: () => void = () => {};
-
-/**
- * What follows every call that went through (main.tsx: the router marks what it loaded as out of
- * date, so no screen shows data from before the change, and reloads the current one).
- */
-export function onApiChange(listener: () => void): void {
-  afterChange = listener;
-}
-
-export async function runApiAction<T>(work: () => Promise<T>, store: AppStore = appStore): Promise<ApiResult<T>> {
+/** The call itself: preloader on while it runs (and always off afterwards), failures in the top notice. */
+async function runApiCall<T>(work: () => Promise<T>, store: AppStore): Promise<ApiResult<T>> {
   setPreloader(true, store);
   try {
-    const value = await work();
-    afterChange();
-    return { ok: true, value };
+    return { ok: true, value: await work() };
   } catch (error) {
     const failure = await failureOf(error);
     notifyFailure(failure, store);
@@ -59,4 +49,28 @@ export async function runApiAction<T>(work: () => Promise<T>, store: AppStore = 
   } finally {
     setPreloader(false, store);
   }
+}
+
+export interface ChangeOptions<T> {
+  /** The success notice, said once the server has the change (from what it answered, if a function). */
+  notice?: string | ((value: T) => string);
+  store?: AppStore;
+}
+
+/**
+ * A call that changes data on the server. On success: the notice, then the router reloads what it
+ * loaded, once (the screen calls nothing else to refresh: a second reload would fetch it all again).
+ */
+export async function runChange<T>(work: () => Promise<T>, { notice, store = appStore }: ChangeOptions<T> = {}): Promise<ApiResult<T>> {
+  const result = await runApiCall(work, store);
+  if (result.ok) {
+    if (notice !== undefined) showTopInfo({ type: 'success', text: typeof notice === 'function' ? notice(result.value) : notice }, store);
+    announceApiChange();
+  }
+  return result;
+}
+
+/** A call that changes nothing the router loaded (a read, a check, a download): nothing reloads. */
+export function runRead<T>(work: () => Promise<T>, store: AppStore = appStore): Promise<ApiResult<T>> {
+  return runApiCall(work, store);
 }

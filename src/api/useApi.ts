@@ -10,7 +10,8 @@ import { translationOf } from './errorCodes';
 
 /**
  * Loads the screen's data again: the route's loader runs anew (the data on screen stays until
- * the new one is there). Screens call it after a change, instead of fetching for themselves.
+ * the new one is there). A change made through runChange already does this once; screens call it
+ * only when the server may have moved on by itself (a poll, a check that found a revoked token).
  */
 export function useRefresh(): () => Promise<void> {
   const router = useRouter();

@@ -2,7 +2,7 @@
 // (Telegram puts launch parameters in the hash), what an earlier load in this tab saved, and the
 // native bridge object. Outside Telegram nothing here loads any Telegram code.
 
-import { TEMPLATE_START_PREFIX } from '../../contract/templates';
+import { TEMPLATE_START_PREFIX } from '../../contract/templates-start';
 
 const INIT_DATA_KEY = 'funnels/tgWebAppData';
 const LAUNCH_PARAMS_KEY = 'funnels/launchParams';

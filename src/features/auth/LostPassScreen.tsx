@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { requestPasswordReset } from '@/api/users';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { LockIcon } from '@/ui/icons';
@@ -27,14 +27,14 @@ export function LostPassScreen() {
     if (hasProblems(found)) return showProblems(found);
     clear();
     const address = email.trim();
-    const result = await runApiAction(() => requestPasswordReset({ email: address }));
+    const result = await runChange(() => requestPasswordReset({ email: address }));
     if (!result.ok) return showFailure(result.failure, FIELDS);
     setSentTo(address);
   }
 
   async function resend() {
     if (!sentTo) return;
-    const result = await runApiAction(() => requestPasswordReset({ email: sentTo }));
+    const result = await runChange(() => requestPasswordReset({ email: sentTo }));
     if (result.ok) showTopInfo({ type: 'success', text: t('checkEmail.resent') });
   }
 

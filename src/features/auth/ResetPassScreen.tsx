@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { checkResetLink, confirmPasswordReset } from '@/api/users';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { LockIcon } from '@/ui/icons';
@@ -26,7 +26,7 @@ export function ResetPassScreen({ uid, token }: { uid: string; token: string }) 
   useEffect(() => {
     let live = true;
     void (async () => {
-      const result = await runApiAction(() => checkResetLink({ uid, token }));
+      const result = await runRead(() => checkResetLink({ uid, token }));
       if (live && !result.ok && result.failure.kind === 'http' && result.failure.status === 400) setLinkProblem(true);
     })();
     return () => {
@@ -40,7 +40,7 @@ export function ResetPassScreen({ uid, token }: { uid: string; token: string }) 
     if (hasProblems(found)) return showProblems(found);
     clear();
     setLinkProblem(false);
-    const result = await runApiAction(() => confirmPasswordReset({ uid, token, new_password: password, re_new_password: repeat }));
+    const result = await runChange(() => confirmPasswordReset({ uid, token, new_password: password, re_new_password: repeat }));
     if (!result.ok) {
       const { failure } = result;
       // A bad uid or token means the link itself is the problem, not what was typed.

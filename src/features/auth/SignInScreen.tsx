@@ -2,7 +2,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/api/action';
+import { i18n } from '@/i18n/i18n';
 import { initDataAtom } from '@/state/auth';
 import { appStore } from '@/state/store';
 import { showTopInfo, usePageHead } from '@/state/ui';
@@ -15,6 +15,19 @@ import { useFormErrors } from './useFormErrors';
 import { checkEmail, checkRequired, hasProblems, problems } from './validation';
 
 const FIELDS = ['email', 'password'] as const;
+
+/**
+ * The API calls (ky) and how they run: not part of this screen's first paint, preloaded after it.
+ * When they cannot be fetched, the connection is down (as a failed call would say).
+ */
+async function api() {
+  try {
+    return await Promise.all([import('@/api/action'), import('@/api/users')]);
+  } catch {
+    showTopInfo({ type: 'error', text: i18n.t('errors.network') });
+    return null;
+  }
+}
 
 /** `redirectTo`: the page the guard sent the visitor from (already checked to be on this site). */
 export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
@@ -29,7 +42,10 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
   const [inactive, setInactive] = useState(false);
 
   async function resend() {
-    const result = await runApiAction(async () => (await import('@/api/users')).resendActivation({ email: email.trim() }));
+    const calls = await api();
+    if (!calls) return;
+    const [{ runChange }, { resendActivation }] = calls;
+    const result = await runChange(() => resendActivation({ email: email.trim() }));
     if (result.ok) showTopInfo({ type: 'success', text: t('signIn.resent', { email: email.trim() }) });
   }
 
@@ -48,8 +64,10 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
     const found = problems({ email: checkEmail(email), password: checkRequired(password) });
     if (hasProblems(found)) return showProblems(found);
     clear();
-    // The API module (with ky) is not part of this screen's first paint; it is preloaded after it.
-    const result = await runApiAction(async () => (await import('@/api/users')).login({ email: email.trim(), password }));
+    const calls = await api();
+    if (!calls) return;
+    const [{ runRead }, { login }] = calls;
+    const result = await runRead(() => login({ email: email.trim(), password }));
     if (!result.ok) {
       setInactive(result.failure.kind === 'http' && result.failure.messages.some((m) => m.startsWith('This account is not activated')));
       return showFailure(result.failure, FIELDS);

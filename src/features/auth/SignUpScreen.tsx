@@ -5,7 +5,7 @@ import { NAME_MAX_LENGTH } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
 import { register, resendActivation } from '@/api/users';
 import { currentLanguage } from '@/i18n/i18n';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
@@ -42,7 +42,7 @@ export function SignUpScreen({ returnTo }: { returnTo?: string }) {
     if (hasProblems(found)) return showProblems(found);
     clear();
     const email = values.email.trim();
-    const result = await runApiAction(() =>
+    const result = await runChange(() =>
       register({
         email,
         password: values.password,
@@ -60,7 +60,7 @@ export function SignUpScreen({ returnTo }: { returnTo?: string }) {
 
   async function resend() {
     if (!sentTo) return;
-    const result = await runApiAction(() => resendActivation({ email: sentTo }));
+    const result = await runChange(() => resendActivation({ email: sentTo }));
     if (result.ok) showTopInfo({ type: 'success', text: t('checkEmail.resent') });
   }
 

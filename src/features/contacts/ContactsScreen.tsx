@@ -11,10 +11,10 @@ import type { ContactsFilter, ContactsPage, ContactsQuery, ContactsSearch } from
 import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { bulkTag, exportContacts } from '@/api/contacts';
 import { addListMembers, createList, removeListMembers } from '@/api/crm';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent } from '@/ui/blocks';
@@ -59,7 +59,6 @@ export function ContactsScreen({
 }) {
   const { t } = useTranslation();
   usePageHead(t('contacts.title'));
-  const refresh = useRefresh();
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [bulkTagId, setBulkTagId] = useState<number | ''>('');
   const [bulkListId, setBulkListId] = useState<number | 'new' | ''>('');
@@ -91,18 +90,17 @@ export function ContactsScreen({
   async function tagPicked(action: 'add' | 'remove') {
     if (bulkTagId === '' || picked.size === 0) return;
     setBusy(true);
-    const result = await runApiAction(() => bulkTag({ person_ids: [...picked], tag_id: bulkTagId, action }));
+    const result = await runChange(() => bulkTag({ person_ids: [...picked], tag_id: bulkTagId, action }));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t(action === 'add' ? 'contacts.tagged' : 'contacts.untagged', { count: result.value.changed }));
     setPicked(new Set());
-    void refresh();
   }
 
   async function toList(listId: number, action: 'add' | 'remove') {
     if (picked.size === 0) return;
     setBusy(true);
-    const result = await runApiAction(() => (action === 'add' ? addListMembers(listId, [...picked]) : removeListMembers(listId, [...picked])));
+    const result = await runChange(() => (action === 'add' ? addListMembers(listId, [...picked]) : removeListMembers(listId, [...picked])));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t(action === 'add' ? 'crm.lists.added' : 'crm.lists.removed', { count: result.value.changed }));
@@ -121,7 +119,7 @@ export function ContactsScreen({
     if (!naming || !listName.trim()) return;
     setBusy(true);
     const fromFilter = naming === 'segment';
-    const result = await runApiAction(() =>
+    const result = await runChange(() =>
       createList({
         name: listName.trim(),
         kind: fromFilter && live ? 'segment' : 'static',
@@ -138,7 +136,7 @@ export function ContactsScreen({
 
   async function download() {
     setBusy(true);
-    const result = await runApiAction(() => exportContacts(contactsQuery(filters, false)));
+    const result = await runRead(() => exportContacts(contactsQuery(filters, false)));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     const url = URL.createObjectURL(result.value);

@@ -9,7 +9,7 @@ import { FOLDER_IMAGE_MAX_BYTES, FOLDER_IMAGE_TYPES, FOLDER_NAME_MAX, type Folde
 import type { Funnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import type { TemplateSummary } from '../../../contract/templates';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import {
   addFolderFunnel,
   addFolderTemplate,
@@ -22,7 +22,7 @@ import {
   restoreFolder,
   uploadFolderImage,
 } from '@/api/crm';
-import { noticeFailure, success } from '@/api/useApi';
+import { noticeFailure } from '@/api/useApi';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
@@ -55,13 +55,12 @@ export function FolderScreen({ folder, funnels, templates }: { folder: Folder; f
 
   async function act<T>(work: () => Promise<T>, done: string): Promise<T | null> {
     setBusy(true);
-    const result = await runApiAction(work);
+    const result = await runChange(work, { notice: done });
     setBusy(false);
     if (!result.ok) {
       noticeFailure(result.failure);
       return null;
     }
-    success(done);
     return result.value;
   }
 

@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { FOLDER_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { createFolder, restoreFolder } from '@/api/crm';
 import { describeFailure, noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
@@ -41,7 +41,7 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
     event.preventDefault();
     if (!name.trim()) return setErrors([t('funnels.serverErrors.blank')]);
     setBusy(true);
-    const result = await runApiAction(() => createFolder(name.trim()));
+    const result = await runChange(() => createFolder(name.trim()));
     setBusy(false);
     if (!result.ok) {
       const described = describeFailure(result.failure, ['name']);
@@ -53,7 +53,7 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
 
   async function restore(folder: FolderSummary) {
     setBusy(true);
-    const result = await runApiAction(() => restoreFolder(folder.id));
+    const result = await runChange(() => restoreFolder(folder.id));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('crm.folders.restored'));

@@ -8,9 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { deleteList, updateList } from '@/api/crm';
-import { noticeFailure, success } from '@/api/useApi';
+import { noticeFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
@@ -65,13 +65,12 @@ export function ListScreen({
 
   async function act(work: () => Promise<unknown>, done: string): Promise<boolean> {
     setBusy(true);
-    const result = await runApiAction(work);
+    const result = await runChange(work, { notice: done });
     setBusy(false);
     if (!result.ok) {
       noticeFailure(result.failure);
       return false;
     }
-    success(done);
     return true;
   }
 

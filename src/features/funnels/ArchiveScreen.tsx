@@ -13,8 +13,8 @@ import { BotIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { ArchiveIcon, RestoreIcon, TrashIcon } from '@/ui/glyphs';
-import { runApiAction } from '@/api/action';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { runChange } from '@/api/action';
+import { noticeFailure, success } from '@/api/useApi';
 import { useBotLabel } from '@/ui/botLabel';
 
 /** `funnels`: the archived ones, loaded by the route. */
@@ -22,21 +22,18 @@ export function ArchiveScreen({ funnels }: { funnels: Funnel[] }) {
   const { t } = useTranslation();
   const botLabel = useBotLabel();
   usePageHead(t('funnels.archive.title'));
-  const refresh = useRefresh();
   const [deleting, setDeleting] = useState<Funnel | null>(null);
 
   async function restore(funnel: Funnel) {
-    const result = await runApiAction(() => restoreFunnel(funnel.id));
+    const result = await runChange(() => restoreFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
-    await refresh();
     success(t('funnels.archive.restored', { name: funnel.name }));
   }
 
   async function remove(funnel: Funnel) {
     setDeleting(null);
-    const result = await runApiAction(() => deleteFunnel(funnel.id));
+    const result = await runChange(() => deleteFunnel(funnel.id));
     if (!result.ok) return noticeFailure(result.failure);
-    await refresh();
     success(t('funnels.archive.deleted'));
   }
 

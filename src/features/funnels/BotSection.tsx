@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FUNNEL_NAME_MAX, type Funnel } from '../../../contract/funnels';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { renameFunnel } from '@/api/funnels';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { TextField } from '@/ui/form';
@@ -16,7 +16,7 @@ export const botLink = (username: string) => `https://t.me/${username}`;
 /** Telegram's own share sheet for a link (works in every client and in a browser). */
 const shareLink = (url: string, text: string) => `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`;
 
-export function BotSection({ funnel, username, onChanged }: { funnel: Funnel; username: string; onChanged: () => void }) {
+export function BotSection({ funnel, username }: { funnel: Funnel; username: string }) {
   const { t } = useTranslation();
   const [renaming, setRenaming] = useState(false);
   const link = botLink(username);
@@ -63,26 +63,25 @@ export function BotSection({ funnel, username, onChanged }: { funnel: Funnel; us
           <RowContent icon={<RowIcon tint="orange"><EditIcon /></RowIcon>} title={t('funnels.share.rename')} description={funnel.name} chevron={false} />
         </button>
       </Section>
-      {renaming ? <RenameDialog funnel={funnel} onDone={() => setRenaming(false)} onChanged={onChanged} /> : null}
+      {renaming ? <RenameDialog funnel={funnel} onDone={() => setRenaming(false)} /> : null}
     </>
   );
 }
 
-function RenameDialog({ funnel, onDone, onChanged }: { funnel: Funnel; onDone: () => void; onChanged: () => void }) {
+function RenameDialog({ funnel, onDone }: { funnel: Funnel; onDone: () => void }) {
   const { t } = useTranslation();
   const [name, setName] = useState(funnel.name);
   const [errors, setErrors] = useState<string[]>([]);
 
   async function save() {
     if (!name.trim()) return setErrors([t('funnels.serverErrors.blank')]);
-    const result = await runApiAction(() => renameFunnel(funnel.id, name.trim()));
+    const result = await runChange(() => renameFunnel(funnel.id, name.trim()));
     if (!result.ok) {
       const { fields, messages } = describeFailure(result.failure, ['name']);
       return setErrors([...(fields.name ?? []), ...messages]);
     }
     onDone();
     success(t('funnels.share.renamed'));
-    onChanged();
   }
 
   return (

@@ -13,7 +13,7 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ExternalIcon } from '@/ui/glyphs';
 import './funnels.css';
 import { BOTFATHER_URL, openInTelegram } from './telegramLink';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
@@ -30,7 +30,7 @@ export function ConnectBotScreen() {
     const value = token.trim();
     if (!value) return setErrors({ fields: { bot_token: [t('funnels.connect.tokenRequired')] }, messages: [] });
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => connectBot(value));
+    const result = await runChange(() => connectBot(value));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['bot_token']));
     success(t('funnels.connect.connected', { username: result.value.bot_username }));
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: String(result.value.id) }, replace: true });

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { Funnel, HistoryEntry, PersonDetail, Stage } from '../../../contract/funnels';
 import { escapeHtml } from '../../../contract/personalise';
 import { visibleText } from '../../../contract/telegram-html';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { markRead, sendReply } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { usePageHead } from '@/state/ui';
@@ -15,7 +15,7 @@ import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { personName } from './parts';
-import { describeFailure, success, useRefresh, useRefreshWhile, type TranslatedFailure } from '@/api/useApi';
+import { describeFailure, success, useRefreshWhile, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 const REPLY_MAX = 4096;
@@ -24,7 +24,6 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
   const { t } = useTranslation();
   const name = personName(person);
   usePageHead(name);
-  const refresh = useRefresh();
   const ids = useId();
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
@@ -37,7 +36,7 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
   // Opening the conversation reads it (and again when more arrives while it is open).
   const newest = person.history[0]?.id;
   useEffect(() => {
-    void runApiAction(() => markRead(person.id));
+    void runChange(() => markRead(person.id));
   }, [person.id, newest]);
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
@@ -49,13 +48,12 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
     if (!value) return setErrors({ fields: { text: [t('funnels.serverErrors.blank')] }, messages: [] });
     if (value.length > REPLY_MAX) return setErrors({ fields: { text: [t('funnels.serverErrors.tooLong', { count: REPLY_MAX })] }, messages: [] });
     setSending(true);
-    const result = await runApiAction(() => sendReply(person.id, escapeHtml(value)));
+    const result = await runChange(() => sendReply(person.id, escapeHtml(value)));
     setSending(false);
     if (!result.ok) return setErrors(describeFailure(result.failure, ['text']));
     setErrors(NO_ERRORS);
     setText('');
     success(t('funnels.inbox.sent'));
-    await refresh();
   }
 
   const stageTitle = (id: number | null) => stages.find((s) => s.id === id)?.title ?? t('funnels.person.deletedStage');

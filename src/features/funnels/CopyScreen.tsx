@@ -13,7 +13,7 @@ import { BotIcon, CheckIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { BackLink } from '@/ui/BackLink';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { describeFailure, success } from '@/api/useApi';
 import { useBotLabel } from '@/ui/botLabel';
 
@@ -34,7 +34,7 @@ export function CopyScreen({ source, funnels }: { source: Funnel; funnels: Funne
   async function copy() {
     setAsking(false);
     if (!chosen) return;
-    const result = await runApiAction(() => copyFunnel(funnelId, chosen.id));
+    const result = await runChange(() => copyFunnel(funnelId, chosen.id));
     if (!result.ok) {
       const problem = describeFailure(result.failure);
       return setMessages([...problem.messages, ...Object.values(problem.fields).flat()]);

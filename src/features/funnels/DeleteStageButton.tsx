@@ -7,7 +7,7 @@ import { deleteStage } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from '@/ui/Dialog';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { noticeFailure, success } from '@/api/useApi';
 
 export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel_id' | 'title' | 'people_count'> }) {
@@ -17,7 +17,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
 
   async function remove() {
     setDeleting(false);
-    const result = await runApiAction(() => deleteStage(stage.id));
+    const result = await runChange(() => deleteStage(stage.id));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.stageForm.deleted'));
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: String(stage.funnel_id) }, replace: true });

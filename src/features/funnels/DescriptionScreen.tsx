@@ -8,7 +8,7 @@ import { usePageHead } from '@/state/ui';
 import { Button, FormAlert } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { BackLink } from '@/ui/BackLink';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import type { ApiFailure } from '@/api/failure';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
@@ -46,7 +46,7 @@ export function DescriptionScreen({ funnelId, loaded }: { funnelId: number; load
 
   async function load() {
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => getDescription(funnelId));
+    const result = await runRead(() => getDescription(funnelId));
     if (result.ok) {
       setValue(result.value);
       return true;
@@ -59,7 +59,7 @@ export function DescriptionScreen({ funnelId, loaded }: { funnelId: number; load
   async function update(event: FormEvent) {
     event.preventDefault();
     if (!value) return;
-    const result = await runApiAction(() => setDescription(funnelId, value));
+    const result = await runChange(() => setDescription(funnelId, value));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['description', 'short_description']));
     setErrors(NO_ERRORS);
     setValue(result.value);

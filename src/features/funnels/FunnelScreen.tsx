@@ -18,7 +18,7 @@ import { RunControls, StateBadge } from './parts';
 import { BotSection } from './BotSection';
 import { PeriodTabs, StageResults } from './StageResults';
 import { StageList } from './StageList';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { noticeFailure, success, useRefresh, useRefreshWhile } from '@/api/useApi';
 import { FunnelIcon } from '@/ui/brandIcon';
 
@@ -49,9 +49,12 @@ export function FunnelScreen({
 
   const saveOrder = useCallback(
     async (stageIds: number[]): Promise<boolean> => {
-      const result = await runApiAction(() => reorderStages(funnelId, stageIds));
-      if (!result.ok) noticeFailure(result.failure);
-      void refresh();
+      const result = await runChange(() => reorderStages(funnelId, stageIds));
+      if (!result.ok) {
+        noticeFailure(result.failure);
+        // The list goes back to the order the server has.
+        void refresh();
+      }
       return result.ok;
     },
     [funnelId, refresh],
@@ -59,7 +62,7 @@ export function FunnelScreen({
 
   async function archive() {
     setArchiving(false);
-    const result = await runApiAction(() => archiveFunnel(funnelId));
+    const result = await runChange(() => archiveFunnel(funnelId));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.archive.archived'));
     await navigate({ to: ROUTES.funnels });
@@ -90,7 +93,7 @@ export function FunnelScreen({
             {t('funnels.token.title')}
           </Link>
         ) : data.archived ? null : (
-          <RunControls funnel={data} onChanged={() => void refresh()} />
+          <RunControls funnel={data} />
         )}
       </section>
 
@@ -165,7 +168,7 @@ export function FunnelScreen({
 
       {template}
 
-      {data.bot_username ? <BotSection funnel={data} username={data.bot_username} onChanged={() => void refresh()} /> : null}
+      {data.bot_username ? <BotSection funnel={data} username={data.bot_username} /> : null}
 
       <Section title={t('funnels.funnel.more')}>
         <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: id }} className="row">

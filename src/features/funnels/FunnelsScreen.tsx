@@ -12,11 +12,11 @@ import { BotIcon, ListIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
 import { RunControls, StateBadge } from './parts';
-import { useRefresh, useRefreshWhile } from '@/api/useApi';
+import { useRefreshWhile } from '@/api/useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 import { useBotLabel } from '@/ui/botLabel';
 
-export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (funnel?: Funnel) => void }) {
+export function FunnelCard({ funnel }: { funnel: Funnel }) {
   const { t } = useTranslation();
   const botLabel = useBotLabel();
   return (
@@ -45,7 +45,7 @@ export function FunnelCard({ funnel, onChanged }: { funnel: Funnel; onChanged: (
             </>
           ) : null}
         </span>
-        <RunControls funnel={funnel} onChanged={onChanged} compact />
+        <RunControls funnel={funnel} compact />
       </div>
     </article>
   );
@@ -68,7 +68,6 @@ export function FunnelsScreen({
 }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.list.title'), t('funnels.list.description'));
-  const refresh = useRefresh();
   useRefreshWhile(funnels.some((f) => f.state === 'running'), 10_000);
 
   return (
@@ -107,7 +106,7 @@ export function FunnelsScreen({
       ) : (
         <div className="funnel-cards">
           {funnels.map((funnel) => (
-            <FunnelCard key={funnel.id} funnel={funnel} onChanged={() => void refresh()} />
+            <FunnelCard key={funnel.id} funnel={funnel} />
           ))}
         </div>
       )}

@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel, InboxPage } from '../../../contract/funnels';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { setInboxAlerts } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
 import { usePageHead } from '@/state/ui';
@@ -13,12 +13,11 @@ import { EmptyState, Section } from '@/ui/blocks';
 import { SendIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { personName } from './parts';
-import { noticeFailure, success, useRefresh, useRefreshWhile } from '@/api/useApi';
+import { noticeFailure, success, useRefreshWhile } from '@/api/useApi';
 
 export function InboxScreen({ funnel, inbox }: { funnel: Funnel; inbox: InboxPage }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.inbox.title'));
-  const refresh = useRefresh();
   const [alerts, setAlerts] = useState(funnel.inbox_alerts);
   const time = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'short', timeStyle: 'short' });
   // New messages arrive while the owner looks.
@@ -26,13 +25,12 @@ export function InboxScreen({ funnel, inbox }: { funnel: Funnel; inbox: InboxPag
 
   async function toggleAlerts(on: boolean) {
     setAlerts(on);
-    const result = await runApiAction(() => setInboxAlerts(funnel.id, on));
+    const result = await runChange(() => setInboxAlerts(funnel.id, on));
     if (!result.ok) {
       setAlerts(!on);
       return noticeFailure(result.failure);
     }
     success(on ? t('funnels.inbox.alertsOn') : t('funnels.inbox.alertsOff'));
-    void refresh();
   }
 
   return (

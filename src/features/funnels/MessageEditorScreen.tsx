@@ -1,15 +1,16 @@
 // /content/funnels/$funnelId/stages/$stageId/message/: a stage's message in the shared editor
 // (ui/message-editor): loads it, uploads picked media, saves, and goes back to the stage.
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel, type Stage } from '../../../contract/funnels';
-import { runApiAction } from '@/api/action';
-import { saveMessage, uploadMedia } from '@/api/funnels';
+import type { Funnel, Stage } from '../../../contract/funnels';
+import { runChange } from '@/api/action';
+import { saveMessage } from '@/api/funnels';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
-import { draftLimit, draftProblems, MessageEditor, sameDraft, type MessageDraft, type MessageEditorErrors } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, draftProblems, MessageEditor, type MessageDraft, type MessageEditorErrors } from '@/ui/message-editor/MessageEditor';
+import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
@@ -43,14 +44,13 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     nextOn: stage.message.next_button !== null,
     nextText: stage.message.next_button?.text ?? t('funnels.message.nextDefault'),
   }));
-  const [draft, setDraft] = useState<MessageDraft>(saved);
-  const [fileProblem, setFileProblem] = useState<{ title: string; text: string } | null>(null);
+  const { draft, setDraft, changed, fileProblem, pickFile } = useMessageDraft(saved, stage.funnel_id);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
   /** After a first attempt to save, the form's own checks show (and clear) as the author types. */
   const [tried, setTried] = useState(false);
   const { over } = draftLimit(draft);
   const problems = draftProblems(draft, t);
-  const guard = useUnsavedGuard(!sameDraft(draft, saved));
+  const guard = useUnsavedGuard(changed);
 
   /** A server error goes away once its field is changed. */
   function edit(next: MessageDraft) {
@@ -65,29 +65,6 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     setDraft(next);
   }
 
-  // A picked file's preview URL is let go once another replaces it, or the screen closes.
-  const mediaSrc = draft.mediaSrc;
-  useEffect(() => () => {
-    if (mediaSrc) URL.revokeObjectURL(mediaSrc);
-  }, [mediaSrc]);
-
-  async function pickFile(file: File) {
-    setFileProblem(null);
-    const kind = MEDIA_TYPES[file.type];
-    if (!kind) return setFileProblem({ title: t('funnels.message.unsupportedTitle'), text: t('funnels.serverErrors.unsupportedFile') });
-    if (file.size > MEDIA_MAX_BYTES[kind]) {
-      return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
-    }
-    const result = await runApiAction(() => uploadMedia(stage.funnel_id, file));
-    if (!result.ok) {
-      const { messages, fields } = describeFailure(result.failure);
-      const text = [...messages, ...Object.values(fields).flat()].join(' ');
-      if (text) setFileProblem({ title: result.failure.kind === 'http' && result.failure.status === 413 ? t('funnels.message.fileTooBig') : t('funnels.message.uploadFailed'), text });
-      return;
-    }
-    setDraft((current) => ({ ...current, media: result.value, mediaSrc: URL.createObjectURL(file) }));
-  }
-
   async function save(event: FormEvent) {
     event.preventDefault();
     setTried(true);
@@ -99,7 +76,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
       next_button: draft.nextOn ? { text: draft.nextText.trim() } : null,
     };
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => saveMessage(stage.id, body));
+    const result = await runChange(() => saveMessage(stage.id, body));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['text', 'media_id', 'buttons', 'next_button']));
     guard.release();
     success(t('funnels.message.saved'));

@@ -17,8 +17,8 @@ import { Screen } from '@/ui/Screen';
 import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
-import { runApiAction } from '@/api/action';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { runChange, runRead } from '@/api/action';
+import { noticeFailure, success } from '@/api/useApi';
 
 /** The route loads the person, then their funnel's tags and stages together. */
 export function PersonScreen({
@@ -35,28 +35,25 @@ export function PersonScreen({
   from?: 'people' | 'stage' | 'contacts';
 }) {
   const { t } = useTranslation();
-  const refresh = useRefresh();
   const personId = data.id;
   usePageHead(personName(data));
 
   async function toggle(tag: Tag, on: boolean) {
-    const result = await runApiAction(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
+    const result = await runChange(() => (on ? addPersonTag(personId, tag.id) : removePersonTag(personId, tag.id)));
     if (!result.ok) return noticeFailure(result.failure);
-    await refresh();
   }
 
   async function membership(seriesId: number, join: boolean) {
-    const result = await runApiAction(() => (join ? joinSeries(seriesId, personId) : leaveSeries(seriesId, personId)));
+    const result = await runChange(() => (join ? joinSeries(seriesId, personId) : leaveSeries(seriesId, personId)));
     if (!result.ok) return noticeFailure(result.failure);
     success(join ? t('funnels.person.joinedSeries') : t('funnels.person.leftSeries'));
-    await refresh();
   }
 
   const [allBots, setAllBots] = useState(false);
   const [contactEvents, setContactEvents] = useState<ContactHistoryEntry[] | null>(null);
   async function showAllBots() {
     setAllBots(true);
-    const result = await runApiAction(() => contactHistory(personId));
+    const result = await runRead(() => contactHistory(personId));
     if (!result.ok) {
       setAllBots(false);
       return noticeFailure(result.failure);
@@ -112,7 +109,7 @@ export function PersonScreen({
             </span>
           </div>
         )}
-        {stages.length > 0 ? <MoveToStage person={data} stages={stages} onMoved={() => void refresh()} /> : null}
+        {stages.length > 0 ? <MoveToStage person={data} stages={stages} /> : null}
         <div className="row row--static">
           <span className="row-body">
             <span className="row-description">{t('funnels.person.joined')}</span>
@@ -264,7 +261,7 @@ function HistoryItem({ entry, stageTitle, time, funnelName }: { entry: HistoryEn
 }
 
 /** The owner puts the person in a stage by hand (one whose stage was deleted, say). */
-function MoveToStage({ person, stages, onMoved }: { person: PersonDetail; stages: Stage[]; onMoved: () => void }) {
+function MoveToStage({ person, stages }: { person: PersonDetail; stages: Stage[] }) {
   const { t } = useTranslation();
   const [stageId, setStageId] = useState<number | ''>('');
   const choices = stages.filter((s) => s.id !== person.stage_id);
@@ -272,11 +269,10 @@ function MoveToStage({ person, stages, onMoved }: { person: PersonDetail; stages
 
   async function move() {
     if (stageId === '') return;
-    const result = await runApiAction(() => movePerson(person.id, stageId));
+    const result = await runChange(() => movePerson(person.id, stageId));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.people.moved', { title: stages.find((s) => s.id === stageId)?.title ?? '' }));
     setStageId('');
-    onMoved();
   }
 
   return (

@@ -5,7 +5,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel } from '../../../contract/funnels';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { replaceToken } from '@/api/funnels';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -34,7 +34,7 @@ export function ReplaceTokenScreen({ funnel }: { funnel: Funnel }) {
     const value = token.trim();
     if (!value) return setErrors({ fields: { bot_token: [t('funnels.connect.tokenRequired')] }, messages: [] });
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => replaceToken(funnel.id, value));
+    const result = await runChange(() => replaceToken(funnel.id, value));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['bot_token']));
     success(connecting ? t('funnels.connect.connected', { username: result.value.bot_username }) : t('funnels.token.replaced'));
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId }, replace: true });

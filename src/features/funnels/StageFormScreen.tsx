@@ -12,7 +12,7 @@ import { DeleteStageButton } from './DeleteStageButton';
 import { ColorPicker, IconPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
@@ -67,7 +67,7 @@ function StageForm({ funnelId, stage, tags, place }: { funnelId: number; stage: 
     if (!title.trim()) return setErrors({ fields: { title: [t('funnels.stageForm.titleRequired')] }, messages: [] });
     const body = { title: title.trim(), icon, color, tag_id: tagId };
     const atEnd = !place || position >= place.stages.length;
-    const result = await runApiAction(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, atEnd ? body : { ...body, position })));
+    const result = await runChange(() => (stage ? updateStage(stage.id, body) : createStage(funnelId, atEnd ? body : { ...body, position })));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'icon', 'color', 'tag_id', 'position']));
     success(stage ? t('funnels.stageForm.saved') : t('funnels.stageForm.added'));
     if (stage) await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: funnelParam, stageId: String(stage.id) }, replace: true });

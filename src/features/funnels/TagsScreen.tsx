@@ -12,8 +12,8 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { EditIcon, TagIcon, TrashIcon } from '@/ui/glyphs';
 import { ColorPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
-import { runApiAction } from '@/api/action';
-import { describeFailure, noticeFailure, success, useRefresh, type TranslatedFailure } from '@/api/useApi';
+import { runChange } from '@/api/action';
+import { describeFailure, noticeFailure, success, type TranslatedFailure } from '@/api/useApi';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -21,7 +21,6 @@ const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.tags.title'));
-  const refresh = useRefresh();
   const [title, setTitle] = useState('');
   const [color, setColor] = useState<string>(PALETTE[4]);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
@@ -31,19 +30,17 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
   async function add(event: FormEvent) {
     event.preventDefault();
     if (!title.trim()) return setErrors({ fields: { title: [t('funnels.tags.titleRequired')] }, messages: [] });
-    const result = await runApiAction(() => createTag(funnelId, { title: title.trim(), color }));
+    const result = await runChange(() => createTag(funnelId, { title: title.trim(), color }));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'color']));
     setErrors(NO_ERRORS);
     setTitle('');
-    await refresh();
     success(t('funnels.tags.added'));
   }
 
   async function remove(tag: Tag) {
     setDeleting(null);
-    const result = await runApiAction(() => deleteTag(tag.id));
+    const result = await runChange(() => deleteTag(tag.id));
     if (!result.ok) return noticeFailure(result.failure);
-    await refresh();
     success(t('funnels.tags.deleted'));
   }
 
@@ -95,7 +92,7 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
           <Button type="submit">{t('funnels.tags.add')}</Button>
         </form>
       </section>
-      {editing ? <EditTagDialog tag={editing} onDone={() => setEditing(null)} onSaved={() => void refresh()} /> : null}
+      {editing ? <EditTagDialog tag={editing} onDone={() => setEditing(null)} /> : null}
       {deleting ? (
         <ConfirmDialog
           title={t('funnels.tags.deleteConfirmTitle', { title: deleting.title })}
@@ -112,7 +109,7 @@ export function TagsScreen({ funnelId, tags }: { funnelId: number; tags: Tag[] }
   );
 }
 
-function EditTagDialog({ tag, onDone, onSaved }: { tag: Tag; onDone: () => void; onSaved: () => void }) {
+function EditTagDialog({ tag, onDone }: { tag: Tag; onDone: () => void }) {
   const { t } = useTranslation();
   const [title, setTitle] = useState(tag.title);
   const [color, setColor] = useState(tag.color);
@@ -120,10 +117,9 @@ function EditTagDialog({ tag, onDone, onSaved }: { tag: Tag; onDone: () => void;
 
   async function save() {
     if (!title.trim()) return setErrors({ fields: { title: [t('funnels.tags.titleRequired')] }, messages: [] });
-    const result = await runApiAction(() => updateTag(tag.id, { title: title.trim(), color }));
+    const result = await runChange(() => updateTag(tag.id, { title: title.trim(), color }));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'color']));
     onDone();
-    onSaved();
     success(t('funnels.tags.saved'));
   }
 

@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { StageGlyph } from './StageIcon';
-import { runApiAction } from '@/api/action';
-import { describeFailure, noticeFailure, success, translateServerMessage } from '@/api/useApi';
+import { runChange, runRead } from '@/api/action';
+import { describeFailure, noticeFailure, success, translateServerMessage, useRefresh } from '@/api/useApi';
 import './funnels.css';
 
 export function useStateLabel() {
@@ -34,17 +34,19 @@ type RunDialog = { kind: 'run'; problems: string[] | null; busy: boolean } | { k
 /**
  * 'Run a bot' and 'Stop', each after a confirmation. Before a run the server checks the funnel
  * and asks Telegram about the token; what stands in the way is listed on the confirmation itself
- * (and the run button stays off). Success is said only once the server has the new state;
- * `onChanged` gets the funnel as the server now has it (or nothing: read it again).
+ * (and the run button stays off). Success is said only once the server has the new state (and
+ * the screen reloads with it); a check or a refused run may have found the token revoked, which
+ * the screen reloads to show.
  */
-export function RunControls({ funnel, onChanged, compact = false }: { funnel: Funnel; onChanged: (funnel?: Funnel) => void; compact?: boolean }) {
+export function RunControls({ funnel, compact = false }: { funnel: Funnel; compact?: boolean }) {
   const { t } = useTranslation();
+  const refresh = useRefresh();
   const [dialog, setDialog] = useState<RunDialog>(null);
   const running = funnel.state === 'running';
 
   async function openRun() {
     setDialog({ kind: 'run', problems: null, busy: false });
-    const result = await runApiAction(() => checkRun(funnel.id));
+    const result = await runRead(() => checkRun(funnel.id));
     if (!result.ok) {
       setDialog(null);
       return noticeFailure(result.failure);
@@ -52,12 +54,12 @@ export function RunControls({ funnel, onChanged, compact = false }: { funnel: Fu
     const problems = result.value.problems.map((p) => translateServerMessage(p.message, { code: p.code as ApiErrorCode, detail: p.detail }));
     setDialog({ kind: 'run', problems, busy: false });
     // The check may have found the token revoked: the screen shows it at once.
-    if (result.value.problems.some((p) => p.code === 'token_revoked')) onChanged();
+    if (result.value.problems.some((p) => p.code === 'token_revoked')) void refresh();
   }
 
   async function run() {
     setDialog({ kind: 'run', problems: [], busy: true });
-    const result = await runApiAction(() => runFunnel(funnel.id));
+    const result = await runChange(() => runFunnel(funnel.id));
     if (!result.ok) {
       const { fields, messages } = describeFailure(result.failure);
       const problems = [...messages, ...Object.values(fields).flat()];
@@ -65,21 +67,19 @@ export function RunControls({ funnel, onChanged, compact = false }: { funnel: Fu
         setDialog(null);
         return noticeFailure(result.failure);
       }
-      onChanged();
+      void refresh();
       return setDialog({ kind: 'run', problems, busy: false });
     }
     setDialog(null);
     success(t('funnels.run.started', { username: result.value.bot_username }));
-    onChanged(result.value);
   }
 
   async function stop() {
     setDialog({ kind: 'stop', busy: true });
-    const result = await runApiAction(() => stopFunnel(funnel.id));
+    const result = await runChange(() => stopFunnel(funnel.id));
     setDialog(null);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.run.stopped'));
-    onChanged(result.value);
   }
 
   const runLabel = funnel.state === 'stopped' ? t('funnels.run.again') : t('funnels.run.run');

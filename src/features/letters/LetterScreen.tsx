@@ -3,20 +3,20 @@
 // hours, with a time of day for days and longer) with the next five moments shown before saving,
 // on or off — and its history ('No one received the letter' while empty).
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel } from '../../../contract/funnels';
+import type { Funnel } from '../../../contract/funnels';
 import { LETTER_NAME_MAX, type Letter, type LetterHistory, type Series } from '../../../contract/letters';
 import { nextMoments, RECURRENCE_MAX, RECURRENCE_UNITS, validateSendingTime, type RecurrenceUnit, type SendingTime } from '../../../contract/recurrence';
-import { runApiAction } from '@/api/action';
-import { uploadMedia } from '@/api/funnels';
+import { runChange } from '@/api/action';
 import { addLetter, deleteLetter, updateLetter } from '@/api/letters';
 import { describeFailure, noticeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { Button, FormAlert, TextField } from '@/ui/form';
-import { draftLimit, draftProblems, MessageEditor, sameDraft, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, draftProblems, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
 import { formatMomentIn } from './parts';
@@ -46,37 +46,21 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
   const funnelId = String(funnel.id);
   const seriesId = String(series.id);
   const [savedDraft] = useState<MessageDraft>(() => ({ text: letter?.message.text ?? '', media: letter?.message.media ?? null, mediaSrc: null, buttons: letter?.message.buttons ?? [], nextOn: false, nextText: '' }));
-  const [draft, setDraft] = useState(savedDraft);
+  const { draft, setDraft, changed, fileProblem, pickFile } = useMessageDraft(savedDraft, funnel.id);
   const [name, setName] = useState(letter?.name ?? '');
   const [time, setTime] = useState<TimeDraft>(() => toDraft(letter?.sending_time ?? null));
   const [enabled, setEnabled] = useState(letter?.enabled ?? false);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
   const [tried, setTried] = useState(false);
-  const [fileProblem, setFileProblem] = useState<{ title: string; text: string } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const problems = draftProblems(draft, t);
   const dirty =
-    !sameDraft(draft, savedDraft) || name !== (letter?.name ?? '') || JSON.stringify(toSendingTime(time)) !== JSON.stringify(letter?.sending_time ?? null) || enabled !== (letter?.enabled ?? false);
+    !changed || name !== (letter?.name ?? '') || JSON.stringify(toSendingTime(time)) !== JSON.stringify(letter?.sending_time ?? null) || enabled !== (letter?.enabled ?? false);
   const guard = useUnsavedGuard(dirty);
   const checked = time.set ? validateSendingTime(toSendingTime(time)) : null;
   const timeError = errors.fields.sending_time?.join(' ') ?? (checked && !checked.ok ? t('funnels.serverErrors.incorrectData') : null);
   const enabledError = errors.fields.enabled?.join(' ') ?? (tried && enabled && !time.set ? t('funnels.serverErrors.noSendingTime') : null);
   const preview = checked?.ok ? nextMoments(checked.value as SendingTime, new Date(), series.time_zone, 5) : [];
-
-  const mediaSrc = draft.mediaSrc;
-  useEffect(() => () => {
-    if (mediaSrc) URL.revokeObjectURL(mediaSrc);
-  }, [mediaSrc]);
-
-  async function pickFile(file: File) {
-    setFileProblem(null);
-    const kind = MEDIA_TYPES[file.type];
-    if (!kind) return setFileProblem({ title: t('funnels.message.unsupportedTitle'), text: t('funnels.serverErrors.unsupportedFile') });
-    if (file.size > MEDIA_MAX_BYTES[kind]) return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
-    const result = await runApiAction(() => uploadMedia(funnel.id, file));
-    if (!result.ok) return noticeFailure(result.failure);
-    setDraft((current) => ({ ...current, media: result.value, mediaSrc: URL.createObjectURL(file) }));
-  }
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -89,7 +73,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
       enabled,
     };
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => (letter ? updateLetter(letter.id, body) : addLetter(series.id, body)));
+    const result = await runChange(() => (letter ? updateLetter(letter.id, body) : addLetter(series.id, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['name', 'text', 'buttons', 'sending_time', 'enabled']));
     guard.release();
     success(t('letters.letterSaved'));
@@ -98,7 +82,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
 
   async function remove() {
     if (!letter) return;
-    const result = await runApiAction(() => deleteLetter(letter.id));
+    const result = await runChange(() => deleteLetter(letter.id));
     setConfirmDelete(false);
     if (!result.ok) return noticeFailure(result.failure);
     guard.release();

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel } from '../../../contract/funnels';
 import { SERIES_NAME_MAX, type Series } from '../../../contract/letters';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { createSeries } from '@/api/letters';
 import { describeFailure, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
@@ -30,7 +30,7 @@ export function SeriesListScreen({ funnel, series }: { funnel: Funnel; series: S
   async function create(event: FormEvent) {
     event.preventDefault();
     if (!name.trim()) return setErrors({ fields: { name: [t('funnels.serverErrors.blank')] }, messages: [] });
-    const result = await runApiAction(() => createSeries(funnel.id, { name: name.trim(), time_zone: deviceTimeZone() }));
+    const result = await runChange(() => createSeries(funnel.id, { name: name.trim(), time_zone: deviceTimeZone() }));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['name']));
     await navigate({ to: '/content/funnels/$funnelId/series/$seriesId/', params: { funnelId, seriesId: String(result.value.id) } });
   }

@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import type { Stage, Tag } from '../../../contract/funnels';
 import type { Funnel } from '../../../contract/funnels';
 import { CATCH_UP_HOURS_MAX, JOIN_TRIGGERS, type JoinTrigger, type Series } from '../../../contract/letters';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { deleteSeries, setSeriesEnabled, updateSeries } from '@/api/letters';
-import { describeFailure, noticeFailure, success, useRefresh } from '@/api/useApi';
+import { describeFailure, noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, Section } from '@/ui/blocks';
@@ -23,7 +23,6 @@ import './letters.css';
 export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel; series: Series; stages: Stage[]; tags: Tag[] }) {
   const { t } = useTranslation();
   usePageHead(series.name);
-  const refresh = useRefresh();
   const navigate = useNavigate();
   const timeText = useSendingTimeText();
   const funnelId = String(funnel.id);
@@ -33,24 +32,22 @@ export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel;
 
   async function toggle(enabled: boolean) {
     setEnableError(null);
-    const result = await runApiAction(() => setSeriesEnabled(series.id, enabled));
+    const result = await runChange(() => setSeriesEnabled(series.id, enabled));
     if (!result.ok) {
       const { fields, messages } = describeFailure(result.failure);
       return setEnableError([...messages, ...Object.values(fields).flat()].join(' '));
     }
     success(enabled ? t('letters.turnedOn') : t('letters.turnedOff'));
-    await refresh();
   }
 
   async function save(patch: Parameters<typeof updateSeries>[1]) {
-    const result = await runApiAction(() => updateSeries(series.id, patch));
+    const result = await runChange(() => updateSeries(series.id, patch));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('letters.saved'));
-    await refresh();
   }
 
   async function remove() {
-    const result = await runApiAction(() => deleteSeries(series.id));
+    const result = await runChange(() => deleteSeries(series.id));
     setConfirmDelete(false);
     if (!result.ok) return noticeFailure(result.failure);
     await navigate({ to: '/content/funnels/$funnelId/series/', params: { funnelId } });

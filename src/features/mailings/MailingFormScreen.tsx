@@ -6,17 +6,17 @@
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MEDIA_MAX_BYTES, MEDIA_TYPES, type Funnel, type Stage, type Tag } from '../../../contract/funnels';
+import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import type { ContactList } from '../../../contract/crm';
 import { MAILING_TITLE_MAX, type Audience, type Mailing } from '../../../contract/mailings';
-import { runApiAction } from '@/api/action';
-import { uploadMedia } from '@/api/funnels';
+import { runChange, runRead } from '@/api/action';
 import { countAudience, createMailing, updateMailing } from '@/api/mailings';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert, TextField } from '@/ui/form';
-import { draftLimit, draftProblems, MessageEditor, sameDraft, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, draftProblems, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
 import './mailings.css';
@@ -61,25 +61,24 @@ export function MailingFormScreen({
     nextText: '',
   }));
   const [name, setName] = useState(mailing?.title ?? '');
-  const [draft, setDraft] = useState<MessageDraft>(savedDraft);
+  const { draft, setDraft, changed, fileProblem, pickFile } = useMessageDraft(savedDraft, funnel.id);
   const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
   const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
   const [count, setCount] = useState<number | null>(mailing?.audience_size ?? null);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
-  const [fileProblem, setFileProblem] = useState<{ title: string; text: string } | null>(null);
   const [tried, setTried] = useState(false);
   const problems = draftProblems(draft, t);
   const nameProblem = tried && !name.trim() ? t('funnels.serverErrors.blank') : null;
   const dirty =
-    !sameDraft(draft, savedDraft) || name !== (mailing?.title ?? '') || !sameAudience(audience, savedAudience) || paid !== (mailing?.paid_broadcast ?? false);
+    !changed || name !== (mailing?.title ?? '') || !sameAudience(audience, savedAudience) || paid !== (mailing?.paid_broadcast ?? false);
   const guard = useUnsavedGuard(dirty);
 
   // The live count follows the choice, a moment after the last tap.
   useEffect(() => {
     let stale = false;
     const timer = setTimeout(() => {
-      void runApiAction(() => countAudience(funnel.id, audience)).then((result) => {
+      void runRead(() => countAudience(funnel.id, audience)).then((result) => {
         if (!stale && result.ok) setCount(result.value.count);
       });
     }, 250);
@@ -88,11 +87,6 @@ export function MailingFormScreen({
       clearTimeout(timer);
     };
   }, [audience, funnel.id]);
-
-  const mediaSrc = draft.mediaSrc;
-  useEffect(() => () => {
-    if (mediaSrc) URL.revokeObjectURL(mediaSrc);
-  }, [mediaSrc]);
 
   function choiceOf(kind: 'stages' | 'tags', id: number): Choice {
     if (audience[`${kind}_in`].includes(id)) return 'in';
@@ -119,23 +113,6 @@ export function MailingFormScreen({
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
 
-  async function pickFile(file: File) {
-    setFileProblem(null);
-    const kind = MEDIA_TYPES[file.type];
-    if (!kind) return setFileProblem({ title: t('funnels.message.unsupportedTitle'), text: t('funnels.serverErrors.unsupportedFile') });
-    if (file.size > MEDIA_MAX_BYTES[kind]) {
-      return setFileProblem({ title: t('funnels.message.fileTooBig'), text: t('funnels.message.fileLimit', { count: MEDIA_MAX_BYTES[kind] / (1024 * 1024) }) });
-    }
-    const result = await runApiAction(() => uploadMedia(funnel.id, file));
-    if (!result.ok) {
-      const { messages, fields } = describeFailure(result.failure);
-      const text = [...messages, ...Object.values(fields).flat()].join(' ');
-      if (text) setFileProblem({ title: t('funnels.message.uploadFailed'), text });
-      return;
-    }
-    setDraft((current) => ({ ...current, media: result.value, mediaSrc: URL.createObjectURL(file) }));
-  }
-
   async function save(event: FormEvent) {
     event.preventDefault();
     setTried(true);
@@ -147,7 +124,7 @@ export function MailingFormScreen({
       paid_broadcast: paid,
     };
     setErrors(NO_ERRORS);
-    const result = await runApiAction(() => (mailing ? updateMailing(mailing.id, body) : createMailing(funnel.id, body)));
+    const result = await runChange(() => (mailing ? updateMailing(mailing.id, body) : createMailing(funnel.id, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['title', 'text', 'media_id', 'buttons', 'audience']));
     guard.release();
     success(t('mailings.saved'));

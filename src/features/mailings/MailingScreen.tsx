@@ -7,9 +7,9 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel } from '../../../contract/funnels';
 import { DELETE_FROM_CHATS_HOURS, type Mailing, type MailingCheck, type RecipientsPage } from '../../../contract/mailings';
-import { runApiAction } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { cancelMailing, checkMailing, deleteMailing, pauseMailing, resumeMailing, sendMailing, unsendMailing } from '@/api/mailings';
-import { describeFailure, noticeFailure, success, translateServerMessage, useRefresh, useRefreshWhile } from '@/api/useApi';
+import { describeFailure, noticeFailure, success, translateServerMessage, useRefreshWhile } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { ConfirmDialog } from '@/ui/Dialog';
@@ -58,7 +58,6 @@ export function MailingScreen({
   usePageHead(mailing.title);
   const ids = useId();
   const navigate = useNavigate();
-  const refresh = useRefresh();
   const duration = useDuration();
   const fill = useSampleFill();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -73,7 +72,7 @@ export function MailingScreen({
 
   async function openSend() {
     setDialog({ kind: 'send', check: null, when: 'now', at: inAnHour(), error: null, busy: false });
-    const result = await runApiAction(() => checkMailing(mailing.id));
+    const result = await runRead(() => checkMailing(mailing.id));
     if (!result.ok) {
       setDialog(null);
       return noticeFailure(result.failure);
@@ -86,26 +85,23 @@ export function MailingScreen({
     const at = dialog.when === 'later' ? withOffset(dialog.at) : null;
     if (dialog.when === 'later' && !at) return setDialog({ ...dialog, error: t('funnels.serverErrors.invalid') });
     setDialog({ ...dialog, busy: true, error: null });
-    const result = await runApiAction(() => sendMailing(mailing.id, at));
+    const result = await runChange(() => sendMailing(mailing.id, at));
     if (!result.ok) {
       const { fields, messages } = describeFailure(result.failure);
       return setDialog({ ...dialog, busy: false, error: [...messages, ...Object.values(fields).flat()].join(' ') || null });
     }
     setDialog(null);
     success(result.value.state === 'scheduled' ? t('mailings.scheduledNotice') : t('mailings.sendingNotice'));
-    await refresh();
   }
 
   async function act(work: () => Promise<unknown>, done: string) {
-    const result = await runApiAction(work);
+    const result = await runChange(work, { notice: done });
     setDialog(null);
     if (!result.ok) return noticeFailure(result.failure);
-    success(done);
-    await refresh();
   }
 
   async function remove() {
-    const result = await runApiAction(() => deleteMailing(mailing.id));
+    const result = await runChange(() => deleteMailing(mailing.id));
     setDialog(null);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('mailings.deleted'));

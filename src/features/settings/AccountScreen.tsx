@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_LENGTH } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { userAtom } from '@/state/auth';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { inTelegram } from '@/telegram/launch';
@@ -20,12 +20,18 @@ import { useSettingsErrors } from './formErrors';
 
 const users = () => import('@/api/users');
 
-function useReloadUser() {
+/**
+ * A change to the account: the user is read again before the change counts as done, so that the
+ * one reload that follows (runChange) shows the account as it now is.
+ */
+function useAccountChange() {
   const router = useRouter();
-  return async () => {
-    await router.options.context.auth.loadUser();
-    await router.invalidate();
-  };
+  return <T,>(work: () => Promise<T>) =>
+    runChange(async () => {
+      const value = await work();
+      await router.options.context.auth.loadUser();
+      return value;
+    });
 }
 
 export function AccountScreen() {
@@ -47,18 +53,17 @@ export function AccountScreen() {
 
 function NameForm({ first, last }: { first: string; last: string }) {
   const { t } = useTranslation();
-  const reload = useReloadUser();
+  const changeAccount = useAccountChange();
   const [firstName, setFirstName] = useState(first);
   const [lastName, setLastName] = useState(last);
   const { errors, show, clear } = useSettingsErrors();
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const result = await runApiAction(async () => (await users()).updateMe({ first_name: firstName.trim(), last_name: lastName.trim() }));
+    const result = await changeAccount(async () => (await users()).updateMe({ first_name: firstName.trim(), last_name: lastName.trim() }));
     if (!result.ok) return show(result.failure, ['first_name', 'last_name']);
     clear();
     showTopInfo({ type: 'success', text: t('account.nameSaved') });
-    await reload();
   }
 
   return (
@@ -89,7 +94,7 @@ function ChangePassword({ email }: { email: string }) {
     if (!next) missing.new_password = [t('validation.required')];
     if (next && again !== next) missing.re_new_password = [t('validation.passwordsMismatch')];
     if (Object.keys(missing).length) return setErrors({ fields: missing, messages: [] });
-    const result = await runApiAction(async () => (await users()).setPassword({ current_password: current, new_password: next, re_new_password: again }));
+    const result = await runChange(async () => (await users()).setPassword({ current_password: current, new_password: next, re_new_password: again }));
     if (!result.ok) return show(result.failure, ['current_password', 'new_password', 're_new_password']);
     clear();
     setCurrent('');
@@ -118,7 +123,7 @@ function ChangePassword({ email }: { email: string }) {
 
 function AddCredentials() {
   const { t } = useTranslation();
-  const reload = useReloadUser();
+  const changeAccount = useAccountChange();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
@@ -131,11 +136,10 @@ function AddCredentials() {
     if (!password) missing.password = [t('validation.required')];
     if (password && again !== password) missing.re_password = [t('validation.passwordsMismatch')];
     if (Object.keys(missing).length) return setErrors({ fields: missing, messages: [] });
-    const result = await runApiAction(async () => (await users()).addCredentials({ email: email.trim(), password, re_password: again }));
+    const result = await changeAccount(async () => (await users()).addCredentials({ email: email.trim(), password, re_password: again }));
     if (!result.ok) return show(result.failure, ['email', 'password', 're_password']);
     clear();
     showTopInfo({ type: 'success', text: t('account.credentialsAdded') });
-    await reload();
   }
 
   return (
@@ -157,7 +161,7 @@ function AddCredentials() {
 function LinkEmailAccount() {
   const { t } = useTranslation();
   const router = useRouter();
-  const reload = useReloadUser();
+  const changeAccount = useAccountChange();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { errors, setErrors, show, clear } = useSettingsErrors();
@@ -168,11 +172,10 @@ function LinkEmailAccount() {
     if (!email.trim()) missing.email = [t('validation.required')];
     if (!password) missing.password = [t('validation.required')];
     if (Object.keys(missing).length) return setErrors({ fields: missing, messages: [] });
-    const result = await runApiAction(async () => (await users()).linkTelegram({ email: email.trim(), password }));
+    const result = await changeAccount(async () => (await users()).linkTelegram({ email: email.trim(), password }));
     if (!result.ok) return show(result.failure, ['email', 'password']);
     clear();
     showTopInfo({ type: 'success', text: t('account.linked', { email: result.value.email ?? '' }) });
-    await reload();
     await router.navigate({ to: ROUTES.funnels });
   }
 
@@ -192,14 +195,13 @@ function LinkEmailAccount() {
 
 function TelegramIdentity({ username, linked, canUnlink }: { username: string | null; linked: boolean; canUnlink: boolean }) {
   const { t } = useTranslation();
-  const reload = useReloadUser();
+  const changeAccount = useAccountChange();
   const { errors, show } = useSettingsErrors();
 
   async function unlink() {
-    const result = await runApiAction(async () => (await users()).unlinkTelegram());
+    const result = await changeAccount(async () => (await users()).unlinkTelegram());
     if (!result.ok) return show(result.failure, []);
     showTopInfo({ type: 'success', text: t('account.unlinked') });
-    await reload();
   }
 
   return (

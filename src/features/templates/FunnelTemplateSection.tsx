@@ -6,9 +6,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel } from '../../../contract/funnels';
 import type { FunnelTemplate } from '../../../contract/templates';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { addTemplate, applyTemplateUpdate } from '@/api/templates';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { noticeFailure, success } from '@/api/useApi';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { CopyIcon } from '@/ui/glyphs';
@@ -17,23 +17,21 @@ import './templates.css';
 export function FunnelTemplateSection({ funnel, template }: { funnel: Funnel; template: FunnelTemplate }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const refresh = useRefresh();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
   async function apply() {
     setConfirming(false);
     setBusy(true);
-    const result = await runApiAction(() => applyTemplateUpdate(funnel.id));
+    const result = await runChange(() => applyTemplateUpdate(funnel.id));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('templates.updated', { version: result.value.version }));
-    void refresh();
   }
 
   async function freshCopy() {
     setBusy(true);
-    const result = await runApiAction(() => addTemplate(template.template_id));
+    const result = await runChange(() => addTemplate(template.template_id));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('templates.added'));

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { Funnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';
 import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_NAME_MAX } from '../../../contract/templates';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { createTemplate } from '@/api/templates';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
@@ -38,7 +38,7 @@ export function NewTemplateScreen({ funnels }: { funnels: Funnel[] }) {
     if (funnelId === null) return;
     if (!name.trim()) return setErrors({ fields: { name: [t('funnels.serverErrors.blank')] }, messages: [] });
     setBusy(true);
-    const result = await runApiAction(() => createTemplate({ funnel_id: funnelId, name: name.trim(), description: description.trim() }));
+    const result = await runChange(() => createTemplate({ funnel_id: funnelId, name: name.trim(), description: description.trim() }));
     setBusy(false);
     if (!result.ok) return setErrors(describeFailure(result.failure, ['funnel_id', 'name', 'description']));
     success(t('templates.created'));

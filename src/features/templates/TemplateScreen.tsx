@@ -7,9 +7,9 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { TEMPLATE_COVER_TYPES, type Template, type TemplateStats } from '../../../contract/templates';
-import { runApiAction } from '@/api/action';
+import { runChange } from '@/api/action';
 import { addTemplate, publicFile, publishVersion, updateTemplate, uploadCover } from '@/api/templates';
-import { noticeFailure, success, useRefresh } from '@/api/useApi';
+import { noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, RowIcon, Section, Stat, StatGrid } from '@/ui/blocks';
@@ -25,14 +25,13 @@ export function TemplateScreen({ template, stats }: { template: Template; stats:
   const { t } = useTranslation();
   usePageHead(template.name, template.description);
   const navigate = useNavigate();
-  const refresh = useRefresh();
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<'version' | 'unpublish' | null>(null);
   const coverInput = useRef<HTMLInputElement>(null);
 
   async function add() {
     setBusy(true);
-    const result = await runApiAction(() => addTemplate(template.id));
+    const result = await runChange(() => addTemplate(template.id));
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
     success(t('templates.added'));
@@ -42,11 +41,9 @@ export function TemplateScreen({ template, stats }: { template: Template; stats:
   async function act(action: () => Promise<unknown>, done: string) {
     setConfirm(null);
     setBusy(true);
-    const result = await runApiAction(action);
+    const result = await runChange(action, { notice: done });
     setBusy(false);
     if (!result.ok) return noticeFailure(result.failure);
-    success(done);
-    void refresh();
   }
 
   return (
