@@ -15,7 +15,8 @@ import { isUniqueViolation } from '../db/errors';
 import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
-import { conflict, FUNNEL_ERRORS, FunnelError, invalid, invalidField, invalidFields, notFound, type FunnelMessage } from './errors';
+import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -119,7 +120,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     await ownedFunnel(orm, ownerId, funnelId);
     if (body.name !== undefined) {
       const name = body.name.trim();
-      if (!name) throw invalidField('name', FUNNEL_ERRORS.blank);
+      if (!name) throw invalidField('name', COMMON_ERRORS.blank);
       await orm.update(funnels).set({ name, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     }
     if (body.inbox_alerts !== undefined) await orm.update(funnels).set({ inboxAlerts: body.inbox_alerts, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
@@ -131,8 +132,8 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
    * button on the last stage that leads nowhere, and Telegram's own word on the token (asked
    * every time: a revoked token is marked so on the funnel and its screen offers to replace it).
    */
-  async function runProblems(funnel: FunnelRow): Promise<FunnelMessage[]> {
-    const problems: FunnelMessage[] = [];
+  async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
+    const problems: DomainMessage[] = [];
     const list = await orm
       .select({ title: stages.title, message: stages.message })
       .from(stages)
@@ -151,7 +152,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     try {
       await callTelegram(() => botApiOf(funnel).getMe(), invalid(FUNNEL_ERRORS.tokenRevoked));
     } catch (error) {
-      if (!(error instanceof FunnelError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       problems.push(error.detail);
       if (error.detail.code === 'token_revoked' && funnel.state !== 'running') {
         await orm.update(funnels).set({ stopReason: 'token_revoked', updatedAt: now() }).where(and(eq(funnels.id, funnel.id), eq(funnels.ownerId, funnel.ownerId)));
@@ -162,7 +163,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
 
   async function runCheck(ownerId: number, funnelId: number): Promise<RunCheck> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
-    const problems: FunnelMessage[] = funnel.archivedAt ? [FUNNEL_ERRORS.runArchived] : await runProblems(funnel);
+    const problems: DomainMessage[] = funnel.archivedAt ? [FUNNEL_ERRORS.runArchived] : await runProblems(funnel);
     return { problems: problems.map(({ code, text, detail }) => ({ code, message: text, ...(detail === undefined ? {} : { detail }) })) };
   }
 
@@ -259,7 +260,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
       .from(funnels)
       .where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)))
       .limit(1);
-    if (!target) throw invalidField('target_funnel_id', FUNNEL_ERRORS.doesNotExist(targetId));
+    if (!target) throw invalidField('target_funnel_id', COMMON_ERRORS.doesNotExist(targetId));
 
     await orm.transaction(async (tx) => {
       const sourceStages = await tx.select().from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id));

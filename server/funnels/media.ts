@@ -5,18 +5,18 @@ import { MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaKind, type MessageMedia } from 
 import type { Db } from '../db';
 import { media, type MediaRow } from '../db/schema';
 import { ownedFunnel, ownedMedia } from './access';
-import { invalid, tooLarge, unsupported, type FunnelMessage } from './errors';
+import { invalid, tooLarge, unsupported, type DomainMessage } from '../domain-error';
 import { toMessageMedia } from './stages';
 
 
 export const MEDIA_MESSAGES = {
-  tooBig: (kind: MediaKind): FunnelMessage => {
+  tooBig: (kind: MediaKind): DomainMessage => {
     const mb = MEDIA_MAX_BYTES[kind] / (1024 * 1024);
     return { code: 'file_too_big', count: mb, text: `File too big. The file size must not exceed ${mb} MB.` };
   },
   unsupported: { code: 'unsupported_file', text: 'Upload an image (JPEG, PNG, WebP, GIF) or a video (MP4, MOV, WebM).' },
   empty: { code: 'empty_file', text: 'The submitted file is empty.' },
-} as const satisfies Record<string, FunnelMessage | ((kind: MediaKind) => FunnelMessage)>;
+} as const satisfies Record<string, DomainMessage | ((kind: MediaKind) => DomainMessage)>;
 
 export const FILENAME_MAX = 255;
 

@@ -22,7 +22,8 @@ import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
 import { people, personEvents, personTags, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
-import { FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
+import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
 
@@ -76,7 +77,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
 
   function cleanTitle(title: string): string {
     const clean = title.trim();
-    if (!clean) throw invalidField('title', FUNNEL_ERRORS.blank);
+    if (!clean) throw invalidField('title', COMMON_ERRORS.blank);
     return clean;
   }
 
@@ -248,7 +249,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
       .from(stages)
       .where(and(eq(stages.id, stageId), eq(stages.funnelId, person.funnelId)))
       .limit(1);
-    if (!stage) throw invalidField('stage_id', FUNNEL_ERRORS.doesNotExist(stageId));
+    if (!stage) throw invalidField('stage_id', COMMON_ERRORS.doesNotExist(stageId));
     await orm.transaction(async (tx) => {
       await tx.update(people).set({ stageId: stage.id }).where(ownersRow(tx, ownerId, people, personId));
       await tx.insert(stageReaches).values({ personId, stageId: stage.id, funnelId: person.funnelId }).onConflictDoNothing();
@@ -260,7 +261,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
   async function addPersonTag(ownerId: number, personId: number, tagId: number): Promise<PersonDetail> {
     const person = await ownedPerson(orm, ownerId, personId);
     const [tag] = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.id, tagId), eq(tags.funnelId, person.funnelId))).limit(1);
-    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(tagId));
+    if (!tag) throw invalidField('tag_id', COMMON_ERRORS.doesNotExist(tagId));
     await orm.insert(personTags).values({ personId, tagId, source: 'manual' }).onConflictDoNothing();
     return getPerson(ownerId, personId);
   }

@@ -17,7 +17,8 @@ import {
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
 import { ownedFunnel, ownedStage, ownersRow } from './access';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields, notFound } from './errors';
+import { COMMON_ERRORS, conflict, invalid, invalidField, invalidFields, notFound } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
 import { messageProblems } from '../messages/validate';
 
 export interface StageServiceDeps {
@@ -89,12 +90,12 @@ export function createStageService({ db }: StageServiceDeps) {
   async function checkTag(funnelId: number, tagId: number | null | undefined): Promise<void> {
     if (tagId === null || tagId === undefined) return;
     const [tag] = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.id, tagId), eq(tags.funnelId, funnelId))).limit(1);
-    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(tagId));
+    if (!tag) throw invalidField('tag_id', COMMON_ERRORS.doesNotExist(tagId));
   }
 
   function cleanTitle(title: string): string {
     const clean = title.trim();
-    if (!clean) throw invalidField('title', FUNNEL_ERRORS.blank);
+    if (!clean) throw invalidField('title', COMMON_ERRORS.blank);
     return clean;
   }
 

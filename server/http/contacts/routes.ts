@@ -3,14 +3,14 @@
 // funnels are ever read: a filter naming someone else's funnel, stage or tag finds nobody.
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { CONTACTS_PATHS } from '../../../contract/contacts';
 import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
 import type { Sessions } from '../../accounts/sessions';
 import { createContactsService } from '../../contacts/contacts';
 import type { Db } from '../../db';
 import { currentUser, requireAuth } from '../auth/authenticate';
-import { toFunnelApiError } from '../funnels/routes';
+import { codedErrorHandling } from '../errors';
 
 export interface ContactRoutesDeps {
   db: Db;
@@ -23,9 +23,7 @@ export function contactRoutes(deps: ContactRoutesDeps) {
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
+    codedErrorHandling(app);
 
     app.get(CONTACTS_PATHS.contacts, { schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
       contacts.list(currentUser(request).id, request.query),

@@ -2,7 +2,7 @@
 // copy, archive and restore) and lists of contacts. Another user's folder or list is 404.
 // Pictures go up as the raw body (JPEG, PNG or WebP) and come back with the Authorization header.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CRM_PATHS, FOLDER_IMAGE_KINDS, FOLDER_IMAGE_MAX_BYTES, FOLDER_IMAGE_TYPES, type FolderImageKind } from '../../../contract/crm';
 import {
@@ -20,13 +20,13 @@ import {
   ListsQuerySchema,
 } from '../../../contract/schemas/crm';
 import type { Sessions } from '../../accounts/sessions';
-import { createCrmService, CRM_ERRORS } from '../../crm/crm';
+import { createCrmService } from '../../crm/crm';
+import { CRM_ERRORS } from '../../crm/errors';
 import type { Db } from '../../db';
+import { notFound } from '../../domain-error';
 import { parseId } from '../../funnels/access';
-import { notFound } from '../../funnels/errors';
 import { currentUser, requireAuth } from '../auth/authenticate';
-import { ApiError, codedDetailBody } from '../errors';
-import { toFunnelApiError } from '../funnels/routes';
+import { codedErrorHandling } from '../errors';
 
 export interface CrmRoutesDeps {
   db: Db;
@@ -51,9 +51,7 @@ export function crmRoutes(deps: CrmRoutesDeps) {
 
   async function json(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
+    codedErrorHandling(app);
 
     app.get(CRM_PATHS.folders, { schema: { querystring: FoldersQuerySchema, response: { 200: Type.Array(FolderSummarySchema) } } }, async (request) =>
       crm.listFolders(ownerOf(request), request.query.archived === 'true'),
@@ -119,18 +117,16 @@ export function crmRoutes(deps: CrmRoutesDeps) {
     for (const type of FOLDER_IMAGE_TYPES) {
       app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: largest }, (_request, body, done) => done(null, body));
     }
-    app.setErrorHandler(async (error: FastifyError, request) => {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        const kind = (request.params as { kind?: string }).kind === 'picture' ? 'picture' : 'background';
-        throw new ApiError(413, codedDetailBody(CRM_ERRORS.imageTooBig(kind)));
-      }
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(CRM_ERRORS.imageType));
-      throw toFunnelApiError(error);
-    });
     app.put(
       CRM_PATHS.image,
       {
         schema: { params: imageParams, response: { 200: FolderSchema } },
+        config: {
+          refusedUpload: {
+            tooLarge: (request) => CRM_ERRORS.imageTooBig((request.params as { kind?: string }).kind === 'picture' ? 'picture' : 'background'),
+            unsupported: CRM_ERRORS.imageType,
+          },
+        },
         // Before the body is read: someone else's folder (or a path that names no picture) is 404 whatever the upload.
         preParsing: async (request) => {
           kindOf(request);

@@ -16,6 +16,7 @@ import {
 } from '../../../contract/funnels';
 import { media, personEvents } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { COMMON_ERRORS } from '../../domain-error';
 import { startOfDayIn } from '../../funnels/time-zone';
 import { expectJsonError, TEST_DATABASE_URL } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
@@ -162,7 +163,7 @@ describe('POST /api/funnels/:id/copy/', () => {
     const theirs = await connectFunnel(env, stranger);
     await addStage(env, key, funnel.id);
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: funnel.id }), 400)).toEqual(fieldsError({ target_funnel_id: [FUNNEL_ERRORS.copyIntoItself] }));
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: theirs.id }), 400)).toEqual(fieldsError({ target_funnel_id: [FUNNEL_ERRORS.doesNotExist(theirs.id)] }));
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: theirs.id }), 400)).toEqual(fieldsError({ target_funnel_id: [COMMON_ERRORS.doesNotExist(theirs.id)] }));
     expect(ok<Funnel>(await call(env, stranger, 'GET', FUNNELS_API.funnel(theirs.id))).stage_count).toBe(0);
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: 'x' }), 400)).toEqual(fieldsError({ target_funnel_id: [SCHEMA.notAnInteger] }));
   });

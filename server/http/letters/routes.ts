@@ -1,7 +1,7 @@
 // The series-of-letters API (issue 9): handlers parse ids and call server/letters; every lookup
 // names the signed-in owner through the series' funnel, so another user's series is 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LETTERS_PATHS } from '../../../contract/letters';
 import {
@@ -21,7 +21,7 @@ import { parseId } from '../../funnels/access';
 import { LetterScheduler } from '../../jobs/letter-scheduler';
 import { createSeriesService } from '../../letters/series';
 import { currentUser, requireAuth } from '../auth/authenticate';
-import { toFunnelApiError } from '../funnels/routes';
+import { codedErrorHandling } from '../errors';
 
 export interface LetterRoutesDeps {
   db: Db;
@@ -40,9 +40,7 @@ export function letterRoutes(deps: LetterRoutesDeps) {
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
+    codedErrorHandling(app);
 
     app.get(LETTERS_PATHS.series, { schema: { params, response: { 200: Type.Array(SeriesSchema) } } }, async (request) => series.list(ownerOf(request), idOf(request)));
     app.post(LETTERS_PATHS.series, { schema: { params, body: SeriesBodySchema, response: { 201: SeriesSchema } } }, async (request, reply) =>

@@ -1,14 +1,14 @@
 // The mailings API (issue 9): handlers parse ids and call server/mailings; every lookup names the
 // signed-in owner through the mailing's funnel, so another user's mailing is 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAILINGS_PATHS } from '../../../contract/mailings';
 import type { Sessions } from '../../accounts/sessions';
 import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
 import { createMailingService } from '../../mailings/mailings';
 import { currentUser, requireAuth } from '../auth/authenticate';
-import { toFunnelApiError } from '../funnels/routes';
+import { codedErrorHandling } from '../errors';
 import * as schemas from './schemas';
 
 export interface MailingRoutesDeps {
@@ -29,9 +29,7 @@ export function mailingRoutes(deps: MailingRoutesDeps) {
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
+    codedErrorHandling(app);
 
     app.get(MAILINGS_PATHS.mailings, { schema: schemas.listSchema }, async (request) => mailings.list(ownerOf(request), idOf(request)));
     app.post(MAILINGS_PATHS.mailings, { schema: schemas.createSchema }, async (request, reply) =>
