@@ -10,9 +10,9 @@ import { createDb, migrate } from './db';
 import { startEmbeddedUpkeep } from './db/upkeep';
 import { decryptBotToken } from './funnels/secret-box';
 import { OutboxSender } from './jobs/outbox-sender';
-import { createMailingService } from './mailings/mailings';
 import { BotRateLimits } from './telegram/rate-limiter';
 import { createMailer } from './mail/mailer';
+import { createServices, type ServiceLog } from './services';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** The signal that ends the process without finishing (the first stops it, a second is npm passing it on). */
@@ -57,18 +57,34 @@ async function main(): Promise<void> {
   /** Made after the app (it logs through it); the API wakes it when a mailing starts. */
   const engine: { deliveries?: OutboxSender } = {};
   const limits = new BotRateLimits(config.sendRate);
-  const app = await buildApp({
+  // The services log through the app's logger (buildApp makes it, with its redaction rules); they
+  // log nothing before the app starts (the session cache listens from onReady, tasks run on requests).
+  // eslint-disable-next-line prefer-const -- assigned after buildApp, read by the services' log
+  let appLog: ServiceLog | undefined;
+  const services = createServices({
     config,
     db,
     mailer,
+    log: {
+      info: (object, message) => appLog?.info(object, message),
+      warn: (object, message) => appLog?.warn(object, message),
+      error: (object, message) => appLog?.error(object, message),
+    },
     funnelRuntime: {
       sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
       contentChanged: () => funnelRuntime?.contentChanged(),
     },
-    // Telegram delivers only once a webhook is set, which the runtime does in webhook mode.
     deliveries: { wake: () => engine.deliveries?.wake() },
+  });
+  const app = await buildApp({
+    config,
+    db,
+    mailer,
+    services,
+    // Telegram delivers only once a webhook is set, which the runtime does in webhook mode.
     funnelWebhooks: { deliver: (funnelId, update) => funnelRuntime?.deliver(funnelId, update) ?? Promise.resolve('unknown') },
   });
+  appLog = app.log;
   funnelRuntime = new FunnelRuntime({
     db,
     config,
@@ -77,14 +93,13 @@ async function main(): Promise<void> {
     alertOwner: inboxAlertSender(config),
     limits,
   });
-  const mailingStarts = createMailingService({ db, now: () => new Date(), sendRate: config.sendRate });
   const deliveries = new OutboxSender({
     db,
     apiRoot: config.telegramApiRoot,
     tokenOf: (funnel) => decryptBotToken(funnel, config),
     log: app.log.child({ component: 'outbox' }),
     limits,
-    startMailing: (id) => mailingStarts.startNow(id),
+    startMailing: (id) => services.mailings.startNow(id),
     onRevoked: (funnelId) => funnelRuntime!.tokenRevoked(funnelId),
   });
   engine.deliveries = deliveries;

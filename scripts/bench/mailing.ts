@@ -21,10 +21,9 @@ import { DEFAULT_SEND_RATE } from '../../contract/mailings';
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
 import { mailings, people as peopleTable } from '../../server/db/schema';
 import { OutboxSender } from '../../server/jobs/outbox-sender';
-import { createMailingService } from '../../server/mailings/mailings';
 import { createFunnel, createOwner, silentLog } from '../../server/test/funnel-runtime';
 import { BotRateLimits } from '../../server/telegram/rate-limiter';
-import { benchDb } from './db';
+import { benchDb, benchServices } from './db';
 import type { Spread } from './stats';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 3000);
@@ -90,7 +89,7 @@ async function scenario(
     : null;
   // The subscribers' /start that made the chats is old news: the runtime starts after it.
   await runtime?.start();
-  const service = createMailingService({ db, now: () => new Date() });
+  const service = benchServices(db).mailings;
   const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
   const ids = [];
   for (const funnel of funnels) {
@@ -176,7 +175,7 @@ async function letterScenario(
   await db.query(`update outbox set moment = moment + make_interval(secs => $1 / 1000.0), anchor = anchor + make_interval(secs => $1 / 1000.0), not_before = not_before + make_interval(secs => $1 / 1000.0) where letter_id is not null`, [shiftMs]);
   for (const [key, at] of moments) moments.set(key, at + shiftMs);
   const limits = new BotRateLimits(DEFAULT_SEND_RATE);
-  const service = createMailingService({ db, now: () => new Date() });
+  const service = benchServices(db).mailings;
   const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, startMailing: (id) => service.startNow(id) });
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);

@@ -61,6 +61,11 @@ export function createMediaService({ db }: { db: Db }) {
     return toMessageMedia(row);
   }
 
+  /** Refuses (404) a funnel that is not the owner's: an upload checks it before its body is read. */
+  async function requireFunnel(ownerId: number, funnelId: number): Promise<void> {
+    await ownedFunnel(orm, ownerId, funnelId);
+  }
+
   async function download(ownerId: number, mediaId: number): Promise<MediaRow> {
     return ownedMedia(orm, ownerId, mediaId);
   }
@@ -71,7 +76,7 @@ export function createMediaService({ db }: { db: Db }) {
     return row;
   }
 
-  return { upload, download, byId };
+  return { upload, requireFunnel, download, byId };
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;

@@ -5,14 +5,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API } from '../../../contract/auth';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from '../../../contract/constants';
-import { AccountError, createAccountService } from '../../accounts/accounts';
-import type { Bucket, RateLimiter } from '../../accounts/rate-limit';
-import type { Sessions } from '../../accounts/sessions';
+import { AccountError } from '../../accounts/accounts';
+import type { Bucket } from '../../accounts/rate-limit';
 import { normalizeEmail, toCurrentUser } from '../../accounts/users';
 import type { Config } from '../../config';
-import type { Db } from '../../db';
-import type { Mailer } from '../../mail/mailer';
-import { ApiError, fieldError, fieldErrors, loggableError, nonFieldError, notFound } from '../errors';
+import type { Services } from '../../services';
+import { loggableError } from '../../db/errors';
+import { ApiError, fieldError, fieldErrors, nonFieldError, notFound } from '../errors';
 import { AUTH_MESSAGES, currentUser, requireAuth } from './authenticate';
 import * as schemas from './schemas';
 
@@ -32,16 +31,7 @@ export const AUTH_ERRORS = {
   telegramOnly: 'Open the app from Telegram to link your Telegram account.',
 } as const;
 
-export interface AuthRoutesDeps {
-  config: Config;
-  db: Db;
-  mailer: Mailer;
-  sessions: Sessions;
-  limiter: RateLimiter;
-  now: () => Date;
-  /** Runs work after the answer is sent (mail that must not reveal whether an account exists). */
-  background: (task: () => Promise<void>) => void;
-}
+export type AuthRoutesDeps = Pick<Services, 'sessions' | 'limiter' | 'accounts'> & { config: Config };
 
 function throttled(retryAfterS: number): ApiError {
   const unit = retryAfterS === 1 ? 'second' : 'seconds';
@@ -116,8 +106,7 @@ function requestLanguage(request: FastifyRequest, fromBody: Language | undefined
 }
 
 export function authRoutes(deps: AuthRoutesDeps) {
-  const { config, db, mailer, sessions, limiter, now, background } = deps;
-  const accounts = createAccountService({ db, config, mailer, sessions, now, background });
+  const { config, sessions, limiter, accounts } = deps;
   const authenticate = requireAuth(sessions);
   const { perIp, perEmail } = config.rateLimit;
 

@@ -6,20 +6,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { CONTACTS_PATHS } from '../../../contract/contacts';
 import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
-import type { Sessions } from '../../accounts/sessions';
-import { createContactsService } from '../../contacts/contacts';
-import type { Db } from '../../db';
+import type { Services } from '../../services';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import { codedErrorHandling } from '../errors';
 
-export interface ContactRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type ContactRoutesDeps = Pick<Services, 'sessions' | 'contacts' | 'now'>;
 
 export function contactRoutes(deps: ContactRoutesDeps) {
-  const contacts = createContactsService(deps);
+  const { contacts } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));

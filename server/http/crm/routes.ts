@@ -19,20 +19,14 @@ import {
   ListPatchSchema,
   ListsQuerySchema,
 } from '../../../contract/schemas/crm';
-import type { Sessions } from '../../accounts/sessions';
-import { createCrmService } from '../../crm/crm';
 import { CRM_ERRORS } from '../../crm/errors';
-import type { Db } from '../../db';
 import { notFound } from '../../domain-error';
 import { parseId } from '../../funnels/access';
+import type { Services } from '../../services';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import { codedErrorHandling } from '../errors';
 
-export interface CrmRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type CrmRoutesDeps = Pick<Services, 'sessions' | 'crm'>;
 
 const params = Type.Object({ id: Type.String() });
 const imageParams = Type.Object({ id: Type.String(), kind: Type.String() });
@@ -47,7 +41,7 @@ function kindOf(request: { params: { kind: string } }): FolderImageKind {
 const ownerOf = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
 
 export function crmRoutes(deps: CrmRoutesDeps) {
-  const crm = createCrmService(deps);
+  const { crm } = deps;
 
   async function json(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();

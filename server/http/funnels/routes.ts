@@ -4,45 +4,24 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FUNNELS_PATHS, MEDIA_MAX_BYTES, MEDIA_TYPES, NO_STAGE, type MessageContentBody } from '../../../contract/funnels';
-import type { Sessions } from '../../accounts/sessions';
-import type { Config } from '../../config';
-import type { Db } from '../../db';
-import { ownedFunnel, parseId } from '../../funnels/access';
-import { createDashboardService } from '../../funnels/dashboard';
-import { createInboxService } from '../../funnels/inbox';
-import { createStatsService } from '../../funnels/stats';
+import { parseId } from '../../funnels/access';
 import { isTimeZone } from '../../funnels/time-zone';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { createFunnelService } from '../../funnels/funnels';
-import { createMediaService, MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
-import { createPeopleService } from '../../funnels/people';
-import type { FunnelRuntimePort } from '../../funnels/runtime-port';
-import { createStageService } from '../../funnels/stages';
+import { MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
+import type { Services } from '../../services';
 import { invalidField, unsupported } from '../../domain-error';
-import { codedErrorHandling, loggableError } from '../errors';
+import { loggableError } from '../../db/errors';
+import { codedErrorHandling } from '../errors';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import * as schemas from './schemas';
 
-export interface FunnelRoutesDeps {
-  config: Config;
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-  runtime: FunnelRuntimePort;
-}
+export type FunnelRoutesDeps = Pick<Services, 'sessions' | 'runtime' | 'funnels' | 'stages' | 'people' | 'media' | 'dashboard' | 'stats' | 'inbox'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function funnelRoutes(deps: FunnelRoutesDeps) {
-  const { db, config, now, runtime } = deps;
-  const funnels = createFunnelService({ db, config, now });
-  const stages = createStageService({ db });
-  const people = createPeopleService({ db, now });
-  const mediaFiles = createMediaService({ db });
-  const dashboard = createDashboardService({ db, now });
-  const stats = createStatsService({ db, now });
-  const inbox = createInboxService({ db, config });
+  const { runtime, funnels, stages, people, media: mediaFiles, dashboard, stats, inbox } = deps;
   const zoneOf = (tz: string | undefined) => {
     if (tz !== undefined && !isTimeZone(tz)) throw invalidField('tz', FUNNEL_ERRORS.unknownTimeZone);
     return tz ?? 'UTC';
@@ -248,7 +227,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
         },
         // Before the body is read: someone else's funnel is 404 whatever the upload.
         preParsing: async (request) => {
-          await ownedFunnel(db.orm, ownerOf(request), idOf(request));
+          await mediaFiles.requireFunnel(ownerOf(request), idOf(request));
         },
       },
       async (request, reply) => {

@@ -15,19 +15,12 @@ import {
   SeriesPatchSchema,
   SeriesSchema,
 } from '../../../contract/schemas/letters';
-import type { Sessions } from '../../accounts/sessions';
-import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
-import { LetterScheduler } from '../../jobs/letter-scheduler';
-import { createSeriesService } from '../../letters/series';
+import type { Services } from '../../services';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import { codedErrorHandling } from '../errors';
 
-export interface LetterRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type LetterRoutesDeps = Pick<Services, 'sessions' | 'series' | 'letterScheduler'>;
 
 const params = Type.Object({ id: Type.String() });
 const memberParams = Type.Object({ id: Type.String(), personId: Type.String() });
@@ -35,8 +28,7 @@ const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function letterRoutes(deps: LetterRoutesDeps) {
-  const series = createSeriesService(deps);
-  const scheduler = new LetterScheduler(deps.db);
+  const { series, letterScheduler: scheduler } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));

@@ -3,29 +3,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAILINGS_PATHS } from '../../../contract/mailings';
-import type { Sessions } from '../../accounts/sessions';
-import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
-import { createMailingService } from '../../mailings/mailings';
+import type { Services } from '../../services';
 import { currentUser, requireAuth } from '../auth/authenticate';
 import { codedErrorHandling } from '../errors';
 import * as schemas from './schemas';
 
-export interface MailingRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-  sendRate: number;
-  /** The delivery engine: there is work now. */
-  wake?: () => void;
-}
+export type MailingRoutesDeps = Pick<Services, 'sessions' | 'mailings'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 
 export function mailingRoutes(deps: MailingRoutesDeps) {
-  const mailings = createMailingService(deps);
+  const { mailings } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onRequest', requireAuth(deps.sessions));

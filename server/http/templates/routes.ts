@@ -16,25 +16,19 @@ import {
   UpdateTemplateBodySchema,
 } from '../../../contract/schemas/templates';
 import { TEMPLATE_COVER_MAX_BYTES, TEMPLATE_COVER_TYPES, TEMPLATES_PATHS } from '../../../contract/templates';
-import type { Sessions } from '../../accounts/sessions';
-import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
+import type { Services } from '../../services';
 import { TEMPLATE_ERRORS } from '../../templates/errors';
-import { createTemplateService } from '../../templates/templates';
 import { currentAdmin, currentUser, requireAuth } from '../auth/authenticate';
 import { codedErrorHandling } from '../errors';
 
-export interface TemplateRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type TemplateRoutesDeps = Pick<Services, 'sessions' | 'templates'>;
 
 const params = Type.Object({ id: Type.String() });
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function templateRoutes(deps: TemplateRoutesDeps) {
-  const service = createTemplateService(deps);
+  const { templates: service } = deps;
 
   async function signedIn(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
