@@ -9,12 +9,7 @@ import type { Config } from './config';
 import type { Db } from './db';
 import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
-import { funnelRoutes } from './http/funnels/routes';
-import { mailingRoutes } from './http/mailings/routes';
-import { letterRoutes } from './http/letters/routes';
-import { templateRoutes } from './http/templates/routes';
-import { contactRoutes } from './http/contacts/routes';
-import { crmRoutes } from './http/crm/routes';
+import { productApi } from './http/api';
 import { testClockRoutes } from './http/letters/test-clock';
 import type { FunnelRuntimePort } from './funnels/runtime-port';
 import {
@@ -240,12 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes({ ...services, config }));
   app.decorate('funnelRuntime', services.runtime);
-  await app.register(funnelRoutes(services));
-  await app.register(mailingRoutes(services));
-  await app.register(letterRoutes(services));
-  await app.register(templateRoutes(services));
-  await app.register(contactRoutes(services));
-  await app.register(crmRoutes(services));
+  await app.register(productApi(services));
   if (services.testClock) await app.register(testClockRoutes({ ...services, testClock: services.testClock }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);

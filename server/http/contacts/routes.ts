@@ -7,17 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import { CONTACTS_PATHS } from '../../../contract/contacts';
 import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
 import type { Services } from '../../services';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { codedErrorHandling } from '../errors';
+import { currentUser } from '../auth/authenticate';
 
-export type ContactRoutesDeps = Pick<Services, 'sessions' | 'contacts' | 'now'>;
+export type ContactRoutesDeps = Pick<Services, 'contacts' | 'now'>;
 
 export function contactRoutes(deps: ContactRoutesDeps) {
   const { contacts } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    codedErrorHandling(app);
 
     app.get(CONTACTS_PATHS.contacts, { schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
       contacts.list(currentUser(request).id, request.query),

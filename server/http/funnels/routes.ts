@@ -11,11 +11,10 @@ import { MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
 import type { Services } from '../../services';
 import { invalidField, unsupported } from '../../domain-error';
 import { loggableError } from '../../db/errors';
-import { codedErrorHandling } from '../errors';
-import { currentUser, requireAuth } from '../auth/authenticate';
+import { currentUser } from '../auth/authenticate';
 import * as schemas from './schemas';
 
-export type FunnelRoutesDeps = Pick<Services, 'sessions' | 'runtime' | 'funnels' | 'stages' | 'people' | 'media' | 'dashboard' | 'stats' | 'inbox'>;
+export type FunnelRoutesDeps = Pick<Services, 'runtime' | 'funnels' | 'stages' | 'people' | 'media' | 'dashboard' | 'stats' | 'inbox'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
@@ -29,13 +28,11 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
 
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
     // Any write here may change what the bots send (stages, messages, tags, copies): the runtime
     // reads them again at once instead of when its copy runs out.
     app.addHook('onResponse', async (request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) runtime.contentChanged();
     });
-    codedErrorHandling(app);
 
     /** Tells the bot runtime a funnel changed; its trouble is logged, the change stands. */
     async function syncRuntime(request: FastifyRequest, funnelId: number): Promise<void> {

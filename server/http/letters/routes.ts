@@ -17,10 +17,9 @@ import {
 } from '../../../contract/schemas/letters';
 import { parseId } from '../../funnels/access';
 import type { Services } from '../../services';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { codedErrorHandling } from '../errors';
+import { currentUser } from '../auth/authenticate';
 
-export type LetterRoutesDeps = Pick<Services, 'sessions' | 'series' | 'letterScheduler'>;
+export type LetterRoutesDeps = Pick<Services, 'series' | 'letterScheduler'>;
 
 const params = Type.Object({ id: Type.String() });
 const memberParams = Type.Object({ id: Type.String(), personId: Type.String() });
@@ -31,8 +30,6 @@ export function letterRoutes(deps: LetterRoutesDeps) {
   const { series, letterScheduler: scheduler } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    codedErrorHandling(app);
 
     app.get(LETTERS_PATHS.series, { schema: { params, response: { 200: Type.Array(SeriesSchema) } } }, async (request) => series.list(ownerOf(request), idOf(request)));
     app.post(LETTERS_PATHS.series, { schema: { params, body: SeriesBodySchema, response: { 201: SeriesSchema } } }, async (request, reply) =>

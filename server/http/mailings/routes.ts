@@ -5,11 +5,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAILINGS_PATHS } from '../../../contract/mailings';
 import { parseId } from '../../funnels/access';
 import type { Services } from '../../services';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { codedErrorHandling } from '../errors';
+import { currentUser } from '../auth/authenticate';
 import * as schemas from './schemas';
 
-export type MailingRoutesDeps = Pick<Services, 'sessions' | 'mailings'>;
+export type MailingRoutesDeps = Pick<Services, 'mailings'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
@@ -19,8 +18,6 @@ export function mailingRoutes(deps: MailingRoutesDeps) {
   const { mailings } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    codedErrorHandling(app);
 
     app.get(MAILINGS_PATHS.mailings, { schema: schemas.listSchema }, async (request) => mailings.list(ownerOf(request), idOf(request)));
     app.post(MAILINGS_PATHS.mailings, { schema: schemas.createSchema }, async (request, reply) =>

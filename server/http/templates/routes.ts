@@ -19,10 +19,9 @@ import { TEMPLATE_COVER_MAX_BYTES, TEMPLATE_COVER_TYPES, TEMPLATES_PATHS } from 
 import { parseId } from '../../funnels/access';
 import type { Services } from '../../services';
 import { TEMPLATE_ERRORS } from '../../templates/errors';
-import { currentAdmin, currentUser, requireAuth } from '../auth/authenticate';
-import { codedErrorHandling } from '../errors';
+import { currentAdmin, currentUser } from '../auth/authenticate';
 
-export type TemplateRoutesDeps = Pick<Services, 'sessions' | 'templates'>;
+export type TemplateRoutesDeps = Pick<Services, 'templates'>;
 
 const params = Type.Object({ id: Type.String() });
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
@@ -32,8 +31,6 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
 
   async function signedIn(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    codedErrorHandling(app);
     // On the request, before its body is read or validated: a non-admin learns nothing about an
     // admin call's fields (DRF checks permissions first).
     const admin = async (request: FastifyRequest) => {
@@ -95,9 +92,17 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
     );
   }
 
-  async function files(untyped: FastifyInstance): Promise<void> {
+  return signedIn;
+}
+
+/**
+ * A published template's cover and its preview's media, served without credentials (an <img>
+ * shows them): registered outside the signed-in API.
+ */
+export function templateFileRoutes(deps: TemplateRoutesDeps) {
+  const { templates: service } = deps;
+  return async function files(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    codedErrorHandling(app);
     app.get(TEMPLATES_PATHS.cover, { schema: { params } }, async (request, reply) => {
       const file = await service.cover(idOf(request));
       return reply.header('content-type', file.contentType).header('cache-control', 'public, max-age=86400').send(file.data);
@@ -110,10 +115,5 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
         .header('cache-control', 'public, max-age=86400')
         .send(file.data);
     });
-  }
-
-  return async function plugin(app: FastifyInstance): Promise<void> {
-    await app.register(signedIn);
-    await app.register(files);
   };
 }
