@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     },
     funnelRuntime: {
       sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
-      contentChanged: () => funnelRuntime?.contentChanged(),
+      stagesChanged: (funnelId) => funnelRuntime?.stagesChanged(funnelId),
     },
     deliveries: { wake: () => engine.deliveries?.wake() },
   });

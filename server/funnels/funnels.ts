@@ -17,6 +17,7 @@ import { ownedFunnel } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
 import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
+import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -26,6 +27,8 @@ export interface FunnelServiceDeps {
   db: Db;
   config: Pick<Config, 'secretKey' | 'telegramApiRoot'>;
   now: () => Date;
+  /** Told when a copy adds stages to a funnel (a no-op when omitted). */
+  runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
 }
 
 // Correlated subqueries in plain SQL: Drizzle may print a column without its table there.
@@ -56,7 +59,7 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
   };
 }
 
-export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
+export function createFunnelService({ db, config, now, runtime = idleFunnelRuntime }: FunnelServiceDeps) {
   const orm = db.orm;
 
   async function list(ownerId: number, { archived, folder }: { archived: boolean; folder?: number }): Promise<Funnel[]> {
@@ -311,6 +314,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
       }
       await tx.update(funnels).set({ updatedAt: now() }).where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)));
     });
+    runtime.stagesChanged(targetId);
     return get(ownerId, targetId);
   }
 

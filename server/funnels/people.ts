@@ -24,12 +24,15 @@ import { people, personEvents, personTags, stageReaches, stages, tags, type Pers
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
+import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
 
 export interface PeopleServiceDeps {
   db: Db;
   now: () => Date;
+  /** Told when removing a tag takes it off a funnel's stages (a no-op when omitted). */
+  runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
 }
 
 // Plain SQL: Drizzle may print a column without its table inside a subquery.
@@ -59,7 +62,7 @@ export function toPerson(row: PersonRow, tagIds: number[]): Person {
   };
 }
 
-export function createPeopleService({ db }: PeopleServiceDeps) {
+export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleServiceDeps) {
   const orm = db.orm;
 
   // --- tags ------------------------------------------------------------------------------------
@@ -125,8 +128,10 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
 
   /** Removes the tag from everyone and from the stages that set it. */
   async function removeTag(ownerId: number, tagId: number): Promise<void> {
-    await ownedTag(orm, ownerId, tagId);
+    const tag = await ownedTag(orm, ownerId, tagId);
     await orm.delete(tags).where(ownersRow(orm, ownerId, tags, tagId));
+    // A stage that gave this tag gives none now (stages.tag_id is set null).
+    runtime.stagesChanged(tag.funnelId);
   }
 
   // --- people ----------------------------------------------------------------------------------

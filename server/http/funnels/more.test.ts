@@ -169,18 +169,24 @@ describe('POST /api/funnels/:id/copy/', () => {
   });
 });
 
-describe('the bot runtime hears of content changes', () => {
-  it('every successful write tells it to read stages, messages and tags again; reads and refused writes do not', async () => {
+describe('the bot runtime hears of stage changes', () => {
+  it("every successful write to a funnel's stages names that funnel; reads, refused writes and other writes do not", async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key, 'Changes');
-    const before = env.contentChanges.count;
+    const other = await connectFunnel(env, key, 'Copied into');
+    const before = env.stagesChanged.length;
+    const changed = () => env.stagesChanged.slice(before);
     const stage = await addStage(env, key, funnel.id, { title: 'One' });
-    expect(env.contentChanges.count).toBe(before + 1);
+    expect(changed()).toEqual([funnel.id]);
     ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: 'Hello <b>there</b>' }));
-    expect(env.contentChanges.count).toBe(before + 2);
+    expect(changed()).toEqual([funnel.id, funnel.id]);
     ok(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)));
     expectJsonError(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: '<b>unclosed' }), 400);
-    expect(env.contentChanges.count).toBe(before + 2);
+    ok(await call(env, key, 'PATCH', FUNNELS_API.funnel(funnel.id), { name: 'Renamed' }));
+    expect(changed()).toEqual([funnel.id, funnel.id]);
+    // A copy adds stages to the funnel copied into, not to the one copied from.
+    ok(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: other.id }));
+    expect(changed()).toEqual([funnel.id, funnel.id, other.id]);
   });
 });
 

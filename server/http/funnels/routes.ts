@@ -28,11 +28,6 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
 
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    // Any write here may change what the bots send (stages, messages, tags, copies): the runtime
-    // reads them again at once instead of when its copy runs out.
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) runtime.contentChanged();
-    });
 
     /** Tells the bot runtime a funnel changed; its trouble is logged, the change stands. */
     async function syncRuntime(request: FastifyRequest, funnelId: number): Promise<void> {
