@@ -18,11 +18,11 @@ import {
   type UpdateTemplateBody,
 } from '../../contract/templates';
 import type { Db } from '../db';
-import { funnels, templateMedia, templates, templateVersions, type UserRow } from '../db/schema';
+import { funnels, templateMedia, templates, templateVersions, type TemplateSnapshot, type UserRow } from '../db/schema';
 import { ownedFunnel } from '../funnels/access';
 import { COMMON_ERRORS, conflict, invalid, invalidField, notFound, tooLarge, unsupported } from '../domain-error';
 import { toFunnel } from '../funnels/funnels';
-import { applySnapshot, clearFunnelContent, snapshotChanges, takeSnapshot, type TemplateSnapshot } from './snapshot';
+import { applySnapshot, clearFunnelContent, snapshotChanges, takeSnapshot } from './snapshot';
 import { TEMPLATE_ERRORS } from './errors';
 
 

@@ -6,6 +6,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Update } from 'grammy/types';
+import { Type } from 'typebox';
+import { PatternText, Text } from '../../../contract/schemas/common';
 import {
   FUNNEL_WEBHOOK_PATH,
   funnelWebhookSecret,
@@ -34,18 +36,10 @@ export interface WebhookRoutesDeps {
 /** A funnel id in the path: a positive integer. */
 const FUNNEL_ID_PATTERN = '^[1-9][0-9]{0,14}$';
 
-const paramsSchema = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', pattern: FUNNEL_ID_PATTERN } },
-} as const;
+const paramsSchema = Type.Object({ id: PatternText(FUNNEL_ID_PATTERN, MESSAGES.notFound) });
 /** An update: Telegram's whole object is passed on as it came; only update_id is required here. */
-const updateSchema = {
-  type: 'object',
-  required: ['update_id'],
-  properties: { update_id: { type: 'integer', minimum: 0 } },
-} as const;
-const detailSchema = { type: 'object', properties: { detail: { type: 'string' } } } as const;
+const updateSchema = Type.Object({ update_id: Type.Integer({ minimum: 0 }) });
+const detailSchema = Type.Object({ detail: Text() });
 
 function sameSecret(given: unknown, expected: string): boolean {
   if (typeof given !== 'string' || given.length !== expected.length) return false;
@@ -70,7 +64,7 @@ export function webhookRoutes({ secretKey, webhooks }: WebhookRoutesDeps) {
         schema: {
           params: paramsSchema,
           body: updateSchema,
-          response: { 200: { type: 'object', properties: {} }, 401: detailSchema, 404: detailSchema, 503: detailSchema },
+          response: { 200: Type.Object({}), 401: detailSchema, 404: detailSchema, 503: detailSchema },
         },
       },
       async (request, reply) => {
