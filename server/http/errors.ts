@@ -1,11 +1,14 @@
 // Every failure becomes a Django REST framework-shaped JSON body: field errors
 // {"field": ["message"]}, {"non_field_errors": [...]}, or {"detail": "..."}. This module is
 // the only place that decides those bodies: the domain throws DomainError (server/domain-error.ts),
-// which becomes its status and coded body here; the auth handlers throw ApiError.
+// which becomes its status and coded body here, and the account service AccountError, which becomes
+// Djoser's body; the auth handlers throw ApiError.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
 import type { CodedErrorBody, CodedMessage } from '../../contract/errors';
 import { hasUnpairedSurrogate, INVALID_MESSAGE_KEYWORD, isStorableText } from '../../contract/schemas/common';
+import { AccountError } from '../accounts/accounts';
+import { ACCOUNT_ERRORS } from '../accounts/errors';
 import { loggableError } from '../db/errors';
 import { DomainError, type DomainErrorKind, type DomainMessage } from '../domain-error';
 
@@ -286,6 +289,42 @@ function routeMatcher(app: FastifyInstance) {
   };
 }
 
+/** An AccountError as Djoser words it (the auth API: no codes). */
+function accountErrorAnswer(error: AccountError): ApiError {
+  switch (error.reason) {
+    case 'email_taken':
+      return fieldError('email', ACCOUNT_ERRORS.emailTaken);
+    case 'weak_password':
+      return fieldErrors({ [error.weakPassword?.field ?? 'password']: error.weakPassword?.problems ?? [] });
+    case 'password_mismatch':
+      return nonFieldError(ACCOUNT_ERRORS.passwordMismatch);
+    case 'invalid_credentials':
+      return nonFieldError(ACCOUNT_ERRORS.invalidCredentials);
+    case 'invalid_uid':
+      return fieldError('uid', ACCOUNT_ERRORS.invalidUid);
+    case 'invalid_token':
+      return fieldError('token', ACCOUNT_ERRORS.invalidToken);
+    case 'stale_token':
+      return new ApiError(403, { detail: ACCOUNT_ERRORS.staleToken });
+    case 'wrong_password':
+      return fieldError('current_password', ACCOUNT_ERRORS.invalidPassword);
+    case 'user_gone':
+      return new ApiError(401, { detail: ACCOUNT_ERRORS.userGone });
+    case 'inactive_account':
+      return nonFieldError(ACCOUNT_ERRORS.inactiveAccount);
+    case 'telegram_taken':
+      return nonFieldError(ACCOUNT_ERRORS.telegramTaken);
+    case 'other_telegram':
+      return nonFieldError(ACCOUNT_ERRORS.otherTelegram);
+    case 'last_sign_in':
+      return new ApiError(400, { detail: ACCOUNT_ERRORS.lastSignIn });
+    case 'has_email':
+      return new ApiError(400, { detail: ACCOUNT_ERRORS.hasEmail });
+    case 'not_found':
+      return notFound();
+  }
+}
+
 /** A domain failure as its answer: its kind's status, its fields (with codes) or its detail (with its code). */
 function domainErrorAnswer(error: DomainError): ApiError {
   return new ApiError(DOMAIN_STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
@@ -307,7 +346,8 @@ function uploadRefusal(error: FastifyError, request: FastifyRequest): DomainErro
 function errorHandler(coded: boolean) {
   return async function handleError(error: ErrorWithValidation, request: FastifyRequest, reply: FastifyReply) {
     const refusal = uploadRefusal(error, request);
-    const answer = error instanceof DomainError ? domainErrorAnswer(error) : refusal ? domainErrorAnswer(refusal) : error;
+    const answer =
+      error instanceof DomainError ? domainErrorAnswer(error) : error instanceof AccountError ? accountErrorAnswer(error) : refusal ? domainErrorAnswer(refusal) : error;
     if (answer instanceof ApiError) {
       return reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
     }
