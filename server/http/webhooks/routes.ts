@@ -7,7 +7,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Update } from 'grammy/types';
 import { Type } from 'typebox';
-import { PatternText, Text } from '../../../contract/schemas/common';
 import {
   FUNNEL_WEBHOOK_PATH,
   funnelWebhookSecret,
@@ -36,10 +35,12 @@ export interface WebhookRoutesDeps {
 /** A funnel id in the path: a positive integer. */
 const FUNNEL_ID_PATTERN = '^[1-9][0-9]{0,14}$';
 
-const paramsSchema = Type.Object({ id: PatternText(FUNNEL_ID_PATTERN, MESSAGES.notFound) });
+// Telegram's strings, not the contract's: plain TypeBox strings (no contract format or keyword), so
+// the plugin also works on an app without the API's ajv set-up (server/bots/runtime/database-outage.test.ts).
+const paramsSchema = Type.Object({ id: Type.String({ pattern: FUNNEL_ID_PATTERN }) });
 /** An update: Telegram's whole object is passed on as it came; only update_id is required here. */
 const updateSchema = Type.Object({ update_id: Type.Integer({ minimum: 0 }) });
-const detailSchema = Type.Object({ detail: Text() });
+const detailSchema = Type.Object({ detail: Type.String() });
 
 function sameSecret(given: unknown, expected: string): boolean {
   if (typeof given !== 'string' || given.length !== expected.length) return false;
