@@ -4,20 +4,14 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MAX_BODY_BYTES } from '../contract/constants';
 import { STRING_FORMATS } from '../contract/schemas/common';
-import { createRateLimiter } from './accounts/rate-limit';
-import { createSessions, type Sessions } from './accounts/sessions';
+import type { Sessions } from './accounts/sessions';
 import type { Config } from './config';
 import type { Db } from './db';
 import type { ListenerTimings } from './db/listener';
 import { authRoutes } from './http/auth/routes';
-import { funnelRoutes } from './http/funnels/routes';
-import { mailingRoutes } from './http/mailings/routes';
-import { letterRoutes } from './http/letters/routes';
-import { templateRoutes } from './http/templates/routes';
-import { contactRoutes } from './http/contacts/routes';
-import { crmRoutes } from './http/crm/routes';
+import { productApi } from './http/api';
 import { testClockRoutes } from './http/letters/test-clock';
-import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
+import type { FunnelRuntimePort } from './funnels/runtime-port';
 import {
   ApiError,
   clientErrorReply,
@@ -26,13 +20,13 @@ import {
   INVALID_MESSAGE_KEYWORD,
   installErrorHandling,
   JSON_PARSE_ERROR,
-  loggableError,
   MESSAGES,
 } from './http/errors';
 import { createSpa } from './http/spa';
 import { webhookRoutes } from './http/webhooks/routes';
 import type { FunnelWebhookPort } from './bots/runtime/webhook-port';
 import type { Mailer } from './mail/mailer';
+import { createServices, type Services } from './services';
 
 export interface LoggerSettings {
   level?: string;
@@ -44,19 +38,24 @@ export interface AppDeps {
   config: Config;
   db: Db;
   mailer: Mailer;
+  /**
+   * Every service, built once by createServices (main.ts). Omitted (tests): buildApp builds them
+   * from these deps, logging through the app's logger.
+   */
+  services?: Services;
   /** false: no logging; true or omitted: config.logLevel to standard output. */
   logger?: boolean | LoggerSettings;
   /** The clock for tokens, init data and rate-limit windows (tests move it). */
   now?: () => Date;
-  /** Seconds-long reuse of looked-up sessions; 0 disables (see accounts/sessions.ts). */
+  /** Seconds-long reuse of looked-up sessions; 0 disables (see accounts/sessions.ts). Without services only. */
   sessionCacheTtlMs?: number;
-  /** The bot runtime, told of every funnel state change (a no-op when omitted: API-only tests). */
+  /** The bot runtime, told of every funnel state change (a no-op when omitted: API-only tests). Without services only. */
   funnelRuntime?: FunnelRuntimePort;
   /** Where Telegram's webhook deliveries for funnel bots go (no webhook route when omitted). */
   funnelWebhooks?: FunnelWebhookPort;
-  /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). */
+  /** The session cache's LISTEN connection: heartbeat and reconnect delays (tests shorten them). Without services only. */
   sessionListenerTimings?: Partial<ListenerTimings>;
-  /** The delivery engine, woken when a mailing starts or resumes (it also looks by itself). */
+  /** The delivery engine, woken when a mailing starts or resumes (it also looks by itself). Without services only. */
   deliveries?: { wake(): void };
 }
 
@@ -129,7 +128,6 @@ function discardRestOfBody(raw: IncomingMessage): Promise<void> {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, mailer } = deps;
-  const now = deps.now ?? (() => new Date());
 
   const app = Fastify({
     logger: loggerOptions(config, deps.logger),
@@ -201,32 +199,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const spa = createSpa(config.distDir);
   installErrorHandling(app, { fallback: spa ? spa.fallback : undefined });
 
-  const pending = new Set<Promise<void>>();
-  const background = (task: () => Promise<void>) => {
-    const running = task()
-      .catch((error: unknown) => app.log.error({ error: loggableError(error) }, 'background task failed'))
-      .finally(() => pending.delete(running));
-    pending.add(running);
-  };
-  app.decorate('settle', async () => {
-    while (pending.size > 0) await Promise.allSettled([...pending]);
-  });
+  const services =
+    deps.services ??
+    createServices({
+      config,
+      db,
+      mailer,
+      log: app.log,
+      now: deps.now,
+      sessionCacheTtlMs: deps.sessionCacheTtlMs,
+      sessionListenerTimings: deps.sessionListenerTimings,
+      funnelRuntime: deps.funnelRuntime,
+      deliveries: deps.deliveries,
+    });
+  app.decorate('settle', () => services.background.settle());
   app.addHook('onClose', async () => {
     await app.settle();
   });
 
-  const sessions = createSessions(db, {
-    botToken: config.telegramBotToken,
-    now,
-    cacheTtlMs: deps.sessionCacheTtlMs,
-    log: app.log,
-    listenerTimings: deps.sessionListenerTimings,
-  });
+  const { sessions } = services;
   app.decorate('sessions', sessions);
   // PostgreSQL: LISTEN for other processes' logouts and profile changes before serving.
   app.addHook('onReady', () => sessions.start());
   app.addHook('onClose', () => sessions.close());
-  const limiter = createRateLimiter(db, config.rateLimit.windowS, now);
 
   const healthSchema = { type: 'object', properties: { status: { type: 'string' } } } as const;
   app.get('/api/health', { schema: { response: { 200: healthSchema, 503: healthSchema } } }, async (_request, reply) => {
@@ -238,15 +233,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  await app.register(authRoutes({ config, db, mailer, sessions, limiter, now, background }));
-  app.decorate('funnelRuntime', deps.funnelRuntime ?? idleFunnelRuntime);
-  await app.register(funnelRoutes({ config, db, sessions, now, runtime: app.funnelRuntime }));
-  await app.register(mailingRoutes({ db, sessions, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }));
-  await app.register(letterRoutes({ db, sessions, now }));
-  await app.register(templateRoutes({ db, sessions, now }));
-  await app.register(contactRoutes({ db, sessions, now }));
-  await app.register(crmRoutes({ db, sessions, now }));
-  if (config.testClock) await app.register(testClockRoutes({ db, sessions }));
+  await app.register(authRoutes({ ...services, config }));
+  app.decorate('funnelRuntime', services.runtime);
+  await app.register(productApi(services));
+  if (services.testClock) await app.register(testClockRoutes({ ...services, testClock: services.testClock }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);
   return app;

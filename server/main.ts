@@ -13,6 +13,7 @@ import { mailingEvents } from './mailings/state';
 import { OutboxSender } from './outbox/engine';
 import { BotRateLimits } from './telegram/rate-limiter';
 import { createMailer } from './mail/mailer';
+import { createServices, type ServiceLog } from './services';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** The signal that ends the process without finishing (the first stops it, a second is npm passing it on). */
@@ -57,18 +58,34 @@ async function main(): Promise<void> {
   /** Made after the app (it logs through it); the API wakes it when a mailing starts. */
   const engine: { deliveries?: OutboxSender } = {};
   const limits = new BotRateLimits(config.sendRate);
+  // The services log through the app's logger (buildApp makes it, with its redaction rules); they
+  // log nothing before the app starts (the session cache listens from onReady, tasks run on requests).
+  // eslint-disable-next-line prefer-const -- assigned after buildApp, read by the services' log
+  let appLog: ServiceLog | undefined;
+  const services = createServices({
+    config,
+    db,
+    mailer,
+    log: {
+      info: (object, message) => appLog?.info(object, message),
+      warn: (object, message) => appLog?.warn(object, message),
+      error: (object, message) => appLog?.error(object, message),
+    },
+    funnelRuntime: {
+      sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
+      stagesChanged: (funnelId) => funnelRuntime?.stagesChanged(funnelId),
+    },
+    deliveries: { wake: () => engine.deliveries?.wake() },
+  });
   const app = await buildApp({
     config,
     db,
     mailer,
-    funnelRuntime: {
-      sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
-      contentChanged: () => funnelRuntime?.contentChanged(),
-    },
+    services,
     // Telegram delivers only once a webhook is set, which the runtime does in webhook mode.
-    deliveries: { wake: () => engine.deliveries?.wake() },
     funnelWebhooks: { deliver: (funnelId, update) => funnelRuntime?.deliver(funnelId, update) ?? Promise.resolve('unknown') },
   });
+  appLog = app.log;
   funnelRuntime = new FunnelRuntime({
     db,
     config,

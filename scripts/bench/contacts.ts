@@ -3,9 +3,8 @@
 // (EXPLAIN), and the export of all of them (time, and memory while it streams). Embedded PGlite, or
 // the PostgreSQL of DATABASE_URL in a throw-away database. BENCH_CONTACTS and BENCH_RUNS change it.
 import type { ContactsQuery } from '../../contract/contacts';
-import { createContactsService } from '../../server/contacts/contacts';
 import type { Db } from '../../server/db';
-import { benchDb } from './db';
+import { benchDb, benchServices } from './db';
 import { spread } from './stats';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
@@ -76,7 +75,7 @@ async function main() {
     const seedStart = performance.now();
     const w = await seed(db);
     console.log(`bench:contacts — ${label}, ${CONTACTS.toLocaleString('en')} contacts over ${BOTS} bots of one user (seeded in ${((performance.now() - seedStart) / 1000).toFixed(1)} s), ${RUNS} runs each`);
-    const contacts = createContactsService({ db });
+    const { contacts } = benchServices(db);
     const cases: Array<[string, ContactsQuery]> = [
       ['no filter (first page)', {}],
       ['page 100 (offset 5,000)', { offset: 5000 }],

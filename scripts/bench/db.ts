@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { loadConfig } from '../../server/config';
 import { createDb, migrate, type Db } from '../../server/db';
+import { createServices, type Services } from '../../server/services';
 
 export async function benchDb(name: string): Promise<{ db: Db; label: string; cleanup(): Promise<void> }> {
   const base = process.env.DATABASE_URL?.trim();
@@ -41,4 +43,16 @@ export async function benchDb(name: string): Promise<{ db: Db; label: string; cl
       await drop.end();
     },
   };
+}
+
+/** The server's services over a bench database, built as the server builds them (no mail, no log). */
+export function benchServices(db: Db): Services {
+  const config = loadConfig({ SECRET_KEY: 'bench-secret', DATA_DIR: os.tmpdir() });
+  const quiet = () => undefined;
+  return createServices({
+    config,
+    db,
+    mailer: { kind: 'outbox', send: async () => {}, close: async () => {} },
+    log: { info: quiet, warn: quiet, error: quiet },
+  });
 }

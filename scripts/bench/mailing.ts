@@ -22,10 +22,9 @@ import { FunnelRuntime } from '../../server/bots/runtime/runtime';
 import { mailings, people as peopleTable } from '../../server/db/schema';
 import { OutboxSender } from '../../server/outbox/engine';
 import { mailingEvents } from '../../server/mailings/state';
-import { createMailingService } from '../../server/mailings/mailings';
 import { createFunnel, createOwner, silentLog } from '../../server/test/funnel-runtime';
 import { BotRateLimits } from '../../server/telegram/rate-limiter';
-import { benchDb } from './db';
+import { benchDb, benchServices } from './db';
 import type { Spread } from './stats';
 
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 3000);
@@ -91,7 +90,7 @@ async function scenario(
     : null;
   // The subscribers' /start that made the chats is old news: the runtime starts after it.
   await runtime?.start();
-  const service = createMailingService({ db, now: () => new Date() });
+  const service = benchServices(db).mailings;
   const sender = new OutboxSender({ db, apiRoot: url, tokenOf: (f) => f.botTokenEncrypted!, log: loudLog, limits, mailings: mailingEvents(db) });
   const ids = [];
   for (const funnel of funnels) {

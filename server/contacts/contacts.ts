@@ -6,7 +6,7 @@
 import { CONTACTS_CSV_COLUMNS, CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX, type BulkTagBody, type BulkTagResult, type Contact, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
 import type { Db } from '../db';
 import { isoTime } from '../db/raw';
-import { FUNNEL_ERRORS, invalidField } from '../funnels/errors';
+import { COMMON_ERRORS, invalidField } from '../domain-error';
 import { listCondition, ownedPeopleWhere, type ListCriterion } from './criteria';
 
 export interface ContactsServiceDeps {
@@ -161,7 +161,7 @@ export function createContactsService({ db }: ContactsServiceDeps) {
   /** Tags or untags the user's people of the tag's funnel among `person_ids`; the rest stay as they are. */
   async function bulkTag(ownerId: number, body: BulkTagBody): Promise<BulkTagResult> {
     const [tag] = await db.query<{ id: number }>('select t.id from tags t join funnels f on f.id = t.funnel_id where t.id = $1 and f.owner_id = $2', [body.tag_id, ownerId]);
-    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(body.tag_id));
+    if (!tag) throw invalidField('tag_id', COMMON_ERRORS.doesNotExist(body.tag_id));
     const ids = [...new Set(body.person_ids)];
     const changed =
       body.action === 'add'

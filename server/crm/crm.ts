@@ -20,15 +20,9 @@ import {
 import { ownedPeopleWhere } from '../contacts/criteria';
 import type { Db } from '../db';
 import { isoTime, rawSql } from '../db/raw';
-import { FUNNEL_ERRORS, invalid, invalidField, notFound, tooLarge, unsupported, type FunnelMessage } from '../funnels/errors';
+import { COMMON_ERRORS, invalid, invalidField, notFound, tooLarge, unsupported } from '../domain-error';
+import { CRM_ERRORS } from './errors';
 
-export const CRM_ERRORS = {
-  imageType: { code: 'unsupported_file', text: 'Upload a JPEG, PNG or WebP picture.' },
-  imageTooBig: (kind: FolderImageKind): FunnelMessage => ({ code: 'file_too_big', count: FOLDER_IMAGE_MAX_BYTES[kind] / (1024 * 1024), text: 'File too big' }),
-  emptyFile: { code: 'empty_file', text: 'The submitted file is empty.' },
-  segmentMembers: { code: 'segment_members', text: 'A saved segment follows its filter: its people cannot be added or removed by hand.' },
-  segmentWithoutFilter: { code: 'required', text: 'A saved segment needs a filter.' },
-} as const satisfies Record<string, FunnelMessage | ((kind: FolderImageKind) => FunnelMessage)>;
 
 export interface CrmServiceDeps {
   db: Db;
@@ -102,7 +96,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   async function checkFolderField(ownerId: number, folderId: number | null | undefined, field: string): Promise<void> {
     if (folderId === null || folderId === undefined) return;
     const [row] = await db.query('select 1 from crm_folders where id = $1 and owner_id = $2', [folderId, ownerId]);
-    if (!row) throw invalidField(field, FUNNEL_ERRORS.doesNotExist(folderId));
+    if (!row) throw invalidField(field, COMMON_ERRORS.doesNotExist(folderId));
   }
 
   /** The ids a segment's filter names must be the user's own. */
@@ -116,7 +110,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     for (const [id, text] of checks) {
       if (id === undefined) continue;
       const [row] = await db.query(text, [id, ownerId]);
-      if (!row) throw invalidField('filter', FUNNEL_ERRORS.doesNotExist(id));
+      if (!row) throw invalidField('filter', COMMON_ERRORS.doesNotExist(id));
     }
   }
 
@@ -242,7 +236,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   async function addFunnel(ownerId: number, id: number, funnelId: number): Promise<Folder> {
     await ownFolder(ownerId, id);
     const moved = await db.query('update funnels set folder_id = $1 where id = $2 and owner_id = $3 returning id', [id, funnelId, ownerId]);
-    if (moved.length === 0) throw invalidField('funnel_id', FUNNEL_ERRORS.doesNotExist(funnelId));
+    if (moved.length === 0) throw invalidField('funnel_id', COMMON_ERRORS.doesNotExist(funnelId));
     return getFolder(ownerId, id);
   }
 
@@ -257,7 +251,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   async function addTemplate(ownerId: number, id: number, templateId: number): Promise<Folder> {
     await ownFolder(ownerId, id);
     const [template] = await db.query('select 1 from templates where id = $1 and published', [templateId]);
-    if (!template) throw invalidField('template_id', FUNNEL_ERRORS.doesNotExist(templateId));
+    if (!template) throw invalidField('template_id', COMMON_ERRORS.doesNotExist(templateId));
     await db.query(
       'insert into folder_templates (folder_id, template_id) select fo.id, $2 from crm_folders fo where fo.id = $1 and fo.owner_id = $3 on conflict do nothing',
       [id, templateId, ownerId],
@@ -332,7 +326,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     const list = await ownList(ownerId, id);
     await checkFolderField(ownerId, body.folder_id, 'folder_id');
     if (body.filter !== undefined) {
-      if (list.kind !== 'segment') throw invalidField('filter', { code: 'invalid', text: 'A static list has no filter.' });
+      if (list.kind !== 'segment') throw invalidField('filter', CRM_ERRORS.staticListFilter);
       await checkFilter(ownerId, body.filter);
     }
     await db.query(

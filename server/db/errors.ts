@@ -30,3 +30,28 @@ export function isConnectionLost(error: unknown, notOurs: (error: object) => boo
   }
   return false;
 }
+
+/**
+ * An error as it may be logged: Drizzle's query errors carry the bound parameters (password
+ * hashes, token hashes, e-mails) in their message; keep the SQL and the driver's reason only.
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const params = (error as { params?: unknown }).params;
+  const query = (error as { query?: unknown }).query;
+  const cause = (error as { cause?: unknown }).cause;
+  const wrapsQuery = params !== undefined && typeof query === 'string' && error.message.startsWith('Failed query:');
+  const safe: Record<string, unknown> = {
+    type: error.name,
+    message: wrapsQuery ? `Failed query: ${query}` : error.message,
+    // Only the frames: the stack's head repeats the (possibly multi-line) message.
+    stack: error.stack
+      ?.split('\n')
+      .filter((line) => line.startsWith('    at '))
+      .join('\n'),
+  };
+  const code = (error as { code?: unknown }).code;
+  if (code !== undefined) safe.code = code;
+  if (cause !== undefined && cause !== error) safe.cause = loggableError(cause);
+  return safe;
+}

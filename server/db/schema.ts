@@ -3,7 +3,6 @@
 import { sql } from 'drizzle-orm';
 import type { ContactsFilter } from '../../contract/contacts';
 import type { Audience } from '../../contract/mailings';
-import type { TemplateSnapshot } from '../templates/snapshot';
 import {
   type AnyPgColumn,
   bigint,
@@ -438,6 +437,33 @@ export const botSenders = pgTable('bot_senders', {
 // previous moment, so a moment is sent once however many processes look at it.
 
 export type LetterSendingTime = { kind: 'through' | 'every'; every: number; unit: 'years' | 'months' | 'days' | 'hours'; time_of_day: string | null };
+
+/** A message in a template snapshot (templates/snapshot.ts takes and applies them). */
+export interface SnapshotMessage {
+  text: string;
+  /** A template_media id, or null. */
+  media: number | null;
+  buttons: Array<{ text: string; url: string }>;
+  next_button: { text: string } | null;
+}
+
+/** A template version's snapshot, stored as template_versions.snapshot (see templates/snapshot.ts). */
+export interface TemplateSnapshot {
+  /** The template's name when this version was published (absent in versions made before it was kept). */
+  name?: string;
+  tags: Array<{ title: string; color: string }>;
+  stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
+  series: Array<{
+    name: string;
+    join_on: { on: 'start' | 'stage' | 'tag' | 'manual'; stage: number | null; tag: number | null };
+    leave_on: { stage: number | null; tag: number | null };
+    time_zone: string;
+    catch_up_hours: number;
+    enabled: boolean;
+    letters: Array<{ name: string; message: SnapshotMessage; sending_time: LetterSendingTime | null; enabled: boolean }>;
+  }>;
+}
+
 export type SeriesTrigger = { on: 'start' | 'stage' | 'tag' | 'manual'; stage_id: number | null; tag_id: number | null };
 export type SeriesLeave = { stage_id: number | null; tag_id: number | null };
 

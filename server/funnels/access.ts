@@ -4,7 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { MAX_ID } from '../../contract/schemas/common';
 import type { Database } from '../db';
 import { funnels, media, people, stages, tags, type FunnelRow, type MediaRow, type PersonRow, type StageRow, type TagRow } from '../db/schema';
-import { notFound } from './errors';
+import { notFound } from '../domain-error';
 
 export { MAX_ID };
 

@@ -1,7 +1,8 @@
 // Bot API calls made while the user waits (connect, descriptions): one attempt with a short
 // timeout and no retries — the user retries, not the server. The bot runtime uses createBot.
 import { Api, GrammyError } from 'grammy';
-import { FUNNEL_ERRORS, type FunnelError, invalid, unavailable } from './errors';
+import { type DomainError, invalid, unavailable } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
 
 export const INTERACTIVE_TIMEOUT_S = 10;
 
@@ -10,11 +11,11 @@ export function interactiveBotApi(token: string, apiRoot: string): Api {
 }
 
 /**
- * Runs one Bot API call, turning its failure into a FunnelError: an unknown token into
+ * Runs one Bot API call, turning its failure into a DomainError: an unknown token into
  * `onUnknownToken`, Telegram's 5xx, 429s, timeouts and network trouble into "not answering",
  * any other refusal into its own description.
  */
-export async function callTelegram<T>(call: () => Promise<T>, onUnknownToken: FunnelError): Promise<T> {
+export async function callTelegram<T>(call: () => Promise<T>, onUnknownToken: DomainError): Promise<T> {
   try {
     return await call();
   } catch (error) {

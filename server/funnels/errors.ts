@@ -1,36 +1,7 @@
-// Failures of the funnel services, without HTTP: the API maps each kind to a status and each
-// message to its Djoser-shaped text plus its stable code (contract/errors.ts); the bot runtime
-// uses whatever it needs.
-import type { CodedMessage } from '../../contract/errors';
+// The funnel services' messages (connecting a bot, running it, stages, tags, copies): thrown as a
+// DomainError (../domain-error.ts); http/errors.ts gives each its status and Djoser-shaped body.
 import { STAGES_MAX, TAGS_MAX } from '../../contract/funnels';
-
-export type FunnelErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unavailable' | 'too_large' | 'unsupported';
-
-/** A message of the funnel services: its English text and its code (with the number in it). */
-export interface FunnelMessage extends CodedMessage {
-  text: string;
-}
-
-export class FunnelError extends Error {
-  constructor(
-    readonly kind: FunnelErrorKind,
-    /** Field errors, DRF-style: {"field": [message]}; null = the detail alone. */
-    readonly fields: Record<string, FunnelMessage[]> | null,
-    readonly detail: FunnelMessage,
-  ) {
-    super(detail.text);
-    this.name = 'FunnelError';
-  }
-}
-
-export const invalidFields = (fields: Record<string, FunnelMessage[]>) => new FunnelError('invalid', fields, Object.values(fields)[0][0]);
-export const invalidField = (field: string, message: FunnelMessage) => invalidFields({ [field]: [message] });
-export const invalid = (message: FunnelMessage) => new FunnelError('invalid', null, message);
-export const notFound = () => new FunnelError('not_found', null, FUNNEL_ERRORS.notFound);
-export const conflict = (message: FunnelMessage) => new FunnelError('conflict', null, message);
-export const unavailable = (message: FunnelMessage) => new FunnelError('unavailable', null, message);
-export const tooLarge = (message: FunnelMessage) => new FunnelError('too_large', null, message);
-export const unsupported = (message: FunnelMessage) => new FunnelError('unsupported', null, message);
+import type { DomainMessage } from '../domain-error';
 
 /** Every message the funnel services give, in one place (tests compare with these). */
 export const FUNNEL_ERRORS = {
@@ -38,18 +9,18 @@ export const FUNNEL_ERRORS = {
   unknownToken: { code: 'unknown_token', text: 'Telegram does not know this token. Copy it again from @BotFather.' },
   alreadyConnected: { code: 'already_connected', text: 'This bot is already connected.' },
   telegramDown: { code: 'telegram_down', text: 'Telegram is not answering. Try again in a minute.' },
-  telegramRefused: (description: string): FunnelMessage => ({ code: 'invalid', text: `Telegram refused: ${description}`, detail: description }),
+  telegramRefused: (description: string): DomainMessage => ({ code: 'invalid', text: `Telegram refused: ${description}`, detail: description }),
   tokenRevoked: {
     code: 'token_revoked',
     text: "Telegram does not accept this bot's token any more. Replace the token with a new one from @BotFather.",
   },
-  otherBot: (username: string): FunnelMessage => ({
+  otherBot: (username: string): DomainMessage => ({
     code: 'other_bot',
     text: `This token belongs to another bot (@${username}). Use a token of this funnel's bot.`,
     detail: username,
   }),
-  stageWithoutMessage: (title: string): FunnelMessage => ({ code: 'stage_without_message', text: `The stage “${title}” has no message.`, detail: title }),
-  lastStageNext: (title: string): FunnelMessage => ({
+  stageWithoutMessage: (title: string): DomainMessage => ({ code: 'stage_without_message', text: `The stage “${title}” has no message.`, detail: title }),
+  lastStageNext: (title: string): DomainMessage => ({
     code: 'last_stage_next',
     text: `The last stage “${title}” has a next-step button, but there is no stage after it.`,
     detail: title,
@@ -64,21 +35,6 @@ export const FUNNEL_ERRORS = {
   tooManyTags: { code: 'too_many_tags', count: TAGS_MAX, text: `A funnel can have no more than ${TAGS_MAX} tags.` },
   tagTitleTaken: { code: 'tag_title_taken', text: 'A tag with this title already exists.' },
   copyIntoItself: { code: 'copy_into_itself', text: 'Choose another funnel to copy into.' },
-  blank: { code: 'blank', text: 'This field may not be blank.' },
-  required: { code: 'required', text: 'This field is required.' },
-  doesNotExist: (id: number): FunnelMessage => ({ code: 'does_not_exist', text: `Invalid pk "${id}" - object does not exist.` }),
-  tooLong: (max: number): FunnelMessage => ({ code: 'too_long', count: max, text: `Ensure this field has no more than ${max} characters.` }),
-  badButtonUrl: { code: 'bad_button_url', text: 'Enter a valid URL: http://, https:// or tg://.' },
-  /** Telegram would refuse the message's HTML: its technical reason goes along as `detail`. */
-  badHtml: (reason: string): FunnelMessage => ({ code: 'bad_html', text: reason, detail: reason }),
+  unknownTimeZone: { code: 'invalid', text: 'Unknown time zone.' },
   personBlocked: { code: 'person_blocked', text: 'This person has blocked the bot: Telegram delivers nothing to them until they write again.' },
-  notFound: { code: 'not_found', text: 'Not found.' },
-  emptyAudience: { code: 'empty_audience', text: 'Nobody would receive this mailing: the audience is empty.' },
-  mailingState: { code: 'mailing_state', text: 'The mailing cannot do this in its present state.' },
-  scheduleInPast: { code: 'schedule_in_past', text: 'Choose a moment in the future.' },
-  unsendTooLate: { code: 'unsend_too_late', text: 'Telegram lets a bot delete its messages for 48 hours only.' },
-  funnelArchived: { code: 'funnel_archived', text: 'Return the funnel from the archive first.' },
-  incorrectData: { code: 'incorrect_data', text: 'Incorrect data' },
-  noSendingTime: { code: 'no_sending_time', text: 'You have not configured the sending time' },
-  tooManyLetters: { code: 'too_many_letters', count: 50, text: 'A series can have no more than 50 letters.' },
-} as const satisfies Record<string, FunnelMessage | ((...args: never[]) => FunnelMessage)>;
+} as const satisfies Record<string, DomainMessage | ((...args: never[]) => DomainMessage)>;

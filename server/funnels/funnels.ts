@@ -15,7 +15,9 @@ import { isUniqueViolation } from '../db/errors';
 import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
-import { conflict, FUNNEL_ERRORS, FunnelError, invalid, invalidField, invalidFields, notFound, type FunnelMessage } from './errors';
+import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
+import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -25,6 +27,8 @@ export interface FunnelServiceDeps {
   db: Db;
   config: Pick<Config, 'secretKey' | 'telegramApiRoot'>;
   now: () => Date;
+  /** Told when a copy adds stages to a funnel (a no-op when omitted). */
+  runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
 }
 
 // Correlated subqueries in plain SQL: Drizzle may print a column without its table there.
@@ -55,7 +59,7 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
   };
 }
 
-export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
+export function createFunnelService({ db, config, now, runtime = idleFunnelRuntime }: FunnelServiceDeps) {
   const orm = db.orm;
 
   async function list(ownerId: number, { archived, folder }: { archived: boolean; folder?: number }): Promise<Funnel[]> {
@@ -119,7 +123,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     await ownedFunnel(orm, ownerId, funnelId);
     if (body.name !== undefined) {
       const name = body.name.trim();
-      if (!name) throw invalidField('name', FUNNEL_ERRORS.blank);
+      if (!name) throw invalidField('name', COMMON_ERRORS.blank);
       await orm.update(funnels).set({ name, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
     }
     if (body.inbox_alerts !== undefined) await orm.update(funnels).set({ inboxAlerts: body.inbox_alerts, updatedAt: now() }).where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
@@ -131,8 +135,8 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
    * button on the last stage that leads nowhere, and Telegram's own word on the token (asked
    * every time: a revoked token is marked so on the funnel and its screen offers to replace it).
    */
-  async function runProblems(funnel: FunnelRow): Promise<FunnelMessage[]> {
-    const problems: FunnelMessage[] = [];
+  async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
+    const problems: DomainMessage[] = [];
     const list = await orm
       .select({ title: stages.title, message: stages.message })
       .from(stages)
@@ -151,7 +155,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
     try {
       await callTelegram(() => botApiOf(funnel).getMe(), invalid(FUNNEL_ERRORS.tokenRevoked));
     } catch (error) {
-      if (!(error instanceof FunnelError)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       problems.push(error.detail);
       if (error.detail.code === 'token_revoked' && funnel.state !== 'running') {
         await orm.update(funnels).set({ stopReason: 'token_revoked', updatedAt: now() }).where(and(eq(funnels.id, funnel.id), eq(funnels.ownerId, funnel.ownerId)));
@@ -162,7 +166,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
 
   async function runCheck(ownerId: number, funnelId: number): Promise<RunCheck> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
-    const problems: FunnelMessage[] = funnel.archivedAt ? [FUNNEL_ERRORS.runArchived] : await runProblems(funnel);
+    const problems: DomainMessage[] = funnel.archivedAt ? [FUNNEL_ERRORS.runArchived] : await runProblems(funnel);
     return { problems: problems.map(({ code, text, detail }) => ({ code, message: text, ...(detail === undefined ? {} : { detail }) })) };
   }
 
@@ -259,7 +263,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
       .from(funnels)
       .where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)))
       .limit(1);
-    if (!target) throw invalidField('target_funnel_id', FUNNEL_ERRORS.doesNotExist(targetId));
+    if (!target) throw invalidField('target_funnel_id', COMMON_ERRORS.doesNotExist(targetId));
 
     await orm.transaction(async (tx) => {
       const sourceStages = await tx.select().from(stages).where(eq(stages.funnelId, funnelId)).orderBy(asc(stages.position), asc(stages.id));
@@ -310,6 +314,7 @@ export function createFunnelService({ db, config, now }: FunnelServiceDeps) {
       }
       await tx.update(funnels).set({ updatedAt: now() }).where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)));
     });
+    runtime.stagesChanged(targetId);
     return get(ownerId, targetId);
   }
 

@@ -12,7 +12,8 @@ import { messageProblems } from '../messages/validate';
 import { TEXT_OPTIONS } from '../messages/render';
 import { ownedFunnel, ownedPerson, ownersRow } from './access';
 import { callTelegram, interactiveBotApi } from './bot-api';
-import { FUNNEL_ERRORS, invalid, invalidField, invalidFields } from './errors';
+import { invalid, invalidField, invalidFields } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
 import { toPerson } from './people';
 import { decryptBotToken } from './secret-box';
 

@@ -5,18 +5,18 @@ import { MEDIA_MAX_BYTES, MEDIA_TYPES, type MediaKind, type MessageMedia } from 
 import type { Db } from '../db';
 import { media, type MediaRow } from '../db/schema';
 import { ownedFunnel, ownedMedia } from './access';
-import { invalid, tooLarge, unsupported, type FunnelMessage } from './errors';
+import { invalid, tooLarge, unsupported, type DomainMessage } from '../domain-error';
 import { toMessageMedia } from './stages';
 
 
 export const MEDIA_MESSAGES = {
-  tooBig: (kind: MediaKind): FunnelMessage => {
+  tooBig: (kind: MediaKind): DomainMessage => {
     const mb = MEDIA_MAX_BYTES[kind] / (1024 * 1024);
     return { code: 'file_too_big', count: mb, text: `File too big. The file size must not exceed ${mb} MB.` };
   },
   unsupported: { code: 'unsupported_file', text: 'Upload an image (JPEG, PNG, WebP, GIF) or a video (MP4, MOV, WebM).' },
   empty: { code: 'empty_file', text: 'The submitted file is empty.' },
-} as const satisfies Record<string, FunnelMessage | ((kind: MediaKind) => FunnelMessage)>;
+} as const satisfies Record<string, DomainMessage | ((kind: MediaKind) => DomainMessage)>;
 
 export const FILENAME_MAX = 255;
 
@@ -61,6 +61,11 @@ export function createMediaService({ db }: { db: Db }) {
     return toMessageMedia(row);
   }
 
+  /** Refuses (404) a funnel that is not the owner's: an upload checks it before its body is read. */
+  async function requireFunnel(ownerId: number, funnelId: number): Promise<void> {
+    await ownedFunnel(orm, ownerId, funnelId);
+  }
+
   async function download(ownerId: number, mediaId: number): Promise<MediaRow> {
     return ownedMedia(orm, ownerId, mediaId);
   }
@@ -71,7 +76,7 @@ export function createMediaService({ db }: { db: Db }) {
     return row;
   }
 
-  return { upload, download, byId };
+  return { upload, requireFunnel, download, byId };
 }
 
 export type MediaService = ReturnType<typeof createMediaService>;

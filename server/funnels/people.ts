@@ -22,13 +22,17 @@ import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
 import { people, personEvents, personTags, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
-import { FUNNEL_ERRORS, invalid, invalidField, notFound } from './errors';
+import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
+import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
 
 export interface PeopleServiceDeps {
   db: Db;
   now: () => Date;
+  /** Told when removing a tag takes it off a funnel's stages (a no-op when omitted). */
+  runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
 }
 
 // Plain SQL: Drizzle may print a column without its table inside a subquery.
@@ -58,7 +62,7 @@ export function toPerson(row: PersonRow, tagIds: number[]): Person {
   };
 }
 
-export function createPeopleService({ db }: PeopleServiceDeps) {
+export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleServiceDeps) {
   const orm = db.orm;
 
   // --- tags ------------------------------------------------------------------------------------
@@ -76,7 +80,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
 
   function cleanTitle(title: string): string {
     const clean = title.trim();
-    if (!clean) throw invalidField('title', FUNNEL_ERRORS.blank);
+    if (!clean) throw invalidField('title', COMMON_ERRORS.blank);
     return clean;
   }
 
@@ -124,8 +128,10 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
 
   /** Removes the tag from everyone and from the stages that set it. */
   async function removeTag(ownerId: number, tagId: number): Promise<void> {
-    await ownedTag(orm, ownerId, tagId);
+    const tag = await ownedTag(orm, ownerId, tagId);
     await orm.delete(tags).where(ownersRow(orm, ownerId, tags, tagId));
+    // A stage that gave this tag gives none now (stages.tag_id is set null).
+    runtime.stagesChanged(tag.funnelId);
   }
 
   // --- people ----------------------------------------------------------------------------------
@@ -248,7 +254,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
       .from(stages)
       .where(and(eq(stages.id, stageId), eq(stages.funnelId, person.funnelId)))
       .limit(1);
-    if (!stage) throw invalidField('stage_id', FUNNEL_ERRORS.doesNotExist(stageId));
+    if (!stage) throw invalidField('stage_id', COMMON_ERRORS.doesNotExist(stageId));
     await orm.transaction(async (tx) => {
       await tx.update(people).set({ stageId: stage.id }).where(ownersRow(tx, ownerId, people, personId));
       await tx.insert(stageReaches).values({ personId, stageId: stage.id, funnelId: person.funnelId }).onConflictDoNothing();
@@ -260,7 +266,7 @@ export function createPeopleService({ db }: PeopleServiceDeps) {
   async function addPersonTag(ownerId: number, personId: number, tagId: number): Promise<PersonDetail> {
     const person = await ownedPerson(orm, ownerId, personId);
     const [tag] = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.id, tagId), eq(tags.funnelId, person.funnelId))).limit(1);
-    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(tagId));
+    if (!tag) throw invalidField('tag_id', COMMON_ERRORS.doesNotExist(tagId));
     await orm.insert(personTags).values({ personId, tagId, source: 'manual' }).onConflictDoNothing();
     return getPerson(ownerId, personId);
   }

@@ -17,18 +17,22 @@ import {
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
 import { ownedFunnel, ownedStage, ownersRow } from './access';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, invalidFields, notFound } from './errors';
+import { COMMON_ERRORS, conflict, invalid, invalidField, invalidFields, notFound } from '../domain-error';
+import { FUNNEL_ERRORS } from './errors';
+import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 import { messageProblems } from '../messages/validate';
 
 export interface StageServiceDeps {
   db: Db;
+  /** Told of every committed change to a funnel's stages (a no-op when omitted). */
+  runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
 }
 
 export function toMessageMedia(row: Pick<MediaRow, 'id' | 'kind' | 'contentType' | 'size' | 'filename'>): MessageMedia {
   return { id: row.id, kind: row.kind, content_type: row.contentType, size: row.size, filename: row.filename };
 }
 
-export function createStageService({ db }: StageServiceDeps) {
+export function createStageService({ db, runtime = idleFunnelRuntime }: StageServiceDeps) {
   const orm = db.orm;
 
   async function toStages(rows: StageRow[]): Promise<Stage[]> {
@@ -89,12 +93,12 @@ export function createStageService({ db }: StageServiceDeps) {
   async function checkTag(funnelId: number, tagId: number | null | undefined): Promise<void> {
     if (tagId === null || tagId === undefined) return;
     const [tag] = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.id, tagId), eq(tags.funnelId, funnelId))).limit(1);
-    if (!tag) throw invalidField('tag_id', FUNNEL_ERRORS.doesNotExist(tagId));
+    if (!tag) throw invalidField('tag_id', COMMON_ERRORS.doesNotExist(tagId));
   }
 
   function cleanTitle(title: string): string {
     const clean = title.trim();
-    if (!clean) throw invalidField('title', FUNNEL_ERRORS.blank);
+    if (!clean) throw invalidField('title', COMMON_ERRORS.blank);
     return clean;
   }
 
@@ -139,6 +143,7 @@ export function createStageService({ db }: StageServiceDeps) {
         .returning();
       return inserted;
     });
+    runtime.stagesChanged(funnelId);
     return one(row);
   }
 
@@ -154,12 +159,14 @@ export function createStageService({ db }: StageServiceDeps) {
     }
     if (Object.keys(changes).length === 0) return one(stage);
     const [row] = await orm.update(stages).set(changes).where(ownersRow(orm, ownerId, stages, stageId)).returning();
+    runtime.stagesChanged(stage.funnelId);
     return one(row);
   }
 
   async function remove(ownerId: number, stageId: number): Promise<void> {
-    await ownedStage(orm, ownerId, stageId);
+    const stage = await ownedStage(orm, ownerId, stageId);
     await orm.delete(stages).where(ownersRow(orm, ownerId, stages, stageId));
+    runtime.stagesChanged(stage.funnelId);
   }
 
   /** Sets the order (not while the bot runs); stageIds must name every stage of the funnel exactly once. */
@@ -179,6 +186,7 @@ export function createStageService({ db }: StageServiceDeps) {
         await tx.update(stages).set({ position }).where(ownersRow(tx, ownerId, stages, id));
       }
     });
+    runtime.stagesChanged(funnelId);
     return list(ownerId, funnelId);
   }
 
@@ -200,6 +208,7 @@ export function createStageService({ db }: StageServiceDeps) {
       next_button: body.next_button ? { text: body.next_button.text.trim() } : null,
     };
     const [row] = await orm.update(stages).set({ message }).where(ownersRow(orm, ownerId, stages, stageId)).returning();
+    runtime.stagesChanged(stage.funnelId);
     return (await one(row)).message;
   }
 

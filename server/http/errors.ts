@@ -1,10 +1,26 @@
 // Every failure becomes a Django REST framework-shaped JSON body: field errors
 // {"field": ["message"]}, {"non_field_errors": [...]}, or {"detail": "..."}. This module is
-// the only place that decides those bodies; handlers throw ApiError and let it through.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// the only place that decides those bodies: the domain throws DomainError (server/domain-error.ts),
+// which becomes its status and coded body here, and the account service AccountError, which becomes
+// Djoser's body; the auth handlers throw ApiError.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { ApiError as ApiErrorBody, FieldErrors } from '../../contract/auth';
 import type { CodedErrorBody, CodedMessage } from '../../contract/errors';
 import { hasUnpairedSurrogate, INVALID_MESSAGE_KEYWORD, isStorableText } from '../../contract/schemas/common';
+import { AccountError } from '../accounts/accounts';
+import { ACCOUNT_ERRORS } from '../accounts/errors';
+import { loggableError } from '../db/errors';
+import { DomainError, type DomainErrorKind, type DomainMessage } from '../domain-error';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * An upload route's own words for a body it refuses before reading it: too large (null: the
+     * general "too large") or of a type it does not take.
+     */
+    refusedUpload?: { tooLarge(request: FastifyRequest): DomainMessage | null; unsupported: DomainMessage };
+  }
+}
 
 /** A failure with the exact status and body the client gets. */
 export class ApiError extends Error {
@@ -19,9 +35,17 @@ export class ApiError extends Error {
 }
 
 /** A coded message (contract/errors.ts) with its English text. */
-export interface TextedMessage extends CodedMessage {
-  text: string;
-}
+export type TextedMessage = DomainMessage;
+
+/** The status of each kind of domain failure. */
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+  too_large: 413,
+  unsupported: 415,
+};
 
 const codeOf = ({ code, count, detail }: CodedMessage): CodedMessage => ({ code, ...(count !== undefined && { count }), ...(detail !== undefined && { detail }) });
 
@@ -183,30 +207,35 @@ export function validationBody(errors: AjvError[], context: string | undefined):
   return body;
 }
 
-/**
- * An error as it may be logged: Drizzle's query errors carry the bound parameters (password
- * hashes, token hashes, e-mails) in their message; keep the SQL and the driver's reason only.
- */
-export function loggableError(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const params = (error as { params?: unknown }).params;
-  const query = (error as { query?: unknown }).query;
-  const cause = (error as { cause?: unknown }).cause;
-  const wrapsQuery = params !== undefined && typeof query === 'string' && error.message.startsWith('Failed query:');
-  const safe: Record<string, unknown> = {
-    type: error.name,
-    message: wrapsQuery ? `Failed query: ${query}` : error.message,
-    // Only the frames: the stack's head repeats the (possibly multi-line) message.
-    stack: error.stack
-      ?.split('\n')
-      .filter((line) => line.startsWith('    at '))
-      .join('\n'),
-  };
-  const code = (error as { code?: unknown }).code;
-  if (code !== undefined) safe.code = code;
-  if (cause !== undefined && cause !== error) safe.cause = loggableError(cause);
-  return safe;
+const SCHEMA_BLANK = 'This field may not be blank.';
+
+/** The code of one schema error, given the text validationBody gave it. */
+function schemaCodeOf(error: AjvError, text: string): CodedMessage {
+  const limit = typeof error.params.limit === 'number' ? error.params.limit : undefined;
+  if (error.keyword === 'required' && text === MESSAGES.required) return { code: 'required' };
+  if (text === SCHEMA_BLANK) return { code: 'blank' };
+  if (error.keyword === 'maxLength' && limit !== undefined) return { code: 'too_long', count: limit };
+  // A wrong type, choice, pattern or range: the text says which; a number it names goes along.
+  return { code: 'invalid', ...(limit !== undefined && text.includes(String(limit)) && { count: limit }) };
 }
+
+/**
+ * ajv's errors of the product API → {"field": [text, …], "codes": {"field": [{code, count?}, …]}}:
+ * the same DRF wording as validationBody, plus, per message, the stable code the app translates
+ * (contract/errors.ts). The auth API keeps Djoser's bodies without codes.
+ */
+export function codedValidationBody(errors: FastifySchemaValidationError[], context: string | undefined): CodedErrorBody {
+  const fields: Record<string, TextedMessage[]> = {};
+  for (const error of errors as AjvError[]) {
+    // One error at a time, so each text keeps its own code; repeated texts are dropped, as there.
+    for (const [field, texts] of Object.entries(validationBody([error], context))) {
+      const list = (fields[field] ??= []);
+      for (const text of texts) if (!list.some((m) => m.text === text)) list.push({ text, ...schemaCodeOf(error, text) });
+    }
+  }
+  return codedFieldsBody(fields);
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // The central handlers
@@ -260,6 +289,97 @@ function routeMatcher(app: FastifyInstance) {
   };
 }
 
+/** An AccountError as Djoser words it (the auth API: no codes). */
+function accountErrorAnswer(error: AccountError): ApiError {
+  switch (error.reason) {
+    case 'email_taken':
+      return fieldError('email', ACCOUNT_ERRORS.emailTaken);
+    case 'weak_password':
+      return fieldErrors({ [error.weakPassword?.field ?? 'password']: error.weakPassword?.problems ?? [] });
+    case 'password_mismatch':
+      return nonFieldError(ACCOUNT_ERRORS.passwordMismatch);
+    case 'invalid_credentials':
+      return nonFieldError(ACCOUNT_ERRORS.invalidCredentials);
+    case 'invalid_uid':
+      return fieldError('uid', ACCOUNT_ERRORS.invalidUid);
+    case 'invalid_token':
+      return fieldError('token', ACCOUNT_ERRORS.invalidToken);
+    case 'stale_token':
+      return new ApiError(403, { detail: ACCOUNT_ERRORS.staleToken });
+    case 'wrong_password':
+      return fieldError('current_password', ACCOUNT_ERRORS.invalidPassword);
+    case 'user_gone':
+      return new ApiError(401, { detail: ACCOUNT_ERRORS.userGone });
+    case 'inactive_account':
+      return nonFieldError(ACCOUNT_ERRORS.inactiveAccount);
+    case 'telegram_taken':
+      return nonFieldError(ACCOUNT_ERRORS.telegramTaken);
+    case 'other_telegram':
+      return nonFieldError(ACCOUNT_ERRORS.otherTelegram);
+    case 'last_sign_in':
+      return new ApiError(400, { detail: ACCOUNT_ERRORS.lastSignIn });
+    case 'has_email':
+      return new ApiError(400, { detail: ACCOUNT_ERRORS.hasEmail });
+    case 'not_found':
+      return notFound();
+  }
+}
+
+/** A domain failure as its answer: its kind's status, its fields (with codes) or its detail (with its code). */
+function domainErrorAnswer(error: DomainError): ApiError {
+  return new ApiError(DOMAIN_STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
+}
+
+/** An upload route's refusal of its body (see refusedUpload), or null when the route words none. */
+function uploadRefusal(error: FastifyError, request: FastifyRequest): DomainError | null {
+  const refused = request.routeOptions.config.refusedUpload;
+  if (!refused) return null;
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new DomainError('unsupported', null, refused.unsupported);
+  const tooLarge = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? refused.tooLarge(request) : null;
+  return tooLarge ? new DomainError('too_large', null, tooLarge) : null;
+}
+
+/**
+ * Every failure as its answer. `coded`: schema errors carry their codes (the product API,
+ * codedErrorHandling); without, Djoser's bodies (the auth API).
+ */
+function errorHandler(coded: boolean) {
+  return async function handleError(error: ErrorWithValidation, request: FastifyRequest, reply: FastifyReply) {
+    const refusal = uploadRefusal(error, request);
+    const answer =
+      error instanceof DomainError ? domainErrorAnswer(error) : error instanceof AccountError ? accountErrorAnswer(error) : refusal ? domainErrorAnswer(refusal) : error;
+    if (answer instanceof ApiError) {
+      return reply.code(answer.statusCode).headers(answer.headers).send(answer.body);
+    }
+    if (error.validation) {
+      return reply.code(400).send(coded ? codedValidationBody(error.validation, error.validationContext) : validationBody(error.validation, error.validationContext));
+    }
+    switch (error.code) {
+      case JSON_PARSE_ERROR:
+        return reply.code(400).send({ detail: error.message });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.code(413).send({ detail: MESSAGES.tooLarge });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+        const type = request.headers['content-type'] ?? '';
+        return reply.code(415).send({ detail: `Unsupported media type "${type}" in request.` });
+      }
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad Content-Length, bad URL encoding...): their messages
+      // are fixed strings without request data.
+      return reply.code(status).send({ detail: error.message || 'Bad request.' });
+    }
+    request.log.error({ error: loggableError(error) }, 'request failed');
+    return reply.code(500).send({ detail: MESSAGES.serverError });
+  };
+}
+
+/** The product API's scope: its schema errors carry their codes (contract/errors.ts), as its domain errors do. */
+export function codedErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(errorHandler(true));
+}
+
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   const allowedMethods = routeMatcher(app);
 
@@ -291,32 +411,7 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     return reply.code(404).send({ detail: MESSAGES.notFound });
   });
 
-  app.setErrorHandler(async (error: ErrorWithValidation, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(error.statusCode).headers(error.headers).send(error.body);
-    }
-    if (error.validation) {
-      return reply.code(400).send(validationBody(error.validation, error.validationContext));
-    }
-    switch (error.code) {
-      case JSON_PARSE_ERROR:
-        return reply.code(400).send({ detail: error.message });
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ detail: MESSAGES.tooLarge });
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
-        const type = request.headers['content-type'] ?? '';
-        return reply.code(415).send({ detail: `Unsupported media type "${type}" in request.` });
-      }
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad Content-Length, bad URL encoding...): their messages
-      // are fixed strings without request data.
-      return reply.code(status).send({ detail: error.message || 'Bad request.' });
-    }
-    request.log.error({ error: loggableError(error) }, 'request failed');
-    return reply.code(500).send({ detail: MESSAGES.serverError });
-  });
+  app.setErrorHandler(errorHandler(false));
 }
 
 // ---------------------------------------------------------------------------------------------

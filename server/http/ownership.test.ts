@@ -280,14 +280,14 @@ beforeAll(async () => {
   const fake = await startFakeBotApi();
   const t = await createTestApp(testDb.db, {
     config: { telegramApiRoot: fake.url },
-    deps: { funnelRuntime: { async sync() {}, contentChanged() {} } },
+    deps: { funnelRuntime: { async sync() {}, stagesChanged() {} } },
   });
   Object.assign(env, {
     testDb,
     t,
     fake,
     synced: [],
-    contentChanges: { count: 0 },
+    stagesChanged: [],
     async close() {
       await t.close();
       await fake.close();

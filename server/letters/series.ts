@@ -7,11 +7,13 @@ import { validateSendingTime } from '../../contract/recurrence';
 import type { Db } from '../db';
 import { letters, letterSeries, media, stages, tags, type LetterRow, type LetterSeriesRow, type LetterSendingTime, type MailingMessage } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownersFunnelIds } from '../funnels/access';
-import { FUNNEL_ERRORS, FunnelError, invalidField, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
+import { COMMON_ERRORS, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
+import { FUNNEL_ERRORS } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { isTimeZone } from '../funnels/time-zone';
 import { messageProblems } from '../messages/validate';
 import { LETTER_HISTORY, LETTERS_SENT, REMOVE_MEMBER } from '../outbox/sql';
+import { LETTER_ERRORS } from './errors';
 
 export interface SeriesServiceDeps {
   db: Db;
@@ -95,22 +97,22 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
 
   /** The stages and tags a series names must be its funnel's; the time zone must exist. */
   async function checkRules(funnelId: number, body: SeriesPatch): Promise<void> {
-    const problems: Record<string, FunnelMessage[]> = {};
+    const problems: Record<string, DomainMessage[]> = {};
     const stageIds = [body.join_on?.stage_id, body.leave_on?.stage_id].filter((id): id is number => typeof id === 'number');
     const tagIds = [body.join_on?.tag_id, body.leave_on?.tag_id].filter((id): id is number => typeof id === 'number');
     if (stageIds.length) {
       const own = await orm.select({ id: stages.id }).from(stages).where(and(eq(stages.funnelId, funnelId), inArray(stages.id, stageIds)));
       const missing = stageIds.find((id) => !own.some((s) => s.id === id));
-      if (missing !== undefined) problems[body.join_on?.stage_id === missing ? 'join_on' : 'leave_on'] = [FUNNEL_ERRORS.doesNotExist(missing)];
+      if (missing !== undefined) problems[body.join_on?.stage_id === missing ? 'join_on' : 'leave_on'] = [COMMON_ERRORS.doesNotExist(missing)];
     }
     if (tagIds.length) {
       const own = await orm.select({ id: tags.id }).from(tags).where(and(eq(tags.funnelId, funnelId), inArray(tags.id, tagIds)));
       const missing = tagIds.find((id) => !own.some((s) => s.id === id));
-      if (missing !== undefined) problems[body.join_on?.tag_id === missing ? 'join_on' : 'leave_on'] = [FUNNEL_ERRORS.doesNotExist(missing)];
+      if (missing !== undefined) problems[body.join_on?.tag_id === missing ? 'join_on' : 'leave_on'] = [COMMON_ERRORS.doesNotExist(missing)];
     }
     const join = body.join_on;
-    if (join && ((join.on === 'stage' && join.stage_id === null) || (join.on === 'tag' && join.tag_id === null))) problems.join_on = [FUNNEL_ERRORS.required];
-    if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) problems.time_zone = [FUNNEL_ERRORS.incorrectData];
+    if (join && ((join.on === 'stage' && join.stage_id === null) || (join.on === 'tag' && join.tag_id === null))) problems.join_on = [COMMON_ERRORS.required];
+    if (body.time_zone !== undefined && !isTimeZone(body.time_zone)) problems.time_zone = [COMMON_ERRORS.incorrectData];
     if (Object.keys(problems).length) throw invalidFields(problems);
   }
 
@@ -167,14 +169,14 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
     const series = await ownedSeries(ownerId, id);
     if (enabled && series.enabledAt === null) {
       const ready = await orm.select({ id: letters.id }).from(letters).where(and(eq(letters.seriesId, id), eq(letters.enabled, true))).limit(1);
-      if (ready.length === 0) throw invalidField('enabled', FUNNEL_ERRORS.noSendingTime);
+      if (ready.length === 0) throw invalidField('enabled', LETTER_ERRORS.noSendingTime);
     }
     await orm.update(letterSeries).set({ enabledAt: enabled ? (series.enabledAt ?? now()) : null }).where(ownersSeries(ownerId, id));
     return get(ownerId, id);
   }
 
   async function cleanLetter(funnelId: number, body: LetterPatch, current: LetterRow | null) {
-    const problems: Record<string, FunnelMessage[]> = {};
+    const problems: Record<string, DomainMessage[]> = {};
     let message: MailingMessage | undefined;
     if (body.message) {
       const candidate = { text: body.message.text, media_id: body.message.media_id ?? null, buttons: (body.message.buttons ?? []) as Array<{ text: string; url: string }>, next_button: null };
@@ -191,12 +193,12 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
       else {
         const checked = validateSendingTime(body.sending_time);
         if (checked.ok) sendingTime = checked.value;
-        else problems.sending_time = [FUNNEL_ERRORS.incorrectData];
+        else problems.sending_time = [COMMON_ERRORS.incorrectData];
       }
     }
     const enabled = body.enabled ?? current?.enabled ?? false;
     const time = sendingTime !== undefined ? sendingTime : (current?.sendingTime ?? null);
-    if (enabled && time === null && !problems.sending_time) problems.enabled = [FUNNEL_ERRORS.noSendingTime];
+    if (enabled && time === null && !problems.sending_time) problems.enabled = [LETTER_ERRORS.noSendingTime];
     if (Object.keys(problems).length) throw invalidFields(problems);
     return { message, sendingTime, enabled };
   }
@@ -205,7 +207,7 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
     const series = await ownedSeries(ownerId, seriesId);
     const clean = await cleanLetter(series.funnelId, body, null);
     const [{ n }] = await db.query<{ n: number }>('select count(*)::int as n from letters where series_id = $1', [seriesId]);
-    if (Number(n) >= LETTERS_MAX) throw new FunnelError('invalid', null, FUNNEL_ERRORS.tooManyLetters);
+    if (Number(n) >= LETTERS_MAX) throw invalid(LETTER_ERRORS.tooManyLetters);
     const [row] = await orm
       .insert(letters)
       .values({
@@ -304,7 +306,5 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
 
   return { list, get, create, update, remove, setEnabled, addLetter, getLetter, updateLetter, removeLetter, history, addMember, removeMember, ofPerson };
 }
-
-const invalid = (message: FunnelMessage) => new FunnelError('invalid', null, message);
 
 export type SeriesService = ReturnType<typeof createSeriesService>;

@@ -23,11 +23,13 @@ import type { Db } from '../db';
 import { rawSql } from '../db/raw';
 import { mailings, media, stages, tags, type FunnelRow, type MailingMessage, type MailingRow } from '../db/schema';
 import { ownedFunnel, ownersFunnelIds } from '../funnels/access';
-import { FUNNEL_ERRORS, FunnelError, invalidFields, notFound, type FunnelMessage } from '../funnels/errors';
+import { COMMON_ERRORS, conflict, invalid, invalidFields, notFound, type DomainMessage } from '../domain-error';
+import { FUNNEL_ERRORS } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
 import { CANCEL_MAILING_ROWS, MAILING_PROGRESS, MAILING_RECIPIENTS, MAILING_RECIPIENTS_COUNT, UNSEND_MAILING } from '../outbox/sql';
 import { EMPTY_AUDIENCE, audienceQuery, ownersLists } from './audience';
+import { MAILING_ERRORS } from './errors';
 import { MAILING_TRANSITIONS, type MailingAction, startMailing } from './state';
 
 export interface MailingServiceDeps {
@@ -49,7 +51,7 @@ function progressKey(state: string): keyof MailingProgress | null {
   return null;
 }
 
-const stateError = () => new FunnelError('conflict', null, FUNNEL_ERRORS.mailingState);
+const stateError = () => conflict(MAILING_ERRORS.mailingState);
 
 export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wake }: MailingServiceDeps) {
   const orm = db.orm;
@@ -126,8 +128,8 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   async function cleanBody(
     funnelId: number,
     body: { message?: MailingBody['message']; audience?: Audience },
-  ): Promise<{ message?: MailingMessage; audience?: Audience; problems: Record<string, FunnelMessage[]> | null }> {
-    const problems: Record<string, FunnelMessage[]> = {};
+  ): Promise<{ message?: MailingMessage; audience?: Audience; problems: Record<string, DomainMessage[]> | null }> {
+    const problems: Record<string, DomainMessage[]> = {};
     let message: MailingMessage | undefined;
     if (body.message) {
       const input = body.message;
@@ -164,7 +166,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       const listIds = audience.lists_in ?? [];
       const ownLists = new Set(listIds.length ? (await ownersLists(db, funnelId, listIds)).map((l) => l.id) : []);
       const missing = [...stageIds.filter((id) => !ownStages.has(id)), ...tagIds.filter((id) => !ownTags.has(id)), ...listIds.filter((id) => !ownLists.has(id))];
-      if (missing.length) problems.audience = [FUNNEL_ERRORS.doesNotExist(missing[0])];
+      if (missing.length) problems.audience = [COMMON_ERRORS.doesNotExist(missing[0])];
     }
     return { message, audience, problems: Object.keys(problems).length ? problems : null };
   }
@@ -182,7 +184,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
 
   async function create(ownerId: number, funnelId: number, body: MailingBody): Promise<Mailing> {
     const funnel = await ownedFunnel(orm, ownerId, funnelId);
-    if (funnel.archivedAt) throw new FunnelError('conflict', null, FUNNEL_ERRORS.funnelArchived);
+    if (funnel.archivedAt) throw conflict(MAILING_ERRORS.funnelArchived);
     const clean = await cleanBody(funnelId, { message: body.message, audience: body.audience ?? EMPTY_AUDIENCE });
     if (clean.problems) throw invalidFields(clean.problems);
     const [row] = await orm
@@ -222,7 +224,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   /** What Telegram and the audience would say if the mailing went now (the server enforces it on send). */
   async function checkRow(mailing: MailingRow, funnel: FunnelRow): Promise<MailingCheck> {
     const problems: MailingCheck['problems'] = [];
-    const add = (field: string, message: FunnelMessage) =>
+    const add = (field: string, message: DomainMessage) =>
       problems.push({ field, code: message.code, message: message.text, ...(message.count !== undefined ? { count: message.count } : {}) });
     const found = await messageProblems(mailing.message, async (mediaId) => {
       const [item] = await orm.select({ id: media.id }).from(media).where(and(eq(media.id, mediaId), eq(media.funnelId, mailing.funnelId))).limit(1);
@@ -230,9 +232,9 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     });
     for (const [field, list] of Object.entries(found ?? {})) for (const message of list) add(`message.${field}`, message);
     const size = await countAudience(mailing.funnelId, mailing.audience);
-    if (size === 0) add('audience', FUNNEL_ERRORS.emptyAudience);
+    if (size === 0) add('audience', MAILING_ERRORS.emptyAudience);
     if (funnel.stopReason === 'token_revoked') add('non_field_errors', FUNNEL_ERRORS.tokenRevoked);
-    if (funnel.archivedAt) add('non_field_errors', FUNNEL_ERRORS.funnelArchived);
+    if (funnel.archivedAt) add('non_field_errors', MAILING_ERRORS.funnelArchived);
     const rate = mailing.paidBroadcast ? PAID_BROADCAST_RATE : sendRate;
     return {
       problems,
@@ -264,14 +266,14 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     if (!MAILING_TRANSITIONS.start.from.includes(mailing.state)) throw stateError();
     const result = await checkRow(mailing, funnel);
     if (result.problems.length) {
-      const fields: Record<string, FunnelMessage[]> = {};
-      for (const p of result.problems) (fields[p.field] ??= []).push({ code: p.code as FunnelMessage['code'], text: p.message, ...(p.count !== undefined ? { count: p.count } : {}) });
+      const fields: Record<string, DomainMessage[]> = {};
+      for (const p of result.problems) (fields[p.field] ??= []).push({ code: p.code as DomainMessage['code'], text: p.message, ...(p.count !== undefined ? { count: p.count } : {}) });
       throw invalidFields(fields);
     }
     if (scheduledAt) {
       const at = new Date(scheduledAt);
-      if (Number.isNaN(at.getTime()) || !/[zZ]|[+-]\d\d:?\d\d$/.test(scheduledAt)) throw invalidFields({ scheduled_at: [{ code: 'invalid', text: 'Datetime has wrong format.' }] });
-      if (at.getTime() <= now().getTime()) throw invalidFields({ scheduled_at: [FUNNEL_ERRORS.scheduleInPast] });
+      if (Number.isNaN(at.getTime()) || !/[zZ]|[+-]\d\d:?\d\d$/.test(scheduledAt)) throw invalidFields({ scheduled_at: [MAILING_ERRORS.badMoment] });
+      if (at.getTime() <= now().getTime()) throw invalidFields({ scheduled_at: [MAILING_ERRORS.scheduleInPast] });
       const [row] = await orm
         .update(mailings)
         .set({ state: 'scheduled', scheduledAt: at, updatedAt: now() })
@@ -342,7 +344,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       UNSEND_MAILING,
       [id, DELETE_FROM_CHATS_HOURS, ownerId],
     );
-    if (!row || Number(row.n) === 0) throw new FunnelError('invalid', null, FUNNEL_ERRORS.unsendTooLate);
+    if (!row || Number(row.n) === 0) throw invalid(MAILING_ERRORS.unsendTooLate);
     await orm.update(mailings).set({ unsentAt: now(), updatedAt: now() }).where(ownersMailing(ownerId, id));
     wake?.();
     return get(ownerId, id);

@@ -5,34 +5,10 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { TemplateChange } from '../../contract/templates';
 import type { Database } from '../db';
-import { funnels, letters, letterSeries, media, stages, tags, templateMedia, type LetterSendingTime } from '../db/schema';
+import { funnels, letters, letterSeries, media, stages, tags, templateMedia, type SnapshotMessage, type TemplateSnapshot } from '../db/schema';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
-type Button = { text: string; url: string };
 
-export interface SnapshotMessage {
-  text: string;
-  /** A template_media id, or null. */
-  media: number | null;
-  buttons: Button[];
-  next_button: { text: string } | null;
-}
-
-export interface TemplateSnapshot {
-  /** The template's name when this version was published (absent in versions made before it was kept). */
-  name?: string;
-  tags: Array<{ title: string; color: string }>;
-  stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
-  series: Array<{
-    name: string;
-    join_on: { on: 'start' | 'stage' | 'tag' | 'manual'; stage: number | null; tag: number | null };
-    leave_on: { stage: number | null; tag: number | null };
-    time_zone: string;
-    catch_up_hours: number;
-    enabled: boolean;
-    letters: Array<{ name: string; message: SnapshotMessage; sending_time: LetterSendingTime | null; enabled: boolean }>;
-  }>;
-}
 
 /** Reads the funnel and writes its snapshot's media under `versionId`; answers the snapshot. */
 export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number): Promise<TemplateSnapshot> {
@@ -64,7 +40,7 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
   }
   const tagIndex = new Map(tagRows.map((t, i) => [t.id, i]));
   const stageIndex = new Map(stageRows.map((s, i) => [s.id, i]));
-  const message = (m: { text: string; media_id: number | null; buttons: Button[]; next_button: { text: string } | null }): SnapshotMessage => ({
+  const message = (m: { text: string; media_id: number | null; buttons: SnapshotMessage['buttons']; next_button: { text: string } | null }): SnapshotMessage => ({
     text: m.text,
     media: m.media_id === null ? null : (mediaMap.get(m.media_id) ?? null),
     buttons: m.buttons.map((b) => ({ text: b.text, url: b.url })),

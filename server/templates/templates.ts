@@ -18,22 +18,13 @@ import {
   type UpdateTemplateBody,
 } from '../../contract/templates';
 import type { Db } from '../db';
-import { funnels, templateMedia, templates, templateVersions, type UserRow } from '../db/schema';
+import { funnels, templateMedia, templates, templateVersions, type TemplateSnapshot, type UserRow } from '../db/schema';
 import { ownedFunnel } from '../funnels/access';
-import { conflict, FUNNEL_ERRORS, invalid, invalidField, notFound, tooLarge, unsupported, type FunnelMessage } from '../funnels/errors';
+import { COMMON_ERRORS, conflict, invalid, invalidField, notFound, tooLarge, unsupported } from '../domain-error';
 import { toFunnel } from '../funnels/funnels';
-import { applySnapshot, clearFunnelContent, snapshotChanges, takeSnapshot, type TemplateSnapshot } from './snapshot';
+import { applySnapshot, clearFunnelContent, snapshotChanges, takeSnapshot } from './snapshot';
+import { TEMPLATE_ERRORS } from './errors';
 
-export const TEMPLATE_ERRORS = {
-  withoutStages: { code: 'template_without_stages', text: 'The funnel has no stages: add at least one before publishing it.' },
-  wasRun: { code: 'funnel_was_run', text: 'This funnel has been run: take a fresh copy of the template instead.' },
-  upToDate: { code: 'template_up_to_date', text: 'The funnel already has the latest version of its template.' },
-  notFromTemplate: { code: 'not_from_template', text: 'This funnel was not made from a template.' },
-  sourceGone: { code: 'does_not_exist', text: 'The funnel this template was published from no longer exists.' },
-  coverType: { code: 'unsupported_file', text: 'Upload a JPEG, PNG or WebP picture.' },
-  coverTooBig: { code: 'file_too_big', count: TEMPLATE_COVER_MAX_BYTES / (1024 * 1024), text: 'File too big' },
-  emptyFile: { code: 'empty_file', text: 'The submitted file is empty.' },
-} as const satisfies Record<string, FunnelMessage>;
 
 export interface TemplateServiceDeps {
   db: Db;
@@ -154,7 +145,7 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
 
   async function create(admin: UserRow, body: CreateTemplateBody): Promise<Template> {
     await ownedFunnel(orm, admin.id, body.funnel_id).catch(() => {
-      throw invalidField('funnel_id', FUNNEL_ERRORS.doesNotExist(body.funnel_id));
+      throw invalidField('funnel_id', COMMON_ERRORS.doesNotExist(body.funnel_id));
     });
     const id = await orm.transaction(async (tx) => {
       const [row] = await tx

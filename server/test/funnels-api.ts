@@ -13,8 +13,8 @@ export interface FunnelsTestEnv {
   t: TestApp;
   fake: FakeBotApi;
   synced: number[];
-  /** How many times the API told the runtime that stages, messages or tags may have changed. */
-  contentChanges: { count: number };
+  /** The funnels whose stages the services told the runtime had changed, in order. */
+  stagesChanged: number[];
   close(): Promise<void>;
 }
 
@@ -22,13 +22,13 @@ export async function funnelsTestEnv(): Promise<FunnelsTestEnv> {
   const testDb = await createTestDb();
   const fake = await startFakeBotApi();
   const synced: number[] = [];
-  const contentChanges = { count: 0 };
+  const stagesChanged: number[] = [];
   const runtime: FunnelRuntimePort = {
     async sync(funnelId) {
       synced.push(funnelId);
     },
-    contentChanged() {
-      contentChanges.count += 1;
+    stagesChanged(funnelId) {
+      stagesChanged.push(funnelId);
     },
   };
   const t = await createTestApp(testDb.db, { config: { telegramApiRoot: fake.url }, deps: { funnelRuntime: runtime } });
@@ -37,7 +37,7 @@ export async function funnelsTestEnv(): Promise<FunnelsTestEnv> {
     t,
     fake,
     synced,
-    contentChanges,
+    stagesChanged,
     async close() {
       await t.close();
       await fake.close();

@@ -198,7 +198,7 @@ describe('a subscriber goes through the funnel', () => {
   });
 
   async function editableFunnel() {
-    const { token, stageIds } = await runningFunnel([{ text: 'Old welcome', next: null }]);
+    const { funnel, token, stageIds } = await runningFunnel([{ text: 'Old welcome', next: null }]);
     const runtime = testRuntime(testDb.db, fake.url);
     await start(runtime);
     let next = 5101 + counter * 100;
@@ -210,14 +210,14 @@ describe('a subscriber goes through the funnel', () => {
     const edit = (text: string) =>
       testDb.db.orm.update(stages).set({ message: { text, media_id: null, buttons: [], next_button: null } }).where(eq(stages.id, stageIds[0]));
     expect(await startAs()).toBe('Old welcome');
-    return { runtime, startAs, edit };
+    return { runtime, funnelId: funnel.id, startAs, edit };
   }
 
   it('an edited stage message reaches the next subscriber at once when the API says so', async () => {
-    const { runtime, startAs, edit } = await editableFunnel();
+    const { runtime, funnelId, startAs, edit } = await editableFunnel();
     // Saved through this process's API: the API tells the runtime, and the next /start has it.
     await edit('New <b>welcome</b>');
-    runtime.contentChanged();
+    runtime.stagesChanged(funnelId);
     expect(await startAs()).toBe('New welcome');
   });
 

@@ -177,9 +177,9 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     return this.sweeping;
   }
 
-  /** Stages, messages or tags were written through the API: every bot reads them again. */
-  contentChanged(): void {
-    this.store.forgetStages();
+  /** This funnel's stages, messages or tags were written through the API: its bot reads them again. */
+  stagesChanged(funnelId: number): void {
+    this.store.forgetStages(funnelId);
   }
 
   /** Makes the funnel's bot match its row: running and not archived = running here, else stopped. */

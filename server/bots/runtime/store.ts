@@ -174,8 +174,8 @@ export interface RuntimeStore {
   stopRevoked(funnelId: number): Promise<void>;
   /** Deletes handled_updates rows, and replies that ended, older than HANDLED_UPDATES_KEEP_HOURS. */
   pruneHandledUpdates(): Promise<void>;
-  /** Drops every funnel's stages from memory: the next update of each reads them again. */
-  forgetStages(): void;
+  /** Drops one funnel's stages from memory (a read under way is not kept): its next update reads them again. */
+  forgetStages(funnelId: number): void;
 }
 
 /**
@@ -196,6 +196,8 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
   const together = { maxInFlight: db.driver === 'pglite' ? 1 : 4, maxItems: 100 };
   /** Per funnel: the stages last read, when, and a read under way. */
   const stageCache = new Map<number, { at: number; stages: RuntimeStage[]; refreshing: boolean }>();
+  /** Bumped when a funnel's stages are forgotten, so a read started before then is not kept. */
+  const stageGenerations = new Map<number, number>();
   const stageCacheMs = db.driver === 'pglite' ? EMBEDDED_STAGE_CACHE_MS : STAGE_CACHE_MS;
   const firstReads = new Map<number, Promise<RuntimeStage[]>>();
   // The stages of every funnel whose cache ran out in this turn: one statement for all of them.
@@ -356,12 +358,16 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     },
     stages(funnelId) {
       const cached = stageCache.get(funnelId);
+      const generation = stageGenerations.get(funnelId);
+      const keep = (stages: RuntimeStage[]) => {
+        if (stageGenerations.get(funnelId) === generation) stageCache.set(funnelId, { at: Date.now(), stages, refreshing: false });
+      };
       if (cached) {
         // Stale while it is read again: an update never waits for a refresh.
         if (!cached.refreshing && Date.now() - cached.at >= stageCacheMs) {
           cached.refreshing = true;
           readStages(funnelId).then(
-            (stages) => stageCache.set(funnelId, { at: Date.now(), stages, refreshing: false }),
+            keep,
             () => (cached.refreshing = false), // the next update tries again
           );
         }
@@ -371,11 +377,12 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       if (!first) {
         first = readStages(funnelId).then((stages) => {
           if (stageCache.size > 10_000) stageCache.clear();
-          stageCache.set(funnelId, { at: Date.now(), stages, refreshing: false });
+          keep(stages);
           return stages;
         });
         firstReads.set(funnelId, first);
-        void first.finally(() => firstReads.delete(funnelId)).catch(() => undefined);
+        const reading = first;
+        void reading.finally(() => firstReads.get(funnelId) === reading && firstReads.delete(funnelId)).catch(() => undefined);
       }
       return first;
     },
@@ -500,8 +507,11 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         [funnelId],
       );
     },
-    forgetStages() {
-      stageCache.clear();
+    forgetStages(funnelId) {
+      stageCache.delete(funnelId);
+      firstReads.delete(funnelId);
+      // A read that started before the write may end after it: what it read is not kept.
+      stageGenerations.set(funnelId, (stageGenerations.get(funnelId) ?? 0) + 1);
     },
     async pruneHandledUpdates() {
       await q(`delete from handled_updates where handled_at < now() - make_interval(hours => $1)`, [HANDLED_UPDATES_KEEP_HOURS]);

@@ -3,6 +3,7 @@
 //   TG <raw init data>   inside the Telegram Mini App, checked with the service bot token
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TELEGRAM_PREFIX, TOKEN_PREFIX } from '../../../contract/constants';
+import { ACCOUNT_ERRORS } from '../../accounts/errors';
 import type { Sessions } from '../../accounts/sessions';
 import type { UserRow } from '../../db/schema';
 import { ApiError, MESSAGES } from '../errors';
@@ -23,7 +24,7 @@ export const AUTH_MESSAGES = {
   invalidToken: 'Invalid token.',
   noCredentials: 'Invalid token header. No credentials provided.',
   spaces: 'Invalid token header. Token string should not contain spaces.',
-  inactive: 'User inactive or deleted.',
+  inactive: ACCOUNT_ERRORS.userGone,
   invalidInitData: 'Invalid Telegram init data.',
 } as const;
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
 import { FUNNELS_API } from '../../../contract/funnels';
 import { signInitData, type InitDataUser } from '../../../scripts/telegram/init-data';
-import { AUTH_ERRORS } from './routes';
+import { ACCOUNT_ERRORS } from '../../accounts/errors';
 import { auth, expectJsonError, GOOD_PASSWORD, linkIn, linkParts, login, post, register, signedInUser, TEST_BOT_TOKEN, uniqueEmail, useTestApp } from '../../test/helpers';
 
 const fixture = useTestApp();
@@ -46,7 +46,7 @@ describe('linking a Telegram identity to an e-mail account', () => {
     const ownId = (await me(tg(busy))).json().id as number;
     await fixture.app.db.orm.execute(`insert into funnels (owner_id, name, bot_token_encrypted, bot_token_hash, bot_token_hint, bot_id, bot_username) values (${ownId}, 'Own', 'x', 'hash-${ownId}', 'h', 1, 'own_bot')`);
     const refused = await post(fixture.app.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, tg(busy));
-    expect(expectJsonError(refused, 400)).toEqual({ non_field_errors: [AUTH_ERRORS.telegramTaken] });
+    expect(expectJsonError(refused, 400)).toEqual({ non_field_errors: [ACCOUNT_ERRORS.telegramTaken] });
 
     // The e-mail account takes a first Telegram identity, then refuses a second one.
     const first = tgUser();
@@ -55,11 +55,11 @@ describe('linking a Telegram identity to an e-mail account', () => {
     const second = tgUser();
     await me(tg(second));
     const again = await post(fixture.app.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, tg(second));
-    expect(expectJsonError(again, 400)).toEqual({ non_field_errors: [AUTH_ERRORS.otherTelegram] });
+    expect(expectJsonError(again, 400)).toEqual({ non_field_errors: [ACCOUNT_ERRORS.otherTelegram] });
 
     // Linking needs the Mini App's proof of identity: a browser session has none.
     const fromBrowser = await post(fixture.app.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, auth(account.key));
-    expect(expectJsonError(fromBrowser, 400)).toEqual({ detail: AUTH_ERRORS.telegramOnly });
+    expect(expectJsonError(fromBrowser, 400)).toEqual({ detail: ACCOUNT_ERRORS.telegramOnly });
   });
 
   it('a Telegram-first user adds an e-mail and password, signs in from a browser, and may then unlink Telegram', async () => {
@@ -67,7 +67,7 @@ describe('linking a Telegram identity to an e-mail account', () => {
     await me(tg(telegram));
     // Without an e-mail, unlinking would lock them out.
     const locked = await fixture.app.app.inject({ method: 'DELETE', url: API.telegramLink, headers: tg(telegram) });
-    expect(expectJsonError(locked, 400)).toEqual({ detail: AUTH_ERRORS.lastSignIn });
+    expect(expectJsonError(locked, 400)).toEqual({ detail: ACCOUNT_ERRORS.lastSignIn });
 
     const email = uniqueEmail('pavel');
     const weak = await post(fixture.app.app, API.credentials, { email, password: '123', re_password: '123' }, tg(telegram));
@@ -76,7 +76,7 @@ describe('linking a Telegram identity to an e-mail account', () => {
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json()).toMatchObject({ email, telegram_id: telegram.id });
     const twice = await post(fixture.app.app, API.credentials, { email: uniqueEmail(), password: GOOD_PASSWORD, re_password: GOOD_PASSWORD }, tg(telegram));
-    expect(expectJsonError(twice, 400)).toEqual({ detail: AUTH_ERRORS.hasEmail });
+    expect(expectJsonError(twice, 400)).toEqual({ detail: ACCOUNT_ERRORS.hasEmail });
     const taken = await signedInUser(fixture.app);
     const other = tgUser();
     await me(tg(other));
@@ -94,7 +94,7 @@ describe('sign-in and e-mail links say what is wrong', () => {
   it('an account that is not activated says so (after the right password only) and the letter can be sent again', async () => {
     const account = await register(fixture.app);
     const res = await post(fixture.app.app, API.login, { email: account.email, password: GOOD_PASSWORD });
-    expect(expectJsonError(res, 400)).toEqual({ non_field_errors: [AUTH_ERRORS.inactiveAccount] });
+    expect(expectJsonError(res, 400)).toEqual({ non_field_errors: [ACCOUNT_ERRORS.inactiveAccount] });
     const wrong = await post(fixture.app.app, API.login, { email: account.email, password: 'Wrong-password-1' });
     expect(expectJsonError(wrong, 400)).toEqual({ non_field_errors: ['Unable to log in with provided credentials.'] });
     expect((await post(fixture.app.app, API.resendActivation, { email: account.email })).statusCode).toBe(204);

@@ -1,7 +1,7 @@
 // Sign-up, activation and resend_activation: Djoser's answers and the safer rules.
 import { describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
-import { AUTH_ERRORS } from './routes';
+import { ACCOUNT_ERRORS } from '../../accounts/errors';
 import { ACTIVATION_TOKEN_TTL_S } from '../../../contract/constants';
 import {
   expectJsonError,
@@ -43,7 +43,7 @@ describe('POST /api/users/ (register)', () => {
 
     // Not active yet: cannot sign in, and (the password being right) is told why.
     const login = await post(fixture.app.app, API.login, { email, password: GOOD_PASSWORD });
-    expect(expectJsonError(login, 400)).toEqual({ non_field_errors: [AUTH_ERRORS.inactiveAccount] });
+    expect(expectJsonError(login, 400)).toEqual({ non_field_errors: [ACCOUNT_ERRORS.inactiveAccount] });
   });
 
   it('uid of user 1 is "MQ", as Django encodes it', async () => {

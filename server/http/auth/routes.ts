@@ -5,43 +5,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API } from '../../../contract/auth';
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from '../../../contract/constants';
-import { AccountError, createAccountService } from '../../accounts/accounts';
-import type { Bucket, RateLimiter } from '../../accounts/rate-limit';
-import type { Sessions } from '../../accounts/sessions';
+import { ACCOUNT_ERRORS } from '../../accounts/errors';
+import type { Bucket } from '../../accounts/rate-limit';
 import { normalizeEmail, toCurrentUser } from '../../accounts/users';
 import type { Config } from '../../config';
-import type { Db } from '../../db';
-import type { Mailer } from '../../mail/mailer';
-import { ApiError, fieldError, fieldErrors, loggableError, nonFieldError, notFound } from '../errors';
-import { AUTH_MESSAGES, currentUser, requireAuth } from './authenticate';
+import type { Services } from '../../services';
+import { loggableError } from '../../db/errors';
+import { ApiError } from '../errors';
+import { currentUser, requireAuth } from './authenticate';
 import * as schemas from './schemas';
 
-export const AUTH_ERRORS = {
-  emailTaken: 'user with this email already exists.',
-  passwordMismatch: "The two password fields didn't match.",
-  invalidCredentials: 'Unable to log in with provided credentials.',
-  invalidUid: "Invalid user id or user doesn't exist.",
-  invalidToken: 'Invalid token for given user.',
-  staleToken: 'Stale token for given user.',
-  invalidPassword: 'Invalid password.',
-  inactiveAccount: 'This account is not activated yet. Open the letter we sent to your e-mail, or send it again.',
-  telegramTaken: 'This Telegram account already has an account of its own, with funnels or an e-mail. Sign in to that one instead.',
-  otherTelegram: 'This account is linked to another Telegram account. Unlink it in Settings first.',
-  lastSignIn: 'Add an e-mail and a password first: without Telegram there would be no way to sign in.',
-  hasEmail: 'This account has an e-mail already.',
-  telegramOnly: 'Open the app from Telegram to link your Telegram account.',
-} as const;
 
-export interface AuthRoutesDeps {
-  config: Config;
-  db: Db;
-  mailer: Mailer;
-  sessions: Sessions;
-  limiter: RateLimiter;
-  now: () => Date;
-  /** Runs work after the answer is sent (mail that must not reveal whether an account exists). */
-  background: (task: () => Promise<void>) => void;
-}
+export type AuthRoutesDeps = Pick<Services, 'sessions' | 'limiter' | 'accounts'> & { config: Config };
 
 function throttled(retryAfterS: number): ApiError {
   const unit = retryAfterS === 1 ? 'second' : 'seconds';
@@ -52,42 +27,6 @@ function throttled(retryAfterS: number): ApiError {
   );
 }
 
-/** An AccountError as Djoser words it; anything else goes on to the central handler. */
-function toApiError(error: unknown): unknown {
-  if (!(error instanceof AccountError)) return error;
-  switch (error.reason) {
-    case 'email_taken':
-      return fieldError('email', AUTH_ERRORS.emailTaken);
-    case 'weak_password':
-      return fieldErrors({ [error.weakPassword?.field ?? 'password']: error.weakPassword?.problems ?? [] });
-    case 'password_mismatch':
-      return nonFieldError(AUTH_ERRORS.passwordMismatch);
-    case 'invalid_credentials':
-      return nonFieldError(AUTH_ERRORS.invalidCredentials);
-    case 'invalid_uid':
-      return fieldError('uid', AUTH_ERRORS.invalidUid);
-    case 'invalid_token':
-      return fieldError('token', AUTH_ERRORS.invalidToken);
-    case 'stale_token':
-      return new ApiError(403, { detail: AUTH_ERRORS.staleToken });
-    case 'wrong_password':
-      return fieldError('current_password', AUTH_ERRORS.invalidPassword);
-    case 'user_gone':
-      return new ApiError(401, { detail: AUTH_MESSAGES.inactive });
-    case 'inactive_account':
-      return nonFieldError(AUTH_ERRORS.inactiveAccount);
-    case 'telegram_taken':
-      return nonFieldError(AUTH_ERRORS.telegramTaken);
-    case 'other_telegram':
-      return nonFieldError(AUTH_ERRORS.otherTelegram);
-    case 'last_sign_in':
-      return new ApiError(400, { detail: AUTH_ERRORS.lastSignIn });
-    case 'has_email':
-      return new ApiError(400, { detail: AUTH_ERRORS.hasEmail });
-    case 'not_found':
-      return notFound();
-  }
-}
 
 function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -116,8 +55,7 @@ function requestLanguage(request: FastifyRequest, fromBody: Language | undefined
 }
 
 export function authRoutes(deps: AuthRoutesDeps) {
-  const { config, db, mailer, sessions, limiter, now, background } = deps;
-  const accounts = createAccountService({ db, config, mailer, sessions, now, background });
+  const { config, sessions, limiter, accounts } = deps;
   const authenticate = requireAuth(sessions);
   const { perIp, perEmail } = config.rateLimit;
 
@@ -132,9 +70,6 @@ export function authRoutes(deps: AuthRoutesDeps) {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
     app.decorateRequest('user', null);
     app.decorateRequest('apiKey', null);
-    app.setErrorHandler(async (error) => {
-      throw toApiError(error);
-    });
 
     // --- register ------------------------------------------------------------------------
     app.post(API.register, { schema: schemas.registerSchema }, async (request, reply) => {
@@ -226,7 +161,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
     app.post(API.telegramLink, { onRequest: authenticate, schema: schemas.telegramLinkSchema }, async (request) => {
       const user = currentUser(request);
       // Only the Mini App can prove a Telegram identity (its init data): a Token caller has none.
-      if (request.apiKey !== null || user.telegramId === null) throw new ApiError(400, { detail: AUTH_ERRORS.telegramOnly });
+      if (request.apiKey !== null || user.telegramId === null) throw new ApiError(400, { detail: ACCOUNT_ERRORS.telegramOnly });
       await limit('login', request, { kind: 'email', value: normalizeEmail(request.body.email) });
       return toCurrentUser(await accounts.linkTelegram(user, request.body.email, request.body.password));
     });

@@ -3,20 +3,13 @@
 // funnels are ever read: a filter naming someone else's funnel, stage or tag finds nobody.
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTACTS_PATHS } from '../../../contract/contacts';
 import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
-import type { Sessions } from '../../accounts/sessions';
-import { createContactsService } from '../../contacts/contacts';
-import type { Db } from '../../db';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { toFunnelApiError } from '../funnels/routes';
+import type { Services } from '../../services';
+import { currentUser } from '../auth/authenticate';
 
-export interface ContactRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type ContactRoutesDeps = Pick<Services, 'contacts' | 'now'>;
 
 /**
  * Query values arrive as text and the server's ajv coerces nothing (server/app.ts): the filter's
@@ -36,13 +29,9 @@ async function readQueryValues(request: FastifyRequest): Promise<void> {
 }
 
 export function contactRoutes(deps: ContactRoutesDeps) {
-  const contacts = createContactsService(deps);
+  const { contacts } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
 
     app.get(CONTACTS_PATHS.contacts, { preValidation: readQueryValues, schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
       contacts.list(currentUser(request).id, request.query),

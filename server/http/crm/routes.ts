@@ -2,7 +2,7 @@
 // copy, archive and restore) and lists of contacts. Another user's folder or list is 404.
 // Pictures go up as the raw body (JPEG, PNG or WebP) and come back with the Authorization header.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { CRM_PATHS, FOLDER_IMAGE_KINDS, FOLDER_IMAGE_MAX_BYTES, FOLDER_IMAGE_TYPES, type FolderImageKind } from '../../../contract/crm';
 import {
@@ -19,20 +19,13 @@ import {
   ListPatchSchema,
   ListsQuerySchema,
 } from '../../../contract/schemas/crm';
-import type { Sessions } from '../../accounts/sessions';
-import { createCrmService, CRM_ERRORS } from '../../crm/crm';
-import type { Db } from '../../db';
+import { CRM_ERRORS } from '../../crm/errors';
+import { notFound } from '../../domain-error';
 import { parseId } from '../../funnels/access';
-import { notFound } from '../../funnels/errors';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { ApiError, codedDetailBody } from '../errors';
-import { toFunnelApiError } from '../funnels/routes';
+import type { Services } from '../../services';
+import { currentUser } from '../auth/authenticate';
 
-export interface CrmRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type CrmRoutesDeps = Pick<Services, 'crm'>;
 
 const params = Type.Object({ id: Type.String() });
 const imageParams = Type.Object({ id: Type.String(), kind: Type.String() });
@@ -47,13 +40,10 @@ function kindOf(request: { params: { kind: string } }): FolderImageKind {
 const ownerOf = (request: Parameters<typeof currentUser>[0]) => currentUser(request).id;
 
 export function crmRoutes(deps: CrmRoutesDeps) {
-  const crm = createCrmService(deps);
+  const { crm } = deps;
 
   async function json(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
 
     app.get(CRM_PATHS.folders, { schema: { querystring: FoldersQuerySchema, response: { 200: Type.Array(FolderSummarySchema) } } }, async (request) =>
       crm.listFolders(ownerOf(request), request.query.archived === 'true'),
@@ -119,18 +109,16 @@ export function crmRoutes(deps: CrmRoutesDeps) {
     for (const type of FOLDER_IMAGE_TYPES) {
       app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: largest }, (_request, body, done) => done(null, body));
     }
-    app.setErrorHandler(async (error: FastifyError, request) => {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        const kind = (request.params as { kind?: string }).kind === 'picture' ? 'picture' : 'background';
-        throw new ApiError(413, codedDetailBody(CRM_ERRORS.imageTooBig(kind)));
-      }
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(CRM_ERRORS.imageType));
-      throw toFunnelApiError(error);
-    });
     app.put(
       CRM_PATHS.image,
       {
         schema: { params: imageParams, response: { 200: FolderSchema } },
+        config: {
+          refusedUpload: {
+            tooLarge: (request) => CRM_ERRORS.imageTooBig((request.params as { kind?: string }).kind === 'picture' ? 'picture' : 'background'),
+            unsupported: CRM_ERRORS.imageType,
+          },
+        },
         // Before the body is read: someone else's folder (or a path that names no picture) is 404 whatever the upload.
         preParsing: async (request) => {
           kindOf(request);
@@ -148,7 +136,6 @@ export function crmRoutes(deps: CrmRoutesDeps) {
   }
 
   return async function plugin(app: FastifyInstance): Promise<void> {
-    app.addHook('onRequest', requireAuth(deps.sessions));
     await app.register(json);
     await app.register(upload);
   };

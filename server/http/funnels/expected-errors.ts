@@ -1,12 +1,12 @@
 // Expected error bodies of the product API, written out in full (not with the server's own
 // codedFieldsBody), so a test fails if either the text or the code a user's app reads is wrong:
-//   fieldsError({ title: [FUNNEL_ERRORS.blank] })
+//   fieldsError({ title: [COMMON_ERRORS.blank] })
 //     → {"title": ["This field may not be blank."], "codes": {"title": [{"code": "blank"}]}}
 //   detailError(FUNNEL_ERRORS.orderLocked) → {"detail": "Stages can't…", "code": "order_locked"}
 import type { ApiErrorCode } from '../../../contract/errors';
-import type { FunnelMessage } from '../../funnels/errors';
+import type { DomainMessage } from '../../domain-error';
 
-export function fieldsError(fields: Record<string, FunnelMessage[]>): Record<string, unknown> {
+export function fieldsError(fields: Record<string, DomainMessage[]>): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const codes: Record<string, unknown[]> = {};
   for (const [field, messages] of Object.entries(fields)) {
@@ -16,7 +16,7 @@ export function fieldsError(fields: Record<string, FunnelMessage[]>): Record<str
   return { ...body, codes };
 }
 
-export function detailError({ text, code, count }: FunnelMessage): Record<string, unknown> {
+export function detailError({ text, code, count }: DomainMessage): Record<string, unknown> {
   return { detail: text, code, ...(count === undefined ? {} : { count }) };
 }
 
@@ -24,9 +24,9 @@ export function detailError({ text, code, count }: FunnelMessage): Record<string
 export const SCHEMA = {
   required: { code: 'required', text: 'This field is required.' },
   blank: { code: 'blank', text: 'This field may not be blank.' },
-  tooLong: (max: number): FunnelMessage => ({ code: 'too_long', count: max, text: `Ensure this field has no more than ${max} characters.` }),
-  invalid: (text: string, count?: number): FunnelMessage => ({ code: 'invalid' satisfies ApiErrorCode, text, ...(count === undefined ? {} : { count }) }),
+  tooLong: (max: number): DomainMessage => ({ code: 'too_long', count: max, text: `Ensure this field has no more than ${max} characters.` }),
+  invalid: (text: string, count?: number): DomainMessage => ({ code: 'invalid' satisfies ApiErrorCode, text, ...(count === undefined ? {} : { count }) }),
   notAString: { code: 'invalid', text: 'Not a valid string.' },
   notAnInteger: { code: 'invalid', text: 'A valid integer is required.' },
-  choice: (value: string): FunnelMessage => ({ code: 'invalid', text: `"${value}" is not a valid choice.` }),
-} as const satisfies Record<string, FunnelMessage | ((...args: never[]) => FunnelMessage)>;
+  choice: (value: string): DomainMessage => ({ code: 'invalid', text: `"${value}" is not a valid choice.` }),
+} as const satisfies Record<string, DomainMessage | ((...args: never[]) => DomainMessage)>;

@@ -16,6 +16,7 @@ import {
 } from '../../../contract/funnels';
 import { media, personEvents } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { COMMON_ERRORS } from '../../domain-error';
 import { startOfDayIn } from '../../funnels/time-zone';
 import { expectJsonError, TEST_DATABASE_URL } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
@@ -162,24 +163,30 @@ describe('POST /api/funnels/:id/copy/', () => {
     const theirs = await connectFunnel(env, stranger);
     await addStage(env, key, funnel.id);
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: funnel.id }), 400)).toEqual(fieldsError({ target_funnel_id: [FUNNEL_ERRORS.copyIntoItself] }));
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: theirs.id }), 400)).toEqual(fieldsError({ target_funnel_id: [FUNNEL_ERRORS.doesNotExist(theirs.id)] }));
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: theirs.id }), 400)).toEqual(fieldsError({ target_funnel_id: [COMMON_ERRORS.doesNotExist(theirs.id)] }));
     expect(ok<Funnel>(await call(env, stranger, 'GET', FUNNELS_API.funnel(theirs.id))).stage_count).toBe(0);
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: 'x' }), 400)).toEqual(fieldsError({ target_funnel_id: [SCHEMA.notAnInteger] }));
   });
 });
 
-describe('the bot runtime hears of content changes', () => {
-  it('every successful write tells it to read stages, messages and tags again; reads and refused writes do not', async () => {
+describe('the bot runtime hears of stage changes', () => {
+  it("every successful write to a funnel's stages names that funnel; reads, refused writes and other writes do not", async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key, 'Changes');
-    const before = env.contentChanges.count;
+    const other = await connectFunnel(env, key, 'Copied into');
+    const before = env.stagesChanged.length;
+    const changed = () => env.stagesChanged.slice(before);
     const stage = await addStage(env, key, funnel.id, { title: 'One' });
-    expect(env.contentChanges.count).toBe(before + 1);
+    expect(changed()).toEqual([funnel.id]);
     ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: 'Hello <b>there</b>' }));
-    expect(env.contentChanges.count).toBe(before + 2);
+    expect(changed()).toEqual([funnel.id, funnel.id]);
     ok(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)));
     expectJsonError(await call(env, key, 'PUT', FUNNELS_API.stageMessage(stage.id), { text: '<b>unclosed' }), 400);
-    expect(env.contentChanges.count).toBe(before + 2);
+    ok(await call(env, key, 'PATCH', FUNNELS_API.funnel(funnel.id), { name: 'Renamed' }));
+    expect(changed()).toEqual([funnel.id, funnel.id]);
+    // A copy adds stages to the funnel copied into, not to the one copied from.
+    ok(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: other.id }));
+    expect(changed()).toEqual([funnel.id, funnel.id, other.id]);
   });
 });
 

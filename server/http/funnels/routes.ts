@@ -2,85 +2,32 @@
 // dashboard. Handlers only parse ids and call the services in server/funnels (shared with the
 // bot runtime); every lookup names the signed-in owner, so other users' objects are 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FUNNELS_PATHS, MEDIA_MAX_BYTES, MEDIA_TYPES, NO_STAGE, type MessageContentBody } from '../../../contract/funnels';
-import type { Sessions } from '../../accounts/sessions';
-import type { Config } from '../../config';
-import type { Db } from '../../db';
-import { ownedFunnel, parseId } from '../../funnels/access';
-import { createDashboardService } from '../../funnels/dashboard';
-import { createInboxService } from '../../funnels/inbox';
-import { createStatsService } from '../../funnels/stats';
+import { parseId } from '../../funnels/access';
 import { isTimeZone } from '../../funnels/time-zone';
-import { FunnelError } from '../../funnels/errors';
-import { createFunnelService } from '../../funnels/funnels';
-import { createMediaService, MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
-import { createPeopleService } from '../../funnels/people';
-import type { FunnelRuntimePort } from '../../funnels/runtime-port';
-import { createStageService } from '../../funnels/stages';
-import { ApiError, codedDetailBody, codedFieldsBody, loggableError } from '../errors';
-import { currentUser, requireAuth } from '../auth/authenticate';
+import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { MEDIA_MESSAGES, mediaKindOf } from '../../funnels/media';
+import type { Services } from '../../services';
+import { invalidField, unsupported } from '../../domain-error';
+import { loggableError } from '../../db/errors';
+import { currentUser } from '../auth/authenticate';
 import * as schemas from './schemas';
-import { codedValidationBody } from './validation';
 
-export interface FunnelRoutesDeps {
-  config: Config;
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-  runtime: FunnelRuntimePort;
-}
-
-const STATUS: Record<FunnelError['kind'], number> = {
-  invalid: 400,
-  not_found: 404,
-  conflict: 409,
-  unavailable: 503,
-  too_large: 413,
-  unsupported: 415,
-};
-
-/**
- * A FunnelError or a schema error as the Djoser-shaped answer with its codes; anything else goes
- * on to the central handler.
- */
-export function toFunnelApiError(error: unknown): unknown {
-  if (error instanceof FunnelError) {
-    return new ApiError(STATUS[error.kind], error.fields ? codedFieldsBody(error.fields) : codedDetailBody(error.detail));
-  }
-  const { validation, validationContext } = error as Partial<FastifyError>;
-  if (validation) return new ApiError(400, codedValidationBody(validation, validationContext));
-  return error;
-}
+export type FunnelRoutesDeps = Pick<Services, 'runtime' | 'funnels' | 'stages' | 'people' | 'media' | 'dashboard' | 'stats' | 'inbox'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function funnelRoutes(deps: FunnelRoutesDeps) {
-  const { db, config, now, runtime } = deps;
-  const funnels = createFunnelService({ db, config, now });
-  const stages = createStageService({ db });
-  const people = createPeopleService({ db, now });
-  const mediaFiles = createMediaService({ db });
-  const dashboard = createDashboardService({ db, now });
-  const stats = createStatsService({ db, now });
-  const inbox = createInboxService({ db, config });
+  const { runtime, funnels, stages, people, media: mediaFiles, dashboard, stats, inbox } = deps;
   const zoneOf = (tz: string | undefined) => {
-    if (tz !== undefined && !isTimeZone(tz)) throw new ApiError(400, codedFieldsBody({ tz: [{ code: 'invalid', text: 'Unknown time zone.' }] }));
+    if (tz !== undefined && !isTimeZone(tz)) throw invalidField('tz', FUNNEL_ERRORS.unknownTimeZone);
     return tz ?? 'UTC';
   };
 
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    // Any write here may change what the bots send (stages, messages, tags, copies): the runtime
-    // reads them again at once instead of when its copy runs out.
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) runtime.contentChanged();
-    });
-    app.setErrorHandler(async (error: FastifyError, _request, _reply) => {
-      throw toFunnelApiError(error);
-    });
 
     /** Tells the bot runtime a funnel changed; its trouble is logged, the change stands. */
     async function syncRuntime(request: FastifyRequest, funnelId: number): Promise<void> {
@@ -257,26 +204,27 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
     for (const [type, kind] of Object.entries(MEDIA_TYPES)) {
       app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: MEDIA_MAX_BYTES[kind] }, (_request, body, done) => done(null, body));
     }
-    app.setErrorHandler(async (error: FastifyError, request: FastifyRequest, _reply: FastifyReply) => {
-      const kind = mediaKindOf(request.headers['content-type']);
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && kind) throw new ApiError(413, codedDetailBody(MEDIA_MESSAGES.tooBig(kind)));
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(MEDIA_MESSAGES.unsupported));
-      throw toFunnelApiError(error);
-    });
     app.post(
       FUNNELS_PATHS.media,
       {
         schema: schemas.mediaSchema,
+        config: {
+          refusedUpload: {
+            tooLarge: (request) => {
+              const kind = mediaKindOf(request.headers['content-type']);
+              return kind ? MEDIA_MESSAGES.tooBig(kind) : null;
+            },
+            unsupported: MEDIA_MESSAGES.unsupported,
+          },
+        },
         // Before the body is read: someone else's funnel is 404 whatever the upload.
         preParsing: async (request) => {
-          await ownedFunnel(db.orm, ownerOf(request), idOf(request)).catch((error: unknown) => {
-            throw toFunnelApiError(error);
-          });
+          await mediaFiles.requireFunnel(ownerOf(request), idOf(request));
         },
       },
       async (request, reply) => {
         const body = request.body as unknown;
-        if (!Buffer.isBuffer(body)) throw new ApiError(415, codedDetailBody(MEDIA_MESSAGES.unsupported));
+        if (!Buffer.isBuffer(body)) throw unsupported(MEDIA_MESSAGES.unsupported);
         const media = await mediaFiles.upload(ownerOf(request), idOf(request), {
           contentType: request.headers['content-type'] ?? '',
           data: body,

@@ -16,6 +16,8 @@ import {
 } from '../../../contract/funnels';
 import { people, stages } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { COMMON_ERRORS } from '../../domain-error';
+import { MESSAGE_ERRORS } from '../../messages/errors';
 import { expectJsonError } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { detailError, fieldsError, SCHEMA } from './expected-errors';
@@ -72,7 +74,7 @@ describe('stages', () => {
     expect(expectJsonError(await post({ title: '  ' }), 400)).toEqual(fieldsError({ title: [SCHEMA.blank] }));
     expect(expectJsonError(await post({ title: 't'.repeat(129) }), 400)).toEqual(fieldsError({ title: [SCHEMA.tooLong(128)] }));
     expect(expectJsonError(await post({ title: 'ok', icon: 'rocket', color: 'red' }), 400)).toEqual(fieldsError({ icon: [SCHEMA.choice('rocket')], color: [SCHEMA.invalid('Enter a valid colour: #rrggbb.')] }));
-    expect(expectJsonError(await post({ title: 'ok', tag_id: foreignTag.id }), 400)).toEqual(fieldsError({ tag_id: [FUNNEL_ERRORS.doesNotExist(foreignTag.id)] }));
+    expect(expectJsonError(await post({ title: 'ok', tag_id: foreignTag.id }), 400)).toEqual(fieldsError({ tag_id: [COMMON_ERRORS.doesNotExist(foreignTag.id)] }));
     expect(expectJsonError(await post({ title: 'ok', tag_id: 'one' }), 400)).toEqual(fieldsError({ tag_id: [SCHEMA.notAnInteger] }));
     expect(ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(funnel.id)))).toEqual([]);
   });
@@ -244,13 +246,13 @@ describe('PUT stages/:id/message/', () => {
     expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: Array(URL_BUTTONS_MAX + 1).fill(button) }), 400)).toEqual(fieldsError({ buttons: [SCHEMA.invalid(`Ensure this field has no more than ${URL_BUTTONS_MAX} elements.`, URL_BUTTONS_MAX)] }));
     expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'g'.repeat(65), url: button.url }] }), 400)).toEqual(fieldsError({ buttons: [SCHEMA.tooLong(64)] }));
     for (const url of ['javascript:alert(1)', 'ftp://example.com', 'example.com', 'https://']) {
-      expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go', url }] }), 400), url).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.badButtonUrl] }));
+      expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go', url }] }), 400), url).toEqual(fieldsError({ buttons: [MESSAGE_ERRORS.badButtonUrl] }));
     }
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: ' ', url: button.url }] }), 400)).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.blank] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: ' ', url: button.url }] }), 400)).toEqual(fieldsError({ buttons: [COMMON_ERRORS.blank] }));
     expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: { text: 'n'.repeat(65) } }), 400)).toEqual(fieldsError({ next_button: [SCHEMA.tooLong(64)] }));
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: {} }), 400)).toEqual(fieldsError({ next_button: [FUNNEL_ERRORS.required] }));
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', media_id: foreignPhoto.id }), 400)).toEqual(fieldsError({ media_id: [FUNNEL_ERRORS.doesNotExist(foreignPhoto.id)] }));
-    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go' }] }), 400)).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.required] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', next_button: {} }), 400)).toEqual(fieldsError({ next_button: [COMMON_ERRORS.required] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', media_id: foreignPhoto.id }), 400)).toEqual(fieldsError({ media_id: [COMMON_ERRORS.doesNotExist(foreignPhoto.id)] }));
+    expect(expectJsonError(await put(key, stage.id, { text: 'x', buttons: [{ text: 'Go' }] }), 400)).toEqual(fieldsError({ buttons: [COMMON_ERRORS.required] }));
     expect(expectJsonError(await put(key, stage.id, {}), 400)).toEqual(fieldsError({ text: [SCHEMA.required] }));
   });
 });

@@ -6,7 +6,7 @@ import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX, type DashboardFunnel, type FunnelStats, type PeoplePage, type PersonDetail, type Stage } from '../../../contract/funnels';
 import { people, stageReaches } from '../../db/schema';
-import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { COMMON_ERRORS } from '../../domain-error';
 import { decryptBotToken } from '../../funnels/secret-box';
 import type { FunnelRuntime } from '../../bots/runtime/runtime';
 import { eventually } from '../../test/eventually';
@@ -154,7 +154,7 @@ describe('the people of a funnel', () => {
     const other = await connectFunnel(env, key);
     const foreignStage = await addRunnableStage(env, key, other.id);
     expect(expectJsonError(await call(env, key, 'PATCH', FUNNELS_API.person(lost.id), { stage_id: foreignStage.id }), 400)).toEqual(
-      fieldsError({ stage_id: [FUNNEL_ERRORS.doesNotExist(foreignStage.id)] }),
+      fieldsError({ stage_id: [COMMON_ERRORS.doesNotExist(foreignStage.id)] }),
     );
     expect(expectJsonError(await call(env, await user(env), 'PATCH', FUNNELS_API.person(lost.id), { stage_id: b.id }), 404)).toEqual(NOT_FOUND);
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, TAGS_MAX, type Person, type PersonDetail, type Tag } from '../../../contract/funnels';
 import { personEvents, personTags, tags } from '../../db/schema';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { COMMON_ERRORS } from '../../domain-error';
 import { PERSON_HISTORY_LIMIT } from '../../funnels/people';
 import { expectJsonError } from '../../test/helpers';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
@@ -137,7 +138,7 @@ describe('people', () => {
     expect(ok<PersonDetail>(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), { tag_id: vip.id }), 201).tag_ids).toEqual([vip.id]);
     const [row] = await env.t.db.orm.select().from(personTags);
     expect(row.source).toBe('manual');
-    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), { tag_id: foreign.id }), 400)).toEqual(fieldsError({ tag_id: [FUNNEL_ERRORS.doesNotExist(foreign.id)] }));
+    expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), { tag_id: foreign.id }), 400)).toEqual(fieldsError({ tag_id: [COMMON_ERRORS.doesNotExist(foreign.id)] }));
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personTags(person.id), {}), 400)).toEqual(fieldsError({ tag_id: [SCHEMA.required] }));
     expect((await call(env, key, 'DELETE', FUNNELS_API.personTag(person.id, vip.id))).statusCode).toBe(204);
     expect(expectJsonError(await call(env, key, 'DELETE', FUNNELS_API.personTag(person.id, vip.id)), 404)).toEqual(NOT_FOUND);
@@ -168,7 +169,7 @@ describe('ownership', () => {
     expect(ok<Tag>(await call(env, owner, 'GET', FUNNELS_API.tag(tag.id)))).toMatchObject({ title: 'VIP', people_count: 1 });
     // Someone else's tag cannot be put on one's own person either.
     const myPerson = await addPerson(env, mine.id);
-    expect(expectJsonError(await call(env, stranger, 'POST', FUNNELS_API.personTags(myPerson.id), { tag_id: tag.id }), 400)).toEqual(fieldsError({ tag_id: [FUNNEL_ERRORS.doesNotExist(tag.id)] }));
+    expect(expectJsonError(await call(env, stranger, 'POST', FUNNELS_API.personTags(myPerson.id), { tag_id: tag.id }), 400)).toEqual(fieldsError({ tag_id: [COMMON_ERRORS.doesNotExist(tag.id)] }));
     // Filters naming another user's stage or tag find nobody.
     expect(ok<{ count: number }>(await call(env, stranger, 'GET', `${FUNNELS_API.people(mine.id)}?tag=${tag.id}`)).count).toBe(0);
   });

@@ -1,7 +1,7 @@
 // The series-of-letters API (issue 9): handlers parse ids and call server/letters; every lookup
 // names the signed-in owner through the series' funnel, so another user's series is 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { LETTERS_PATHS } from '../../../contract/letters';
 import {
@@ -15,19 +15,11 @@ import {
   SeriesPatchSchema,
   SeriesSchema,
 } from '../../../contract/schemas/letters';
-import type { Sessions } from '../../accounts/sessions';
-import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
-import { LetterScheduler } from '../../outbox/letter-scheduler';
-import { createSeriesService } from '../../letters/series';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { toFunnelApiError } from '../funnels/routes';
+import type { Services } from '../../services';
+import { currentUser } from '../auth/authenticate';
 
-export interface LetterRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type LetterRoutesDeps = Pick<Services, 'series' | 'letterScheduler'>;
 
 const params = Type.Object({ id: Type.String() });
 const memberParams = Type.Object({ id: Type.String(), personId: Type.String() });
@@ -35,14 +27,9 @@ const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function letterRoutes(deps: LetterRoutesDeps) {
-  const series = createSeriesService(deps);
-  const scheduler = new LetterScheduler(deps.db);
+  const { series, letterScheduler: scheduler } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
 
     app.get(LETTERS_PATHS.series, { schema: { params, response: { 200: Type.Array(SeriesSchema) } } }, async (request) => series.list(ownerOf(request), idOf(request)));
     app.post(LETTERS_PATHS.series, { schema: { params, body: SeriesBodySchema, response: { 201: SeriesSchema } } }, async (request, reply) =>

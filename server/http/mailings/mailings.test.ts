@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, type Funnel, type PersonDetail } from '../../../contract/funnels';
 import { MAILINGS_API, type Mailing, type MailingCheck, type RecipientsPage } from '../../../contract/mailings';
 import { mailings, outbox, people } from '../../db/schema';
-import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { COMMON_ERRORS } from '../../domain-error';
+import { MAILING_ERRORS } from '../../mailings/errors';
+import { MESSAGE_ERRORS } from '../../messages/errors';
 import { eventually } from '../../test/eventually';
 import { addPerson, addStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { expectJsonError } from '../../test/helpers';
@@ -54,14 +56,14 @@ describe('mailings', () => {
     expectError(
       await call(env, key, 'POST', MAILINGS_API.audience(funnel.id), { stages_in: [foreign.id], stages_out: [], tags_in: [], tags_out: [] }),
       400,
-      fieldsError({ audience: [FUNNEL_ERRORS.doesNotExist(foreign.id)] }),
+      fieldsError({ audience: [COMMON_ERRORS.doesNotExist(foreign.id)] }),
     );
 
     // A bad button URL and a too-long caption are refused when saving, both at once.
     expectError(
       await call(env, key, 'POST', MAILINGS_API.mailings(funnel.id), { title: 'x', message: { text: '', buttons: [{ text: 'Go', url: 'nope' }] } }),
       400,
-      fieldsError({ text: [FUNNEL_ERRORS.blank], buttons: [FUNNEL_ERRORS.badButtonUrl] }),
+      fieldsError({ text: [COMMON_ERRORS.blank], buttons: [MESSAGE_ERRORS.badButtonUrl] }),
     );
 
     // An empty audience: the check says so, and sending is refused with the same words.
@@ -71,8 +73,8 @@ describe('mailings', () => {
     );
     expect(m).toMatchObject({ state: 'draft', audience_size: 0 });
     const check = ok<MailingCheck>(await call(env, key, 'GET', MAILINGS_API.check(m.id)));
-    expect(check.problems).toEqual([{ field: 'audience', code: 'empty_audience', message: FUNNEL_ERRORS.emptyAudience.text }]);
-    expectError(await call(env, key, 'POST', MAILINGS_API.send(m.id), {}), 400, fieldsError({ audience: [FUNNEL_ERRORS.emptyAudience] }));
+    expect(check.problems).toEqual([{ field: 'audience', code: 'empty_audience', message: MAILING_ERRORS.emptyAudience.text }]);
+    expectError(await call(env, key, 'POST', MAILINGS_API.send(m.id), {}), 400, fieldsError({ audience: [MAILING_ERRORS.emptyAudience] }));
 
     // The estimate: 10,000 people at 29 a second.
     await env.t.db.orm.update(mailings).set({ audience: { stages_in: [], stages_out: [], tags_in: [], tags_out: [] } }).where(eq(mailings.id, m.id));
@@ -83,7 +85,7 @@ describe('mailings', () => {
     expectError(
       await call(env, key, 'POST', MAILINGS_API.send(m.id), { scheduled_at: '2020-01-01T10:00:00Z' }),
       400,
-      fieldsError({ scheduled_at: [FUNNEL_ERRORS.scheduleInPast] }),
+      fieldsError({ scheduled_at: [MAILING_ERRORS.scheduleInPast] }),
     );
 
     // Another user sees none of it.
@@ -140,7 +142,7 @@ describe('mailings', () => {
     expect(paused.state).toBe('paused');
     expect(paused.progress.waiting).toBeGreaterThan(0);
     // Resuming a mailing that is not paused is refused clearly.
-    expectError(await call(env, key, 'POST', MAILINGS_API.pause(m.id)), 409, { detail: FUNNEL_ERRORS.mailingState.text, code: 'mailing_state' });
+    expectError(await call(env, key, 'POST', MAILINGS_API.pause(m.id)), 409, { detail: MAILING_ERRORS.mailingState.text, code: 'mailing_state' });
     ok(await call(env, key, 'POST', MAILINGS_API.resume(m.id)));
     const done = await finished(key, m.id);
     expect(done.progress).toMatchObject({ total: 120, sent: 120, waiting: 0, unknown: 0 });

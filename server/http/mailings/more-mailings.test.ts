@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { FUNNELS_API, type MessageMedia } from '../../../contract/funnels';
 import { MAILINGS_API, type Mailing } from '../../../contract/mailings';
-import { FUNNEL_ERRORS } from '../../funnels/errors';
+import { MAILING_ERRORS } from '../../mailings/errors';
 import { eventually } from '../../test/eventually';
 import { TINY_PNG } from '../../test/funnel-runtime';
 import { call, connectFunnel, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
@@ -87,7 +87,7 @@ describe('more of a mailing', () => {
     const people = await addSubscribers(env.t.db, env.fake, funnel.token, funnel.id, 5);
     const m = await create(key, funnel.id);
     startSender();
-    expect(expectJsonError(await call(env, key, 'POST', MAILINGS_API.unsend(m.id)), 409)).toEqual({ detail: FUNNEL_ERRORS.mailingState.text, code: 'mailing_state' });
+    expect(expectJsonError(await call(env, key, 'POST', MAILINGS_API.unsend(m.id)), 409)).toEqual({ detail: MAILING_ERRORS.mailingState.text, code: 'mailing_state' });
     ok(await call(env, key, 'POST', MAILINGS_API.send(m.id), {}));
     await eventually(() => mailingOf(key, m.id), (x) => x.state === 'finished', 'finished', 15_000);
     const unsent = ok<Mailing>(await call(env, key, 'POST', MAILINGS_API.unsend(m.id)));
@@ -103,6 +103,6 @@ describe('more of a mailing', () => {
     ok(await call(env, key, 'POST', MAILINGS_API.send(old.id), {}));
     await eventually(() => mailingOf(key, old.id), (x) => x.state === 'finished', 'finished', 15_000);
     await env.t.db.query(`update outbox set sent_at = sent_at - interval '49 hours' where mailing_id = $1`, [old.id]);
-    expect(expectJsonError(await call(env, key, 'POST', MAILINGS_API.unsend(old.id)), 400)).toEqual({ detail: FUNNEL_ERRORS.unsendTooLate.text, code: 'unsend_too_late' });
+    expect(expectJsonError(await call(env, key, 'POST', MAILINGS_API.unsend(old.id)), 400)).toEqual({ detail: MAILING_ERRORS.unsendTooLate.text, code: 'unsend_too_late' });
   });
 });

@@ -1,37 +1,23 @@
 // The mailings API (issue 9): handlers parse ids and call server/mailings; every lookup names the
 // signed-in owner through the mailing's funnel, so another user's mailing is 404.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAILINGS_PATHS } from '../../../contract/mailings';
-import type { Sessions } from '../../accounts/sessions';
-import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
-import { createMailingService } from '../../mailings/mailings';
-import { currentUser, requireAuth } from '../auth/authenticate';
-import { toFunnelApiError } from '../funnels/routes';
+import type { Services } from '../../services';
+import { currentUser } from '../auth/authenticate';
 import * as schemas from './schemas';
 
-export interface MailingRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-  sendRate: number;
-  /** The delivery engine: there is work now. */
-  wake?: () => void;
-}
+export type MailingRoutesDeps = Pick<Services, 'mailings'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
 
 export function mailingRoutes(deps: MailingRoutesDeps) {
-  const mailings = createMailingService(deps);
+  const { mailings } = deps;
   return async function plugin(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
 
     app.get(MAILINGS_PATHS.mailings, { schema: schemas.listSchema }, async (request) => mailings.list(ownerOf(request), idOf(request)));
     app.post(MAILINGS_PATHS.mailings, { schema: schemas.createSchema }, async (request, reply) =>

@@ -4,7 +4,7 @@
 // up). The cover and the preview's media are served without credentials (an <img> shows them),
 // for published templates only.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { FunnelSchema } from '../../../contract/schemas/funnels';
 import {
@@ -16,32 +16,21 @@ import {
   UpdateTemplateBodySchema,
 } from '../../../contract/schemas/templates';
 import { TEMPLATE_COVER_MAX_BYTES, TEMPLATE_COVER_TYPES, TEMPLATES_PATHS } from '../../../contract/templates';
-import type { Sessions } from '../../accounts/sessions';
-import type { Db } from '../../db';
 import { parseId } from '../../funnels/access';
-import { createTemplateService, TEMPLATE_ERRORS } from '../../templates/templates';
-import { currentAdmin, currentUser, requireAuth } from '../auth/authenticate';
-import { ApiError, codedDetailBody } from '../errors';
-import { toFunnelApiError } from '../funnels/routes';
+import type { Services } from '../../services';
+import { TEMPLATE_ERRORS } from '../../templates/errors';
+import { currentAdmin, currentUser } from '../auth/authenticate';
 
-export interface TemplateRoutesDeps {
-  db: Db;
-  sessions: Sessions;
-  now: () => Date;
-}
+export type TemplateRoutesDeps = Pick<Services, 'templates'>;
 
 const params = Type.Object({ id: Type.String() });
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function templateRoutes(deps: TemplateRoutesDeps) {
-  const service = createTemplateService(deps);
+  const { templates: service } = deps;
 
   async function signedIn(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.addHook('onRequest', requireAuth(deps.sessions));
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
     // On the request, before its body is read or validated: a non-admin learns nothing about an
     // admin call's fields (DRF checks permissions first).
     const admin = async (request: FastifyRequest) => {
@@ -80,15 +69,11 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
     for (const type of TEMPLATE_COVER_TYPES) {
       app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: TEMPLATE_COVER_MAX_BYTES }, (_request, body, done) => done(null, body));
     }
-    app.setErrorHandler(async (error: FastifyError) => {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw new ApiError(413, codedDetailBody(TEMPLATE_ERRORS.coverTooBig));
-      if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw new ApiError(415, codedDetailBody(TEMPLATE_ERRORS.coverType));
-      throw toFunnelApiError(error);
-    });
     app.put(
       TEMPLATES_PATHS.cover,
       {
         schema: { params, response: { 200: TemplateSchema } },
+        config: { refusedUpload: { tooLarge: () => TEMPLATE_ERRORS.coverTooBig, unsupported: TEMPLATE_ERRORS.coverType } },
         // Before the body is read: a non-admin is refused, and another publisher's template is 404, whatever the upload.
         onRequest: async (request) => {
           currentAdmin(request);
@@ -107,11 +92,17 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
     );
   }
 
-  async function files(untyped: FastifyInstance): Promise<void> {
+  return signedIn;
+}
+
+/**
+ * A published template's cover and its preview's media, served without credentials (an <img>
+ * shows them): registered outside the signed-in API.
+ */
+export function templateFileRoutes(deps: TemplateRoutesDeps) {
+  const { templates: service } = deps;
+  return async function files(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
-    app.setErrorHandler(async (error: FastifyError) => {
-      throw toFunnelApiError(error);
-    });
     app.get(TEMPLATES_PATHS.cover, { schema: { params } }, async (request, reply) => {
       const file = await service.cover(idOf(request));
       return reply.header('content-type', file.contentType).header('cache-control', 'public, max-age=86400').send(file.data);
@@ -124,10 +115,5 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
         .header('cache-control', 'public, max-age=86400')
         .send(file.data);
     });
-  }
-
-  return async function plugin(app: FastifyInstance): Promise<void> {
-    await app.register(signedIn);
-    await app.register(files);
   };
 }

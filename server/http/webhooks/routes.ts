@@ -6,6 +6,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Update } from 'grammy/types';
+import { Type } from 'typebox';
 import {
   FUNNEL_WEBHOOK_PATH,
   funnelWebhookSecret,
@@ -34,18 +35,12 @@ export interface WebhookRoutesDeps {
 /** A funnel id in the path: a positive integer. */
 const FUNNEL_ID_PATTERN = '^[1-9][0-9]{0,14}$';
 
-const paramsSchema = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', pattern: FUNNEL_ID_PATTERN } },
-} as const;
+// Telegram's strings, not the contract's: plain TypeBox strings (no contract format or keyword), so
+// the plugin also works on an app without the API's ajv set-up (server/bots/runtime/database-outage.test.ts).
+const paramsSchema = Type.Object({ id: Type.String({ pattern: FUNNEL_ID_PATTERN }) });
 /** An update: Telegram's whole object is passed on as it came; only update_id is required here. */
-const updateSchema = {
-  type: 'object',
-  required: ['update_id'],
-  properties: { update_id: { type: 'integer', minimum: 0 } },
-} as const;
-const detailSchema = { type: 'object', properties: { detail: { type: 'string' } } } as const;
+const updateSchema = Type.Object({ update_id: Type.Integer({ minimum: 0 }) });
+const detailSchema = Type.Object({ detail: Type.String() });
 
 function sameSecret(given: unknown, expected: string): boolean {
   if (typeof given !== 'string' || given.length !== expected.length) return false;
@@ -70,7 +65,7 @@ export function webhookRoutes({ secretKey, webhooks }: WebhookRoutesDeps) {
         schema: {
           params: paramsSchema,
           body: updateSchema,
-          response: { 200: { type: 'object', properties: {} }, 401: detailSchema, 404: detailSchema, 503: detailSchema },
+          response: { 200: Type.Object({}), 401: detailSchema, 404: detailSchema, 503: detailSchema },
         },
       },
       async (request, reply) => {

@@ -1,0 +1,30 @@
+// The product API: every area's plugin behind one sign-in check, registered once here (as the
+// Fastify demo's autohooks do), and with one error mapping that gives schema errors their codes
+// (http/errors.ts). What must stay public — the auth API, health, webhooks, the SPA, and a
+// published template's files — is registered outside the signed-in scope.
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+import { requireAuth } from './auth/authenticate';
+import { contactRoutes } from './contacts/routes';
+import { crmRoutes } from './crm/routes';
+import { codedErrorHandling } from './errors';
+import { funnelRoutes } from './funnels/routes';
+import { letterRoutes } from './letters/routes';
+import { mailingRoutes } from './mailings/routes';
+import { templateFileRoutes, templateRoutes } from './templates/routes';
+
+export function productApi(services: Services) {
+  return async function productApiPlugin(app: FastifyInstance): Promise<void> {
+    codedErrorHandling(app);
+    await app.register(async function signedIn(scope: FastifyInstance) {
+      scope.addHook('onRequest', requireAuth(services.sessions));
+      await scope.register(funnelRoutes(services));
+      await scope.register(mailingRoutes(services));
+      await scope.register(letterRoutes(services));
+      await scope.register(templateRoutes(services));
+      await scope.register(contactRoutes(services));
+      await scope.register(crmRoutes(services));
+    });
+    await app.register(templateFileRoutes(services));
+  };
+}
