@@ -25,7 +25,6 @@ const bundles: Record<MessageNamespace, Loaders> = {
 
 const localeChunks: BackendModule = {
   type: 'backend',
-  callbackApi: true,
   init() {},
   read(language, namespace, callback) {
     const load = bundles[namespace as MessageNamespace]?.[`../../locales/${language}.json`];
