@@ -3,7 +3,10 @@
 // instead of waiting for a reviewer:
 //   contract/ imports neither side; the SPA never imports server code (nor the server the SPA);
 //   a feature never imports a route or another feature; ui/, state/, api/, i18n/ and telegram/
-//   never import features or routes; the domain (server/<area>/) knows no HTTP; no import cycles.
+//   never import features or routes; on the server every folder has its layer (see LAYERS):
+//   outbox/ and telegram/ never import bots/, the schema imports no service, the domain knows
+//   no HTTP and no Telegram client; no import cycles. scripts/lint/boundaries.test.ts proves each
+//   rule fires on a probe file.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -17,9 +20,17 @@ const dirs = (path) =>
     .map((entry) => entry.name);
 
 const features = dirs('./src/features/');
-/** The server's folders that are the domain (services and rules): everything but these. */
-const NOT_DOMAIN = new Set(['http', 'test', 'db', 'mail', 'bots', 'telegram', 'outbox']);
-const domain = dirs('./server/').filter((name) => !NOT_DOMAIN.has(name));
+const server = (names) => names.map((name) => `./server/${name}`);
+/**
+ * The server's layers, bottom up: db/ (schema, migrations, connections) and mail/; messages/
+ * (validate and render a message); telegram/ (the only way to Telegram); outbox/ (the delivery engine: telegram/ and db/ only, the domain told
+ * through ports); the domain (every other folder:
+ * services and rules); then the adapters that drive it: bots/ (the bot runtime) and http/ (the
+ * API). app.ts, main.ts and services.ts at the top compose them; test/ and ops/ are for tests.
+ */
+const LAYERS = new Set(['db', 'mail', 'telegram', 'outbox', 'messages', 'bots', 'http', 'test', 'ops']);
+const domain = dirs('./server/').filter((name) => !LAYERS.has(name));
+const DOMAIN = server(domain);
 
 const boundaries = [
   {
@@ -32,10 +43,11 @@ const boundaries = [
   {
     target: ['./src/ui', './src/state', './src/api', './src/i18n', './src/telegram'],
     from: ['./src/features', './src/routes'],
-    message: 'Shared layers flow one way: ui/state/api → features → routes.',
+    message: 'Shared layers flow one way: ui/state/api → features → routes; shared UI never imports a feature.',
   },
   { target: './src/features', from: './src/routes', message: 'A feature never imports a route.' },
-  { target: './src/state', from: './src/api', message: 'api/ reads state/ (the token), never the other way round.' },
+  { target: './src/state', from: ['./src/api', './src/ui'], message: 'state/ holds global atoms: it imports neither api/ nor ui/.' },
+  { target: './src/i18n', from: ['./src/api', './src/ui', './src/state'], message: 'i18n/ is below every screen: it imports no api/, ui/ or state/.' },
   ...features.map((feature) => ({
     target: `./src/features/${feature}`,
     from: './src/features',
@@ -45,15 +57,57 @@ const boundaries = [
   {
     target: ['./server/outbox', './server/telegram'],
     from: './server/bots',
-    message: 'Arrows run one way: the bot runtime uses telegram/ and outbox/, never the other way round.',
+    message: 'The delivery core never reaches into the bot runtime: the runtime uses outbox/ and telegram/, not the other way round.',
   },
-  { target: './server/telegram', from: './server/outbox', message: 'telegram/ knows no outbox: the engine uses it.' },
-  ...domain.map((area) => ({
-    target: `./server/${area}`,
-    from: './server/http',
-    message: 'The domain knows no HTTP: throw a domain error, let server/http/ map it.',
-  })),
+  {
+    target: './server/telegram',
+    from: [...DOMAIN, ...server(['outbox', 'http', 'mail'])],
+    message: 'telegram/ talks to Telegram and knows nothing of who sends: it imports only db/, messages/ and config.',
+  },
+  {
+    target: './server/outbox',
+    from: [...DOMAIN, './server/http'],
+    message: 'The delivery engine tells the domain through its ports; it never imports a service.',
+  },
+  {
+    target: ['./server/db', './server/mail'],
+    from: [...DOMAIN, ...server(['telegram', 'outbox', 'messages', 'bots', 'http'])],
+    message: 'db/ (the schema included) and mail/ are the bottom layer: they import no service.',
+  },
+  {
+    target: './server/messages',
+    from: [...DOMAIN, ...server(['telegram', 'outbox', 'bots', 'http'])],
+    message: 'messages/ validates and renders a message for every area: it imports none of them.',
+  },
+  {
+    target: DOMAIN,
+    from: server(['http', 'bots', 'telegram']),
+    message: 'The domain knows no HTTP and no Telegram client: throw a DomainError, let server/http/ map it; reach Telegram through a port.',
+  },
 ];
+
+/** Production code never imports the tests' helpers (server/test/, the fake Bot API in scripts/). */
+const productionOnly = [
+  {
+    // Tests of the runtime may check its answers against the webhook route's wording.
+    target: './server/bots',
+    from: './server/http',
+    message: 'The bot runtime knows no HTTP: the webhook route hands it updates through its port.',
+  },
+  { target: './src', from: './src/test', message: 'src/test/ is for tests: the app never imports it.' },
+  {
+    // Tests of the API may drive the engine and the letter scheduler directly.
+    target: './server/http',
+    from: server(['outbox', 'telegram']),
+    message: 'The API reaches the engine and Telegram through the services (server/services.ts), never directly.',
+  },
+  {
+    target: './server',
+    from: ['./server/test', './server/ops', './scripts', './e2e'],
+    message: 'Test helpers are for tests: production code never imports server/test/ or scripts/.',
+  },
+];
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', 'server/test/**', 'server/ops/**', 'e2e/**', 'scripts/**'];
 
 export default tseslint.config(
   {
@@ -71,7 +125,7 @@ export default tseslint.config(
     },
     rules: {
       'import/no-cycle': ['error', { ignoreExternal: true }],
-      'import/no-restricted-paths': ['error', { zones: boundaries }],
+      'import/no-restricted-paths': ['error', { zones: [...boundaries, ...productionOnly] }],
       'import/no-self-import': 'error',
       'import/no-useless-path-segments': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
@@ -79,11 +133,25 @@ export default tseslint.config(
     },
   },
   {
-    // The domain knows no HTTP: not the framework either.
+    // Tests import their helpers; every other boundary holds for them too.
+    files: TEST_FILES,
+    rules: { 'import/no-restricted-paths': ['error', { zones: boundaries }] },
+  },
+  {
+    // The domain knows no HTTP and no Telegram client: not the libraries either (Telegram's
+    // types are fine: they describe data, they call nothing).
     files: domain.map((area) => `server/${area}/**/*.ts`),
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'], message: 'The domain knows no HTTP.' }] }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['fastify', '@fastify/*'], message: 'The domain knows no HTTP.' },
+            { group: ['grammy', '@grammyjs/*'], allowTypeImports: true, message: 'The domain knows no Telegram client: take one through a port built in server/telegram/.' },
+          ],
+        },
+      ],
     },
   },
   {

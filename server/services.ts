@@ -19,11 +19,12 @@ import { createPeopleService } from './funnels/people';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import { createStageService } from './funnels/stages';
 import { createStatsService } from './funnels/stats';
-import { LetterScheduler } from './jobs/letter-scheduler';
+import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
 import type { Mailer } from './mail/mailer';
 import { createMailingService } from './mailings/mailings';
+import { interactiveBotApi } from './telegram/client';
 import { createTemplateService } from './templates/templates';
 
 /** Where the services log (the app's logger, or a child of it). */
@@ -84,6 +85,7 @@ export function createServices(deps: ServiceDeps) {
     log,
     listenerTimings: deps.sessionListenerTimings,
   });
+  const botApi = (token: string) => interactiveBotApi(token, config.telegramApiRoot);
   return {
     /** The services' clock (tests move it). */
     now,
@@ -93,13 +95,13 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     limiter: createRateLimiter(db, config.rateLimit.windowS, now),
     accounts: createAccountService({ db, config, mailer, sessions, now, background: (task) => background.run(task) }),
-    funnels: createFunnelService({ db, config, now, runtime }),
+    funnels: createFunnelService({ db, config, now, botApi, runtime }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
     media: createMediaService({ db }),
     dashboard: createDashboardService({ db, now }),
     stats: createStatsService({ db, now }),
-    inbox: createInboxService({ db, config }),
+    inbox: createInboxService({ db, config, botApi }),
     mailings: createMailingService({ db, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }),
     series: createSeriesService({ db, now }),
     letterScheduler: new LetterScheduler(db),

@@ -99,6 +99,13 @@ const PROBES: Probe[] = [
     allowed: "import { nextStepData } from '../messages/render';\nexport const probe = nextStepData;\n",
   },
   {
+    rule: 'the API reaches the engine and Telegram only through the services',
+    file: 'server/http/funnels/probe.ts',
+    breaks: "import { interactiveBotApi } from '../../telegram/client';\nexport const probe = interactiveBotApi;\n",
+    says: /through the services/,
+    allowed: "import type { Services } from '../../services';\nexport type P = Services;\n",
+  },
+  {
     rule: 'production code never imports test helpers',
     file: 'server/mailings/probe.ts',
     breaks: "import { eventually } from '../test/eventually';\nexport const probe = eventually;\n",

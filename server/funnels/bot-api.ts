@@ -1,13 +1,23 @@
-// Bot API calls made while the user waits (connect, descriptions): one attempt with a short
-// timeout and no retries — the user retries, not the server. The bot runtime uses createBot.
-import { Api, GrammyError } from 'grammy';
+// The domain's port to Telegram for calls made while the user waits (connect, descriptions, a
+// reply from the inbox). The domain knows no Telegram client: server/telegram/client.ts makes one
+// (interactiveBotApi: one attempt, a short timeout, no retries) and server/services.ts hands it in.
+import type { Api } from 'grammy';
 import { type DomainError, invalid, unavailable } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
 
-export const INTERACTIVE_TIMEOUT_S = 10;
+/** The Bot API methods the domain calls (their types are Telegram's; the client is not the domain's). */
+export type InteractiveBotApi = Pick<Api, 'getMe' | 'getMyDescription' | 'getMyShortDescription' | 'setMyDescription' | 'setMyShortDescription' | 'sendMessage'>;
+/** A client for a bot's token. */
+export type BotApiFor = (token: string) => InteractiveBotApi;
 
-export function interactiveBotApi(token: string, apiRoot: string): Api {
-  return new Api(token, { apiRoot, timeoutSeconds: INTERACTIVE_TIMEOUT_S });
+/**
+ * Telegram's refusal as the Bot API answers it ({ error_code, description }), whichever client
+ * made the call; null for anything else (a timeout, the network).
+ */
+export function telegramRefusal(error: unknown): { error_code: number; description: string } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { error_code: code, description } = error as { error_code?: unknown; description?: unknown };
+  return typeof code === 'number' ? { error_code: code, description: typeof description === 'string' ? description : '' } : null;
 }
 
 /**
@@ -19,11 +29,12 @@ export async function callTelegram<T>(call: () => Promise<T>, onUnknownToken: Do
   try {
     return await call();
   } catch (error) {
-    if (error instanceof GrammyError) {
+    const refusal = telegramRefusal(error);
+    if (refusal) {
       // Telegram answers 404 for a token it cannot even parse.
-      if (error.error_code === 401 || error.error_code === 404) throw onUnknownToken;
-      if (error.error_code >= 500 || error.error_code === 429) throw unavailable(FUNNEL_ERRORS.telegramDown);
-      throw invalid(FUNNEL_ERRORS.telegramRefused(error.description));
+      if (refusal.error_code === 401 || refusal.error_code === 404) throw onUnknownToken;
+      if (refusal.error_code >= 500 || refusal.error_code === 429) throw unavailable(FUNNEL_ERRORS.telegramDown);
+      throw invalid(FUNNEL_ERRORS.telegramRefused(refusal.description));
     }
     throw unavailable(FUNNEL_ERRORS.telegramDown);
   }

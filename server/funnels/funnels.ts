@@ -14,7 +14,7 @@ import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
-import { callTelegram, interactiveBotApi } from './bot-api';
+import { type BotApiFor, callTelegram } from './bot-api';
 import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
@@ -25,8 +25,10 @@ export const BOT_TOKEN_PATTERN = /^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$/;
 
 export interface FunnelServiceDeps {
   db: Db;
-  config: Pick<Config, 'secretKey' | 'telegramApiRoot'>;
+  config: Pick<Config, 'secretKey'>;
   now: () => Date;
+  /** The Bot API client for a token (server/telegram/client.ts's interactiveBotApi). */
+  botApi: BotApiFor;
   /** Told when a copy adds stages to a funnel (a no-op when omitted). */
   runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
 }
@@ -59,7 +61,7 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
   };
 }
 
-export function createFunnelService({ db, config, now, runtime = idleFunnelRuntime }: FunnelServiceDeps) {
+export function createFunnelService({ db, config, now, botApi, runtime = idleFunnelRuntime }: FunnelServiceDeps) {
   const orm = db.orm;
 
   async function list(ownerId: number, { archived, folder }: { archived: boolean; folder?: number }): Promise<Funnel[]> {
@@ -95,7 +97,7 @@ export function createFunnelService({ db, config, now, runtime = idleFunnelRunti
     const alreadyConnected = invalidField('bot_token', FUNNEL_ERRORS.alreadyConnected);
     const [existing] = await orm.select({ id: funnels.id }).from(funnels).where(eq(funnels.botTokenHash, hash)).limit(1);
     if (existing) throw alreadyConnected;
-    const me = await callTelegram(() => interactiveBotApi(token, config.telegramApiRoot).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
+    const me = await callTelegram(() => botApi(token).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
     const name = (body.name?.trim() || me.first_name || me.username).slice(0, FUNNEL_NAME_MAX);
     try {
       const [row] = await orm
@@ -196,7 +198,7 @@ export function createFunnelService({ db, config, now, runtime = idleFunnelRunti
     const alreadyConnected = invalidField('bot_token', FUNNEL_ERRORS.alreadyConnected);
     const [existing] = await orm.select({ id: funnels.id }).from(funnels).where(eq(funnels.botTokenHash, hash)).limit(1);
     if (existing && existing.id !== funnelId) throw alreadyConnected;
-    const me = await callTelegram(() => interactiveBotApi(token, config.telegramApiRoot).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
+    const me = await callTelegram(() => botApi(token).getMe(), invalidField('bot_token', FUNNEL_ERRORS.unknownToken));
     if (funnel.botId !== null && me.id !== funnel.botId) throw invalidField('bot_token', FUNNEL_ERRORS.otherBot(me.username));
     try {
       await orm
@@ -320,7 +322,7 @@ export function createFunnelService({ db, config, now, runtime = idleFunnelRunti
 
   function botApiOf(funnel: FunnelRow) {
     if (funnel.botTokenEncrypted === null) throw invalid(FUNNEL_ERRORS.noBot);
-    return interactiveBotApi(decryptBotToken(funnel, config), config.telegramApiRoot);
+    return botApi(decryptBotToken(funnel, config));
   }
 
   async function description(ownerId: number, funnelId: number): Promise<BotDescription> {

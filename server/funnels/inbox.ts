@@ -2,7 +2,6 @@
 // with what the owner has not read yet; and the owner's reply, sent through the funnel's bot and
 // kept in the person's history. The runtime records what comes in (runtime/store.ts).
 import { and, desc, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
-import { GrammyError } from 'grammy';
 import type { InboxPage } from '../../contract/funnels';
 import { PEOPLE_PAGE_DEFAULT, PEOPLE_PAGE_MAX } from '../../contract/funnels';
 import type { Config } from '../config';
@@ -11,13 +10,13 @@ import { funnels, people, personEvents, personTags } from '../db/schema';
 import { messageProblems } from '../messages/validate';
 import { TEXT_OPTIONS } from '../messages/render';
 import { ownedFunnel, ownedPerson, ownersRow } from './access';
-import { callTelegram, interactiveBotApi } from './bot-api';
+import { type BotApiFor, callTelegram, telegramRefusal } from './bot-api';
 import { invalid, invalidField, invalidFields } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
 import { toPerson } from './people';
 import { decryptBotToken } from './secret-box';
 
-export function createInboxService({ db, config }: { db: Db; config: Pick<Config, 'secretKey' | 'telegramApiRoot'> }) {
+export function createInboxService({ db, config, botApi }: { db: Db; config: Pick<Config, 'secretKey'>; botApi: BotApiFor }) {
   const orm = db.orm;
 
   async function list(ownerId: number, funnelId: number, query: { limit?: number; offset?: number }): Promise<InboxPage> {
@@ -68,13 +67,13 @@ export function createInboxService({ db, config }: { db: Db; config: Pick<Config
     const problems = await messageProblems({ text, media_id: null, buttons: [], next_button: null }, async () => false);
     if (problems) throw invalidFields({ text: problems.text ?? [] });
     const [funnel] = await orm.select().from(funnels).where(eq(funnels.id, person.funnelId)).limit(1);
-    const api = interactiveBotApi(decryptBotToken(funnel, config), config.telegramApiRoot);
+    const api = botApi(decryptBotToken(funnel, config));
     let messageId: number;
     try {
       const sent = await api.sendMessage(person.telegramId, text, TEXT_OPTIONS);
       messageId = sent.message_id;
     } catch (error) {
-      if (error instanceof GrammyError && error.error_code === 403) {
+      if (telegramRefusal(error)?.error_code === 403) {
         await orm.update(people).set({ blocked: true }).where(ownersRow(orm, ownerId, people, personId));
         throw invalidField('text', FUNNEL_ERRORS.personBlocked);
       }

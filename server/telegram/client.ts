@@ -270,6 +270,18 @@ export function createApi(token: string, { apiRoot, timeoutSeconds }: { apiRoot:
   return api;
 }
 
+/** How long a Bot API call made while the user waits (connect, descriptions, a reply from the inbox) may take. */
+export const INTERACTIVE_TIMEOUT_S = 10;
+
+/**
+ * The client for calls made while the user waits: one attempt with a short timeout and no
+ * retries (the user retries, not the server). The domain takes it through its port
+ * (server/funnels/bot-api.ts), handed in by server/services.ts.
+ */
+export function interactiveBotApi(token: string, apiRoot: string): Api {
+  return new Api(token, { apiRoot, timeoutSeconds: INTERACTIVE_TIMEOUT_S });
+}
+
 /** The network error under an HttpError (its code, e.g. ECONNREFUSED), if any. */
 function networkErrorCode(error: HttpError): string | undefined {
   const inner = error.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
