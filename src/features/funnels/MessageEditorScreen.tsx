@@ -9,7 +9,7 @@ import { saveMessage } from '@/api/funnels';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert } from '@/ui/form';
-import { draftLimit, draftProblems, MessageEditor, type MessageDraft, type MessageEditorErrors } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
 import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
@@ -44,12 +44,11 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     nextOn: stage.message.next_button !== null,
     nextText: stage.message.next_button?.text ?? t('funnels.message.nextDefault'),
   }));
-  const { draft, setDraft, changed, fileProblem, pickFile } = useMessageDraft(saved, stage.funnel_id);
+  const { draft, setDraft, changed, problems, editorProps } = useMessageDraft(saved, stage.funnel_id);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
   /** After a first attempt to save, the form's own checks show (and clear) as the author types. */
   const [tried, setTried] = useState(false);
   const { over } = draftLimit(draft);
-  const problems = draftProblems(draft, t);
   const guard = useUnsavedGuard(changed);
 
   /** A server error goes away once its field is changed. */
@@ -90,12 +89,8 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
 
       {guard.dialog}
       <MessageEditor
-        value={draft}
+        {...editorProps(errors.fields, tried)}
         onChange={edit}
-        errors={tried ? mergeErrors(errors.fields, problems.fields) : errors.fields}
-        buttonErrors={tried ? problems.buttons : []}
-        onPickFile={pickFile}
-        fileProblem={fileProblem}
         botName={funnel.name}
       />
 
@@ -106,8 +101,3 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
   );
 }
 
-function mergeErrors(server: Record<string, string[]>, own: MessageEditorErrors): Record<string, string[]> {
-  const merged = { ...server };
-  for (const [field, list = []] of Object.entries(own) as Array<[string, string[] | undefined]>) merged[field] = [...new Set([...(merged[field] ?? []), ...list])];
-  return merged;
-}

@@ -15,7 +15,7 @@ import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { Button, FormAlert, TextField } from '@/ui/form';
-import { draftLimit, draftProblems, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
 import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
@@ -46,14 +46,13 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
   const funnelId = String(funnel.id);
   const seriesId = String(series.id);
   const [savedDraft] = useState<MessageDraft>(() => ({ text: letter?.message.text ?? '', media: letter?.message.media ?? null, mediaSrc: null, buttons: letter?.message.buttons ?? [], nextOn: false, nextText: '' }));
-  const { draft, setDraft, changed, fileProblem, pickFile } = useMessageDraft(savedDraft, funnel.id);
+  const { draft, changed, problems, editorProps } = useMessageDraft(savedDraft, funnel.id);
   const [name, setName] = useState(letter?.name ?? '');
   const [time, setTime] = useState<TimeDraft>(() => toDraft(letter?.sending_time ?? null));
   const [enabled, setEnabled] = useState(letter?.enabled ?? false);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
   const [tried, setTried] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const problems = draftProblems(draft, t);
   const dirty =
     !changed || name !== (letter?.name ?? '') || JSON.stringify(toSendingTime(time)) !== JSON.stringify(letter?.sending_time ?? null) || enabled !== (letter?.enabled ?? false);
   const guard = useUnsavedGuard(dirty);
@@ -104,12 +103,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
           errors={[...(errors.fields.name ?? []), ...(tried && !name.trim() ? [t('funnels.serverErrors.blank')] : [])]}
         />
         <MessageEditor
-          value={draft}
-          onChange={setDraft}
-          errors={tried ? { ...errors.fields, ...problems.fields } : errors.fields}
-          buttonErrors={tried ? problems.buttons : []}
-          onPickFile={pickFile}
-          fileProblem={fileProblem}
+          {...editorProps(errors.fields, tried)}
           botName={funnel.name}
           nextStep={false}
         />

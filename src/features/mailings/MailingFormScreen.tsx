@@ -15,7 +15,7 @@ import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { Button, FormAlert, TextField } from '@/ui/form';
-import { draftLimit, draftProblems, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
+import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
 import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
@@ -61,14 +61,13 @@ export function MailingFormScreen({
     nextText: '',
   }));
   const [name, setName] = useState(mailing?.title ?? '');
-  const { draft, setDraft, changed, fileProblem, pickFile } = useMessageDraft(savedDraft, funnel.id);
+  const { draft, changed, problems, editorProps } = useMessageDraft(savedDraft, funnel.id);
   const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
   const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
   const [count, setCount] = useState<number | null>(mailing?.audience_size ?? null);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
   const [tried, setTried] = useState(false);
-  const problems = draftProblems(draft, t);
   const nameProblem = tried && !name.trim() ? t('funnels.serverErrors.blank') : null;
   const dirty =
     !changed || name !== (mailing?.title ?? '') || !sameAudience(audience, savedAudience) || paid !== (mailing?.paid_broadcast ?? false);
@@ -175,12 +174,7 @@ export function MailingFormScreen({
           data-testid="mailing-title"
         />
         <MessageEditor
-          value={draft}
-          onChange={setDraft}
-          errors={tried ? { ...errors.fields, ...problems.fields } : errors.fields}
-          buttonErrors={tried ? problems.buttons : []}
-          onPickFile={pickFile}
-          fileProblem={fileProblem}
+          {...editorProps(errors.fields, tried)}
           botName={funnel.name}
           nextStep={false}
         />

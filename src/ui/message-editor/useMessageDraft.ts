@@ -7,7 +7,7 @@ import { MEDIA_MAX_BYTES, MEDIA_TYPES } from '../../../contract/funnels';
 import { runRead } from '@/api/action';
 import { uploadMedia } from '@/api/funnels';
 import { describeFailure } from '@/api/useApi';
-import { sameDraft, type MessageDraft } from './MessageEditor';
+import { draftProblems, sameDraft, type ButtonErrors, type MessageDraft, type MessageEditorErrors } from './MessageEditor';
 
 export interface FileProblem {
   title: string;
@@ -22,6 +22,30 @@ export interface MessageDraftState {
   fileProblem: FileProblem | null;
   /** Checks a picked file, uploads it to the funnel's media and puts it in the draft. */
   pickFile: (file: File) => Promise<void>;
+  /** The draft's own problems (too long, a button without a link, …), checked before a save. */
+  problems: ReturnType<typeof draftProblems>;
+  /**
+   * What the shared editor shows: the draft, its file and its problem, and the errors of each
+   * field: the server's, with the draft's own once the author tried to save (they then clear as
+   * the author types).
+   */
+  editorProps: (serverErrors: Record<string, string[]>, tried: boolean) => MessageEditorBinding;
+}
+
+export interface MessageEditorBinding {
+  value: MessageDraft;
+  onChange: (next: MessageDraft) => void;
+  errors: Record<string, string[]>;
+  buttonErrors: ButtonErrors[];
+  onPickFile: (file: File) => Promise<void>;
+  fileProblem: FileProblem | null;
+}
+
+/** The server's errors and the draft's own, per field, each message once. */
+function mergeErrors(server: Record<string, string[]>, own: MessageEditorErrors): Record<string, string[]> {
+  const merged = { ...server };
+  for (const [field, list = []] of Object.entries(own) as Array<[string, string[] | undefined]>) merged[field] = [...new Set([...(merged[field] ?? []), ...list])];
+  return merged;
 }
 
 export function useMessageDraft(saved: MessageDraft, funnelId: number): MessageDraftState {
@@ -54,5 +78,14 @@ export function useMessageDraft(saved: MessageDraft, funnelId: number): MessageD
     setDraft((current) => ({ ...current, media: result.value, mediaSrc: URL.createObjectURL(file) }));
   }
 
-  return { draft, setDraft, changed: !sameDraft(draft, saved), fileProblem, pickFile };
+  const problems = draftProblems(draft, t);
+  const editorProps = (serverErrors: Record<string, string[]>, tried: boolean): MessageEditorBinding => ({
+    value: draft,
+    onChange: setDraft,
+    errors: tried ? mergeErrors(serverErrors, problems.fields) : serverErrors,
+    buttonErrors: tried ? problems.buttons : [],
+    onPickFile: pickFile,
+    fileProblem,
+  });
+  return { draft, setDraft, changed: !sameDraft(draft, saved), fileProblem, pickFile, problems, editorProps };
 }
