@@ -19,7 +19,7 @@ import { createPeopleService } from './funnels/people';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
 import { createStageService } from './funnels/stages';
 import { createStatsService } from './funnels/stats';
-import { LetterScheduler } from './jobs/letter-scheduler';
+import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
 import type { Mailer } from './mail/mailer';
