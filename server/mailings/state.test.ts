@@ -10,6 +10,7 @@ import { MAILING_STATES, type MailingState } from '../../contract/mailings';
 import type { Db } from '../db';
 import { mailings, outbox, people, type MailingRow } from '../db/schema';
 import { DomainError } from '../domain-error';
+import { MAILING_PRIORITY } from '../outbox/sql';
 import { createFunnel, createOwner } from '../test/funnel-runtime';
 import { createTestDb, type TestDb } from '../test/helpers';
 import { MAILING_ERRORS } from './errors';
@@ -116,8 +117,8 @@ async function mailingIn(state: MailingState, scheduledAt = LATER): Promise<{ ma
   if (started) {
     const secondState = state === 'finished' ? 'failed' : state === 'cancelled' ? 'cancelled' : 'waiting';
     await db.orm.insert(outbox).values([
-      { funnelId: funnel.id, personId: first.id, mailingId: mailing.id, priority: 10, state: 'sent', sentAt: new Date(Date.now() - 60_000), telegramMessageId: 11 },
-      { funnelId: funnel.id, personId: second.id, mailingId: mailing.id, priority: 10, state: secondState },
+      { funnelId: funnel.id, personId: first.id, mailingId: mailing.id, priority: MAILING_PRIORITY, state: 'sent', sentAt: new Date(Date.now() - 60_000), telegramMessageId: 11 },
+      { funnelId: funnel.id, personId: second.id, mailingId: mailing.id, priority: MAILING_PRIORITY, state: secondState },
     ]);
   }
   return { mailing, funnelId: funnel.id };
