@@ -1,10 +1,9 @@
-// Mailings of a funnel: drafts, the pre-send check, starting (the recipient rows are made in the
-// same transaction that turns the mailing to sending), pause, resume, cancel, delete, and the
-// outcome per recipient. The engine (server/outbox/) does the sending.
+// Mailings of a funnel: drafts, the pre-send check, starting, pause, resume, cancel, delete, and
+// the outcome per recipient. Every change of a mailing once made goes through ./state.ts; the
+// engine (server/outbox/) does the sending.
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import {
   DEFAULT_SEND_RATE,
-  DELETE_FROM_CHATS_HOURS,
   PAID_BROADCAST_RATE,
   RECIPIENTS_PAGE_DEFAULT,
   RECIPIENTS_PAGE_MAX,
@@ -20,17 +19,26 @@ import {
   type RecipientsPage,
 } from '../../contract/mailings';
 import type { Db } from '../db';
-import { rawSql } from '../db/raw';
 import { mailings, media, stages, tags, type FunnelRow, type MailingMessage, type MailingRow } from '../db/schema';
 import { ownedFunnel, ownersFunnelIds } from '../funnels/access';
-import { COMMON_ERRORS, conflict, invalid, invalidFields, notFound, type DomainMessage } from '../domain-error';
+import { COMMON_ERRORS, conflict, invalidFields, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
-import { CANCEL_MAILING_ROWS, MAILING_PROGRESS, MAILING_RECIPIENTS, MAILING_RECIPIENTS_COUNT, UNSEND_MAILING } from '../outbox/sql';
+import { MAILING_PROGRESS, MAILING_RECIPIENTS, MAILING_RECIPIENTS_COUNT } from '../outbox/sql';
 import { EMPTY_AUDIENCE, audienceQuery, ownersLists } from './audience';
 import { MAILING_ERRORS } from './errors';
-import { MAILING_TRANSITIONS, type MailingAction, startMailing } from './state';
+import {
+  MAILING_TRANSITIONS,
+  cancelMailing,
+  editMailing,
+  pauseMailing,
+  resumeMailing,
+  scheduleMailing,
+  startMailing,
+  startOwnersMailing,
+  unsendMailing,
+} from './state';
 
 export interface MailingServiceDeps {
   db: Db;
@@ -55,7 +63,7 @@ const stateError = () => conflict(MAILING_ERRORS.mailingState);
 
 export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wake }: MailingServiceDeps) {
   const orm = db.orm;
-  /** This mailing, if the owner's: part of every write's WHERE, so no write runs on another user's mailing. */
+  /** This mailing, if the owner's: part of the delete's WHERE, so it never runs on another user's mailing. */
   const ownersMailing = (ownerId: number, id: number) => and(eq(mailings.id, id), inArray(mailings.funnelId, ownersFunnelIds(orm, ownerId)));
 
   async function ownedMailing(ownerId: number, id: number): Promise<{ mailing: MailingRow; funnel: FunnelRow }> {
@@ -199,18 +207,17 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     if (!MAILING_TRANSITIONS.edit.from.includes(mailing.state)) throw stateError();
     const clean = await cleanBody(mailing.funnelId, { message: patch.message, audience: patch.audience });
     if (clean.problems) throw invalidFields(clean.problems);
-    const [row] = await orm
-      .update(mailings)
-      .set({
+    const row = await editMailing(
+      orm,
+      { ownerId, mailingId: id },
+      {
         ...(patch.title !== undefined ? { title: patch.title.trim() } : {}),
         ...(clean.message ? { message: clean.message } : {}),
         ...(clean.audience ? { audience: clean.audience } : {}),
         ...(patch.paid_broadcast !== undefined ? { paidBroadcast: patch.paid_broadcast } : {}),
-        updatedAt: now(),
-      })
-      .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.edit.from])))
-      .returning();
-    if (!row) throw stateError();
+      },
+      now(),
+    );
     return (await toMailings([row]))[0];
   }
 
@@ -274,59 +281,30 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       const at = new Date(scheduledAt);
       if (Number.isNaN(at.getTime()) || !/[zZ]|[+-]\d\d:?\d\d$/.test(scheduledAt)) throw invalidFields({ scheduled_at: [MAILING_ERRORS.badMoment] });
       if (at.getTime() <= now().getTime()) throw invalidFields({ scheduled_at: [MAILING_ERRORS.scheduleInPast] });
-      const [row] = await orm
-        .update(mailings)
-        .set({ state: 'scheduled', scheduledAt: at, updatedAt: now() })
-        .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.schedule.from])))
-        .returning();
-      if (!row) throw stateError();
+      const row = await scheduleMailing(orm, { ownerId, mailingId: id }, at, now());
       wake?.();
       return (await toMailings([row]))[0];
     }
-    if (!(await startNow(id, ownerId))) throw stateError();
+    await startOwnersMailing(db, { ownerId, mailingId: id }, now);
+    wake?.();
     return get(ownerId, id);
   }
 
-  async function transition(ownerId: number, id: number, action: MailingAction, extra: Partial<MailingRow> = {}): Promise<MailingRow> {
-    await ownedMailing(ownerId, id);
-    const { from, to } = MAILING_TRANSITIONS[action];
-    const [row] = await orm
-      .update(mailings)
-      .set({ ...(to ? { state: to } : {}), updatedAt: now(), ...extra })
-      .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...from])))
-      .returning();
-    if (!row) throw stateError();
-    return row;
-  }
-
   async function pause(ownerId: number, id: number): Promise<Mailing> {
-    return get(ownerId, (await transition(ownerId, id, 'pause', { pauseReason: null })).id);
+    const row = await pauseMailing(orm, { ownerId, mailingId: id }, now());
+    return (await toMailings([row]))[0];
   }
 
   async function resume(ownerId: number, id: number): Promise<Mailing> {
-    const row = await transition(ownerId, id, 'resume', { pauseReason: null });
+    const row = await resumeMailing(orm, { ownerId, mailingId: id }, now());
     wake?.();
-    return get(ownerId, row.id);
+    return (await toMailings([row]))[0];
   }
 
   /** Cancelled: nobody else gets it; what was sent stays sent. */
   async function cancel(ownerId: number, id: number): Promise<Mailing> {
-    const row = await orm.transaction(async (tx) => {
-      // The owner is in this WHERE: the outbox rows below are touched only once the mailing is known to be theirs.
-      const [changed] = await tx
-        .update(mailings)
-        .set({ state: 'cancelled', finishedAt: now(), updatedAt: now() })
-        .where(and(ownersMailing(ownerId, id), inArray(mailings.state, [...MAILING_TRANSITIONS.cancel.from])))
-        .returning();
-      if (!changed) return null;
-      await tx.execute(rawSql(CANCEL_MAILING_ROWS, [id]));
-      return changed;
-    });
-    if (!row) {
-      await ownedMailing(ownerId, id);
-      throw stateError();
-    }
-    return get(ownerId, id);
+    const row = await cancelMailing(orm, { ownerId, mailingId: id }, now());
+    return (await toMailings([row]))[0];
   }
 
   /** Deleted with its outcome list; a sending one is cancelled first (its history entries stay). */
@@ -338,16 +316,9 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
 
   /** "Also delete from the chats": every message still within Telegram's 48 hours is deleted by the engine. */
   async function unsend(ownerId: number, id: number): Promise<Mailing> {
-    const { mailing } = await ownedMailing(ownerId, id);
-    if (!MAILING_TRANSITIONS.unsend.from.includes(mailing.state) || mailing.unsentAt) throw stateError();
-    const [row] = await db.query<{ n: number }>(
-      UNSEND_MAILING,
-      [id, DELETE_FROM_CHATS_HOURS, ownerId],
-    );
-    if (!row || Number(row.n) === 0) throw invalid(MAILING_ERRORS.unsendTooLate);
-    await orm.update(mailings).set({ unsentAt: now(), updatedAt: now() }).where(ownersMailing(ownerId, id));
+    const row = await unsendMailing(orm, { ownerId, mailingId: id }, now());
     wake?.();
-    return get(ownerId, id);
+    return (await toMailings([row]))[0];
   }
 
   async function recipients(

@@ -258,14 +258,10 @@ export const ADOPT_ORPHAN_REPLIES = `update outbox o set owner = $2, updated_at 
 export const PRUNE_REPLIES = `delete from outbox where reply and state not in ('waiting', 'sending') and updated_at < now() - make_interval(hours => $1)`;
 
 /**
- * A bot's sending mailings with no row left to send are finished (run by mailings/state.ts only,
- * the one writer of a mailing's state).
+ * The mailing m still has rows to send or being sent: a condition over mailings m, read by
+ * mailings/state.ts (the one writer of a mailing's state) when it finishes a bot's sent mailings.
  */
-export const FINISH_SENT_MAILINGS = `
-  update mailings m set state = 'finished', finished_at = now(), updated_at = now()
-   where m.funnel_id = $1 and m.state = 'sending'
-     and not exists (select 1 from outbox o where o.mailing_id = m.id and o.state in ('waiting', 'sending'))
-  returning m.id`;
+export const MAILING_ROWS_LEFT = `exists (select 1 from outbox o where o.mailing_id = m.id and o.state in ('waiting', 'sending'))`;
 
 // ─── The mailing service ──────────────────────────────────────────────────────────────────────
 
@@ -273,17 +269,15 @@ export const FINISH_SENT_MAILINGS = `
 export const MAILING_PROGRESS = 'select mailing_id, state, count(*)::int as n from outbox where mailing_id = any($1::int[]) group by mailing_id, state';
 
 /**
- * A mailing's rows, one per recipient (the audience's WHERE over people p, its parameters $1…$n),
- * and its recipient count, in one statement: made in the transaction that turns it to sending, so
+ * A mailing's rows, one per recipient (the audience's WHERE over people p, its parameters $1…$n,
+ * the mailing $n+1), returning 1 per row made: mailings/state.ts runs it in the transaction that
+ * turns the mailing to sending, and counts what it made into the mailing in the same statement, so
  * a second start finds the state changed and makes none. A person is in it once (on conflict).
  */
-export function makeMailingRows(audienceWhere: string, audienceParams: number): string {
-  const mailing = `$${audienceParams + 1}`;
-  return `with made as (
-             insert into outbox (funnel_id, person_id, mailing_id, priority)
-             select p.funnel_id, p.id, ${mailing}, ${MAILING_PRIORITY} from people p where ${audienceWhere}
-             on conflict do nothing returning 1)
-           update mailings set recipient_count = (select count(*) from made) where id = ${mailing} returning recipient_count as n`;
+export function insertMailingRows(audienceWhere: string, audienceParams: number): string {
+  return `insert into outbox (funnel_id, person_id, mailing_id, priority)
+          select p.funnel_id, p.id, $${audienceParams + 1}, ${MAILING_PRIORITY} from people p where ${audienceWhere}
+          on conflict do nothing returning 1`;
 }
 
 /** A cancelled mailing's rows not sent yet: nobody else gets it (run after the owner's conditional update of the mailing). */
