@@ -12,6 +12,7 @@ import { createAppRouter } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
 import { onApiChange } from './api/afterChange';
 import { authSession } from './api/session';
+import { holdCookieWrites, loadCookieLibrary } from './state/cookies';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
@@ -42,6 +43,9 @@ function afterFirstPaint(work: () => void): void {
 
 async function boot(): Promise<void> {
   startErrorReporting();
+  // The start-up cookie write-backs (language, ?token=) wait for the first paint, and js-cookie
+  // with them: it is not part of the first paint.
+  const releaseCookieWrites = holdCookieWrites();
   // Synchronous, before anything can navigate: the token (moving ?token= into the cookie and out
   // of the address) and Telegram's init data (read from the hash while it is still there).
   appStore.set(tokenAtom, startupToken());
@@ -78,6 +82,11 @@ async function boot(): Promise<void> {
   afterFirstPaint(() => {
     if (launch.inTelegram) void import('./telegram/shell').then(({ startTelegramShell }) => startTelegramShell());
     void loadErrorReporting();
+    // Loaded now, so that signing in or out never waits for it.
+    void loadCookieLibrary().catch(() => {
+      // Tried again by the first write.
+    });
+    releaseCookieWrites();
     void api();
     // The top notice is there before anything can go wrong (even with the connection gone).
     void import('./ui/TopNotice');

@@ -1,0 +1,75 @@
+// The app's cookies (auth token, language). Reading happens at start-up, before the first paint,
+// so it is a few lines over document.cookie (js-cookie's own read rule). Writing goes through
+// js-cookie, loaded on demand: it stays off the first paint (issue 21 §3, the 122 KB budget).
+import type Cookies from 'js-cookie';
+
+type CookiesStatic = typeof Cookies;
+type CookieAttributes = NonNullable<Parameters<CookiesStatic['set']>[2]>;
+
+/** The cookie's value as js-cookie reads it (surrounding quotes dropped, %XX decoded), or undefined. */
+export function readCookie(name: string): string | undefined {
+  for (const pair of document.cookie ? document.cookie.split('; ') : []) {
+    const at = pair.indexOf('=');
+    const rawName = at < 0 ? pair : pair.slice(0, at);
+    let value = at < 0 ? '' : pair.slice(at + 1);
+    try {
+      if (decodeURIComponent(rawName) !== name) continue;
+      if (value.startsWith('"')) value = value.slice(1, -1);
+      return value.replace(/(%[\dA-F]{2})+/gi, decodeURIComponent);
+    } catch {
+      // A cookie this app did not write, with a broken escape: not ours, as js-cookie skips it.
+    }
+  }
+  return undefined;
+}
+
+let library: Promise<CookiesStatic> | undefined;
+
+/** Loads js-cookie once (main.tsx starts it after the first paint); a failed load is tried again next time. */
+export function loadCookieLibrary(): Promise<CookiesStatic> {
+  library ??= import('js-cookie').then(
+    (module) => module.default,
+    (error: unknown) => {
+      library = undefined;
+      throw error;
+    },
+  );
+  return library;
+}
+
+// Writes and removals run one after another in the order they were asked for, so a set followed
+// at once by a remove leaves no cookie whatever the loading of js-cookie takes.
+let queue: Promise<void> = Promise.resolve();
+// Until released, writes wait: the start-up write-backs must not pull js-cookie into the first paint.
+let held: Promise<void> = Promise.resolve();
+
+function enqueue(change: (cookies: CookiesStatic) => void): Promise<void> {
+  const done = queue.then(() => held).then(loadCookieLibrary).then(change);
+  // One failed write (js-cookie could not be fetched) does not stop the ones after it.
+  queue = done.catch(() => undefined);
+  return done;
+}
+
+export function writeCookie(name: string, value: string, attributes: CookieAttributes): Promise<void> {
+  return enqueue((cookies) => {
+    cookies.set(name, value, attributes);
+  });
+}
+
+export function removeCookie(name: string, attributes: CookieAttributes): Promise<void> {
+  return enqueue((cookies) => cookies.remove(name, attributes));
+}
+
+/** Settles once every write and removal asked for so far has landed (or failed). */
+export function cookieWritesSettled(): Promise<void> {
+  return queue;
+}
+
+/** Holds cookie writes back until the returned function is called (main.tsx: after the first paint). */
+export function holdCookieWrites(): () => void {
+  let release = () => {};
+  held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return release;
+}
