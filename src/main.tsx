@@ -49,21 +49,24 @@ async function boot(): Promise<void> {
   // Synchronous, before anything can navigate: the token (moving ?token= into the cookie and out
   // of the address) and Telegram's init data (read from the hash while it is still there).
   appStore.set(tokenAtom, startupToken());
+  const launchHash = window.location.hash;
   const launch = readTelegramLaunch();
   appStore.set(initDataAtom, launch.initData);
-  // Opened by a startapp link (t.me/<service bot>?startapp=tpl_5): start at that screen.
-  if (launch.startPath && window.location.pathname !== launch.startPath) window.history.replaceState(null, '', `${launch.startPath}${window.location.hash}`);
   // A signed-in start calls the API at once (the guard loads the user): fetch the clients now,
   // alongside the messages. A guest's first screen does not need them before first paint.
   const api = () => import('./api/users');
   if (appStore.get(activeAtom)) void api();
 
   // Telegram shell: its colours before the first paint (from the launch parameters, fetched
-  // alongside the messages, and only inside Telegram); the SDK after the first paint.
-  const theme = launch.inTelegram
-    ? import('./telegram/theme').then(({ applyLaunchTheme }) => void applyLaunchTheme(), reportError)
-    : undefined;
-  await Promise.all([initI18n(startupLanguage(launch.initData)), theme]);
+  // alongside the messages, and only inside Telegram); the SDK after the first paint. Opened by a
+  // startapp link (t.me/<service bot>?startapp=tpl_5), it starts at that screen.
+  const telegram = launch.inTelegram
+    ? [
+        import('./telegram/theme').then(({ applyLaunchTheme }) => void applyLaunchTheme(), reportError),
+        import('./telegram/startPath').then(({ goToStartPath }) => goToStartPath(launchHash), reportError),
+      ]
+    : [];
+  await Promise.all([initI18n(startupLanguage(launch.initData)), ...telegram]);
   startCordova();
 
   const router = createAppRouter({ auth: authSession });
