@@ -12,7 +12,7 @@ import { createAppRouter } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
 import { onApiChange } from './api/afterChange';
 import { authSession } from './api/session';
-import { holdCookieWrites, loadCookieLibrary } from './state/cookies';
+import { cookieWritesSettled, holdCookieWrites, loadCookieLibrary } from './state/cookies';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
@@ -43,12 +43,15 @@ function afterFirstPaint(work: () => void): void {
 
 async function boot(): Promise<void> {
   startErrorReporting();
-  // The start-up cookie write-backs (language, ?token=) wait for the first paint, and js-cookie
-  // with them: it is not part of the first paint.
+  // The language cookie's write-back waits for the first paint, and js-cookie with it: it is not
+  // part of the first paint.
   const releaseCookieWrites = holdCookieWrites();
   // Synchronous, before anything can navigate: the token (moving ?token= into the cookie and out
   // of the address) and Telegram's init data (read from the hash while it is still there).
   appStore.set(tokenAtom, startupToken());
+  // A token from the address is in its cookie before the app shows the visitor signed in (a
+  // reload keeps them signed in); without one, nothing is queued and nothing is fetched.
+  const tokenSaved = cookieWritesSettled();
   const launchHash = window.location.hash;
   const launch = readTelegramLaunch();
   appStore.set(initDataAtom, launch.initData);
@@ -66,7 +69,7 @@ async function boot(): Promise<void> {
         import('./telegram/startPath').then(({ goToStartPath }) => goToStartPath(launchHash), reportError),
       ]
     : [];
-  await Promise.all([initI18n(startupLanguage(launch.initData)), ...telegram]);
+  await Promise.all([initI18n(startupLanguage(launch.initData)), tokenSaved, ...telegram]);
   startCordova();
 
   const router = createAppRouter({ auth: authSession });

@@ -14,14 +14,14 @@ export function pickLanguage(cookieValue: string | null | undefined, browserLang
   return isLanguage(code) ? code : DEFAULT_LANGUAGE;
 }
 
-/** Settles once the cookie is written. */
-export function writeLanguageCookie(language: Language): Promise<void> {
-  return writeCookie(LANGUAGE_COOKIE, language, {
-    expires: LANGUAGE_COOKIE_DAYS,
-    path: '/',
-    sameSite: 'Lax',
-    secure: window.location.protocol === 'https:',
-  });
+/** Settles once the cookie is written; `deferred`: it may wait for the first paint (main.tsx). */
+export function writeLanguageCookie(language: Language, deferred = false): Promise<void> {
+  return writeCookie(
+    LANGUAGE_COOKIE,
+    language,
+    { expires: LANGUAGE_COOKIE_DAYS, path: '/', sameSite: 'Lax', secure: window.location.protocol === 'https:' },
+    deferred,
+  );
 }
 
 /** The language_code of the user in Telegram's init data (the Mini App), if any. */
@@ -39,6 +39,6 @@ export function telegramLanguage(initData: string | null): string | null {
  */
 export function startupLanguage(initData: string | null = null): Language {
   const language = pickLanguage(readCookie(LANGUAGE_COOKIE), typeof navigator === 'undefined' ? null : navigator.language, telegramLanguage(initData));
-  void writeLanguageCookie(language);
+  void writeLanguageCookie(language, true);
   return language;
 }

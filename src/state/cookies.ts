@@ -40,20 +40,25 @@ export function loadCookieLibrary(): Promise<CookiesStatic> {
 // Writes and removals run one after another in the order they were asked for, so a set followed
 // at once by a remove leaves no cookie whatever the loading of js-cookie takes.
 let queue: Promise<void> = Promise.resolve();
-// Until released, writes wait: the start-up write-backs must not pull js-cookie into the first paint.
+// Deferred writes (and whatever is queued after them) wait for this: a start-up write-back must
+// not pull js-cookie into the first paint.
 let held: Promise<void> = Promise.resolve();
 
-function enqueue(change: (cookies: CookiesStatic) => void): Promise<void> {
-  const done = queue.then(() => held).then(loadCookieLibrary).then(change);
+function enqueue(change: (cookies: CookiesStatic) => void, deferred = false): Promise<void> {
+  const done = queue
+    .then(() => (deferred ? held : undefined))
+    .then(loadCookieLibrary)
+    .then(change);
   // One failed write (js-cookie could not be fetched) does not stop the ones after it.
   queue = done.catch(() => undefined);
   return done;
 }
 
-export function writeCookie(name: string, value: string, attributes: CookieAttributes): Promise<void> {
+/** `deferred`: a write that can wait for holdCookieWrites' release (it keeps its place in the order). */
+export function writeCookie(name: string, value: string, attributes: CookieAttributes, deferred = false): Promise<void> {
   return enqueue((cookies) => {
     cookies.set(name, value, attributes);
-  });
+  }, deferred);
 }
 
 export function removeCookie(name: string, attributes: CookieAttributes): Promise<void> {
@@ -65,7 +70,7 @@ export function cookieWritesSettled(): Promise<void> {
   return queue;
 }
 
-/** Holds cookie writes back until the returned function is called (main.tsx: after the first paint). */
+/** Holds deferred cookie writes back until the returned function is called (main.tsx: after the first paint). */
 export function holdCookieWrites(): () => void {
   let release = () => {};
   held = new Promise<void>((resolve) => {

@@ -3,9 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_COOKIE, AUTH_COOKIE_DAYS } from '../../contract/constants';
 import { resetEnvironment } from '@/test/support';
 import { clearToken, isActiveSession, setToken, tokenAtom } from './auth';
-import { cookieWritesSettled, readCookie, removeCookie, writeCookie } from './cookies';
+import { cookieWritesSettled, holdCookieWrites, readCookie, removeCookie, writeCookie } from './cookies';
 import { appStore } from './store';
 import { normalizeToken, startupToken } from './token';
+import { LANGUAGE_COOKIE } from '../../contract/constants';
+import { startupLanguage } from '@/i18n/language';
 
 describe('token sources (spec §4)', () => {
   beforeEach(() => resetEnvironment('/content/panel/'));
@@ -119,5 +121,32 @@ describe('the active rule (spec §4)', () => {
     expect(isActiveSession(null, 'query_id=1&hash=x')).toBe(true);
     expect(isActiveSession(null, null)).toBe(false);
     expect(isActiveSession(null, '')).toBe(false);
+  });
+});
+
+describe('cookie writes held until the first paint (main.tsx)', () => {
+  beforeEach(() => resetEnvironment('/content/panel/?token=from-link'));
+
+  it('saves a token from the address at once, and the language write-back (and what follows it) only once released', async () => {
+    const release = holdCookieWrites();
+    try {
+      expect(startupToken()).toBe('from-link');
+      await cookieWritesSettled();
+      expect(readCookie(AUTH_COOKIE)).toBe('from-link');
+
+      startupLanguage();
+      const signedOut = clearToken(appStore);
+      let removed = false;
+      void signedOut.then(() => (removed = true));
+      await Promise.resolve();
+      expect(readCookie(LANGUAGE_COOKIE)).toBeUndefined();
+      expect(removed).toBe(false);
+      release();
+      await signedOut;
+      expect(readCookie(LANGUAGE_COOKIE)).toBe('en');
+      expect(readCookie(AUTH_COOKIE)).toBeUndefined();
+    } finally {
+      release();
+    }
   });
 });

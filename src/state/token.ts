@@ -48,7 +48,7 @@ export function takeTokenFromAddress(): string | null {
 export function startupToken(): string | null {
   const fromAddress = takeTokenFromAddress();
   if (fromAddress) {
-    // Lands after the first paint (main.tsx holds cookie writes until then); the state has it now.
+    // main.tsx waits for it before the first render, so a reload after that keeps the sign-in.
     void writeTokenCookie(fromAddress);
     return fromAddress;
   }
