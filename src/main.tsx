@@ -4,7 +4,6 @@ import { RouterProvider } from '@tanstack/react-router';
 import { Provider as StoreProvider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startCordova } from './cordova';
 import { loadErrorReporting, reportError, startErrorReporting } from './errorReporting';
 import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
@@ -70,7 +69,8 @@ async function boot(): Promise<void> {
       ]
     : [];
   await Promise.all([initI18n(startupLanguage(launch.initData)), tokenSaved, ...telegram]);
-  startCordova();
+  // Only inside the Cordova wrapper (its deviceready fires for listeners added late, too).
+  if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 
   const router = createAppRouter({ auth: authSession });
   // After any change made through the API, what the router loaded before it is out of date.

@@ -6,18 +6,15 @@ import type Cookies from 'js-cookie';
 type CookiesStatic = typeof Cookies;
 type CookieAttributes = NonNullable<Parameters<CookiesStatic['set']>[2]>;
 
-/** The cookie's value as js-cookie reads it (surrounding quotes dropped, %XX decoded), or undefined. */
+/** The cookie's value (decodeURIComponent, as js-cookie reads what it wrote), or undefined. */
 export function readCookie(name: string): string | undefined {
-  for (const pair of document.cookie ? document.cookie.split('; ') : []) {
+  for (const pair of document.cookie.split('; ')) {
     const at = pair.indexOf('=');
-    const rawName = at < 0 ? pair : pair.slice(0, at);
-    let value = at < 0 ? '' : pair.slice(at + 1);
+    if (pair.slice(0, at) !== name) continue;
     try {
-      if (decodeURIComponent(rawName) !== name) continue;
-      if (value.startsWith('"')) value = value.slice(1, -1);
-      return value.replace(/(%[\dA-F]{2})+/gi, decodeURIComponent);
+      return decodeURIComponent(pair.slice(at + 1));
     } catch {
-      // A cookie this app did not write, with a broken escape: not ours, as js-cookie skips it.
+      return undefined; // not written by this app (a broken escape): as if it were not there
     }
   }
   return undefined;
