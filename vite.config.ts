@@ -57,6 +57,46 @@ export function precompress(): Plugin {
   };
 }
 
+/**
+ * A smaller stand-in for Vite's preload helper (`\0vite/preload-helper.js`, in the entry of every
+ * build): with `modulePreload: false` the only dependencies a dynamic import waits for are the
+ * stylesheets of the chunk it loads, and this app sets no CSP nonce, so all it has to do is add
+ * each stylesheet once, wait for it, and report a failure the way Vite's helper does (the
+ * `vite:preloadError` event, then the error). About 0.6 KB gz less on every first paint.
+ */
+export function cssOnlyPreloadHelper(): Plugin {
+  const id = '\0vite/preload-helper.js';
+  let base = '/';
+  return {
+    name: 'css-only-preload-helper',
+    enforce: 'pre',
+    apply: 'build',
+    configResolved: (config) => {
+      base = config.base;
+    },
+    resolveId: (source) => (source === id ? id : null),
+    load: (source) =>
+      source === id
+        ? `const seen = {};
+const failed = (error) => {
+  const event = new Event('vite:preloadError', { cancelable: true });
+  event.payload = error;
+  window.dispatchEvent(event);
+  if (!event.defaultPrevented) throw error;
+};
+const stylesheet = (href) => (seen[href] ??= document.querySelector('link[rel=stylesheet][href="' + href + '"]') ? Promise.resolve() : new Promise((resolve, reject) => {
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.onload = resolve;
+  link.onerror = () => { delete seen[href]; link.remove(); reject(new Error('Unable to preload CSS for ' + href)); };
+  document.head.appendChild(link);
+}));
+export const __vitePreload = (load, deps) => Promise.all((deps || []).map((dep) => stylesheet(${JSON.stringify(base)} + dep).catch(failed))).then(() => load().catch(failed));`
+        : null,
+  };
+}
+
 // The dev server proxies the API to the server started by `npm run dev` (PORT, default 3000);
 // `vite preview` does the same, so a built app can be looked at against a running server.
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -75,6 +115,7 @@ export default defineConfig({
     }),
     react(),
     localeNamespaces(),
+    cssOnlyPreloadHelper(),
     precompress(),
   ],
   resolve: {

@@ -4,7 +4,6 @@ import { RouterProvider } from '@tanstack/react-router';
 import { Provider as StoreProvider } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startCordova } from './cordova';
 import { loadErrorReporting, reportError, startErrorReporting } from './errorReporting';
 import { initI18n, loadMessages } from './i18n/i18n';
 import { startupLanguage } from './i18n/language';
@@ -12,6 +11,7 @@ import { createAppRouter } from './router';
 import { activeAtom, initDataAtom, tokenAtom } from './state/auth';
 import { onApiChange } from './api/afterChange';
 import { authSession } from './api/session';
+import { cookieWritesSettled, holdCookieWrites, loadCookieLibrary } from './state/cookies';
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
@@ -42,25 +42,35 @@ function afterFirstPaint(work: () => void): void {
 
 async function boot(): Promise<void> {
   startErrorReporting();
+  // The language cookie's write-back waits for the first paint, and js-cookie with it: it is not
+  // part of the first paint.
+  const releaseCookieWrites = holdCookieWrites();
   // Synchronous, before anything can navigate: the token (moving ?token= into the cookie and out
   // of the address) and Telegram's init data (read from the hash while it is still there).
   appStore.set(tokenAtom, startupToken());
+  // A token from the address is in its cookie before the app shows the visitor signed in (a
+  // reload keeps them signed in); without one, nothing is queued and nothing is fetched.
+  const tokenSaved = cookieWritesSettled();
+  const launchHash = window.location.hash;
   const launch = readTelegramLaunch();
   appStore.set(initDataAtom, launch.initData);
-  // Opened by a startapp link (t.me/<service bot>?startapp=tpl_5): start at that screen.
-  if (launch.startPath && window.location.pathname !== launch.startPath) window.history.replaceState(null, '', `${launch.startPath}${window.location.hash}`);
   // A signed-in start calls the API at once (the guard loads the user): fetch the clients now,
   // alongside the messages. A guest's first screen does not need them before first paint.
   const api = () => import('./api/users');
   if (appStore.get(activeAtom)) void api();
 
   // Telegram shell: its colours before the first paint (from the launch parameters, fetched
-  // alongside the messages, and only inside Telegram); the SDK after the first paint.
-  const theme = launch.inTelegram
-    ? import('./telegram/theme').then(({ applyLaunchTheme }) => void applyLaunchTheme(), reportError)
-    : undefined;
-  await Promise.all([initI18n(startupLanguage(launch.initData)), theme]);
-  startCordova();
+  // alongside the messages, and only inside Telegram); the SDK after the first paint. Opened by a
+  // startapp link (t.me/<service bot>?startapp=tpl_5), it starts at that screen.
+  const telegram = launch.inTelegram
+    ? [
+        import('./telegram/theme').then(({ applyLaunchTheme }) => void applyLaunchTheme(), reportError),
+        import('./telegram/startPath').then(({ goToStartPath }) => goToStartPath(launchHash), reportError),
+      ]
+    : [];
+  await Promise.all([initI18n(startupLanguage(launch.initData)), tokenSaved, ...telegram]);
+  // Only inside the Cordova wrapper (its deviceready fires for listeners added late, too).
+  if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 
   const router = createAppRouter({ auth: authSession });
   // After any change made through the API, what the router loaded before it is out of date.
@@ -78,6 +88,11 @@ async function boot(): Promise<void> {
   afterFirstPaint(() => {
     if (launch.inTelegram) void import('./telegram/shell').then(({ startTelegramShell }) => startTelegramShell());
     void loadErrorReporting();
+    // Loaded now, so that signing in or out never waits for it.
+    void loadCookieLibrary().catch(() => {
+      // Tried again by the first write.
+    });
+    releaseCookieWrites();
     void api();
     // The top notice is there before anything can go wrong (even with the connection gone).
     void import('./ui/TopNotice');

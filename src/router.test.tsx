@@ -11,6 +11,7 @@ import { ROUTES } from '../contract/routes';
 import { createAppRouter } from './router';
 import { initDataAtom, setToken, userAtom } from './state/auth';
 import { createAppSession } from './api/session';
+import { cookieWritesSettled } from './state/cookies';
 import { appStore } from './state/store';
 import { alice, fakeFetch, json, resetEnvironment, useLanguage } from './test/support';
 
@@ -124,6 +125,7 @@ describe('the route tree', () => {
       fireEvent.click(russian);
     });
     expect(await screen.findByRole('heading', { name: 'Язык' })).toBeTruthy();
+    await cookieWritesSettled();
     expect(Cookies.get(LANGUAGE_COOKIE)).toBe('ru');
     expect(document.documentElement.lang).toBe('ru');
     await waitFor(() => expect(requests).toContainEqual(expect.objectContaining({ method: 'PATCH', path: API.me, body: { language: 'ru' } })));

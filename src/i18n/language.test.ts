@@ -1,6 +1,7 @@
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_DAYS } from '../../contract/constants';
+import { cookieWritesSettled } from '@/state/cookies';
 import { pickLanguage, startupLanguage, telegramLanguage } from './language';
 
 describe('language at startup (spec §4)', () => {
@@ -30,18 +31,20 @@ describe('language at startup (spec §4)', () => {
     expect(pickLanguage(undefined, undefined)).toBe('en');
   });
 
-  it('writes the result back to the cookie for 30 days', () => {
+  it('writes the result back to the cookie for 30 days', async () => {
     const set = vi.spyOn(Cookies, 'set');
     Cookies.set(LANGUAGE_COOKIE, 'RU_ru', { path: '/' });
     expect(startupLanguage()).toBe('ru');
+    await cookieWritesSettled();
     expect(set).toHaveBeenLastCalledWith(LANGUAGE_COOKIE, 'ru', expect.objectContaining({ expires: LANGUAGE_COOKIE_DAYS }));
     expect(LANGUAGE_COOKIE_DAYS).toBe(30);
     expect(Cookies.get(LANGUAGE_COOKIE)).toBe('ru');
   });
 
-  it('writes the browser-derived language too', () => {
+  it('writes the browser-derived language too', async () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('pt-BR');
     expect(startupLanguage()).toBe('en');
+    await cookieWritesSettled();
     expect(Cookies.get(LANGUAGE_COOKIE)).toBe('en');
   });
 });

@@ -10,6 +10,6 @@ import { writeLanguageCookie } from './language';
  */
 export async function switchLanguage(language: Language): Promise<void> {
   await i18n.changeLanguage(language);
-  writeLanguageCookie(language);
   applyDocumentLanguage(language);
+  await writeLanguageCookie(language);
 }

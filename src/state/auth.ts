@@ -17,17 +17,21 @@ export function isActiveSession(token: string | null, initData: string | null): 
 
 export const activeAtom = atom((get) => isActiveSession(get(tokenAtom), get(initDataAtom)));
 
-/** Setting the token keeps it in the cookie for AUTH_COOKIE_DAYS. */
-export function setToken(token: string, store: AppStore = appStore): void {
+/**
+ * Setting the token keeps it in the cookie for AUTH_COOKIE_DAYS. The state has it at once; the
+ * promise settles once the cookie is written (a reload after that finds it).
+ */
+export function setToken(token: string, store: AppStore = appStore): Promise<void> {
   const value = normalizeToken(token);
   if (!value) return clearToken(store);
-  writeTokenCookie(value);
   store.set(tokenAtom, value);
+  return writeTokenCookie(value);
 }
 
-export function clearToken(store: AppStore = appStore): void {
-  removeTokenCookie();
+/** Clears the token from the state at once; the promise settles once the cookie is gone too. */
+export function clearToken(store: AppStore = appStore): Promise<void> {
   store.set(tokenAtom, null);
+  return removeTokenCookie();
 }
 
 /**

@@ -15,9 +15,12 @@ export interface AuthSession {
    * failure, clears the token (and stops using refused Telegram init data) and returns null.
    */
   loadUser(): Promise<CurrentUser | null>;
-  /** Stores a fresh token (after login) and loads the user with it. */
+  /** Stores a fresh token (after login; settled once it is in the cookie) and loads the user with it. */
   signIn(token: string): Promise<CurrentUser | null>;
-  /** Calls the server, then clears the token and the user even if the call failed. */
+  /**
+   * Calls the server, then clears the token and the user even if the call failed; settles once
+   * the token cookie is gone.
+   */
   logout(): Promise<void>;
 }
 
@@ -34,9 +37,11 @@ function hasId(value: Partial<CurrentUser> | null | undefined): value is Current
 }
 
 export function createAuthSession(store: AppStore, api: SessionApi): AuthSession {
-  const endSession = () => {
-    clearToken(store);
+  // Settles once the token cookie is gone: a reload after that cannot sign the visitor back in.
+  // If the cookie could not be removed (js-cookie failed to load), the visitor is told.
+  const endSession = async (): Promise<void> => {
     store.set(userAtom, null);
+    await clearToken(store).catch(api.reportFailure);
   };
 
   const fetchUser = async (): Promise<CurrentUser | null> => {
@@ -50,8 +55,9 @@ export function createAuthSession(store: AppStore, api: SessionApi): AuthSession
     } catch (error) {
       await api.reportFailure(error);
     }
-    endSession();
+    const ended = endSession();
     if (usedInitData) dropInitData(store);
+    await ended;
     return null;
   };
 
@@ -70,7 +76,8 @@ export function createAuthSession(store: AppStore, api: SessionApi): AuthSession
     user: () => store.get(userAtom),
     loadUser,
     signIn: async (token) => {
-      setToken(token, store);
+      // The cookie first: a reload right after signing in finds the visitor signed in.
+      await setToken(token, store);
       return loadUser();
     },
     logout: async () => {
@@ -79,8 +86,9 @@ export function createAuthSession(store: AppStore, api: SessionApi): AuthSession
       } catch {
         // The token is cleared whatever the server said (spec §4).
       } finally {
-        endSession();
+        const ended = endSession();
         dropInitData(store);
+        await ended;
       }
     },
   };

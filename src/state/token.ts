@@ -1,7 +1,7 @@
 // Where the auth token lives (spec §4): the auth_token cookie, or a `token` query parameter in the
 // page address that is moved into the cookie and taken out of the address without a reload.
-import Cookies from 'js-cookie';
 import { AUTH_COOKIE, AUTH_COOKIE_DAYS, TOKEN_QUERY_PARAM } from '../../contract/constants';
+import { readCookie, removeCookie, writeCookie } from './cookies';
 
 /** "null" and "undefined" are what a careless `String(token)` leaves behind: they mean no token. */
 export function normalizeToken(raw: string | null | undefined): string | null {
@@ -12,11 +12,12 @@ export function normalizeToken(raw: string | null | undefined): string | null {
 }
 
 export function readTokenCookie(): string | null {
-  return normalizeToken(Cookies.get(AUTH_COOKIE));
+  return normalizeToken(readCookie(AUTH_COOKIE));
 }
 
-export function writeTokenCookie(token: string): void {
-  Cookies.set(AUTH_COOKIE, token, {
+/** Settles once the cookie is written (writes and removals land in the order they were asked for). */
+export function writeTokenCookie(token: string): Promise<void> {
+  return writeCookie(AUTH_COOKIE, token, {
     expires: AUTH_COOKIE_DAYS,
     path: '/',
     sameSite: 'Lax',
@@ -24,8 +25,9 @@ export function writeTokenCookie(token: string): void {
   });
 }
 
-export function removeTokenCookie(): void {
-  Cookies.remove(AUTH_COOKIE, { path: '/' });
+/** Settles once the cookie is gone. */
+export function removeTokenCookie(): Promise<void> {
+  return removeCookie(AUTH_COOKIE, { path: '/' });
 }
 
 /**
@@ -46,7 +48,8 @@ export function takeTokenFromAddress(): string | null {
 export function startupToken(): string | null {
   const fromAddress = takeTokenFromAddress();
   if (fromAddress) {
-    writeTokenCookie(fromAddress);
+    // main.tsx waits for it before the first render, so a reload after that keeps the sign-in.
+    void writeTokenCookie(fromAddress);
     return fromAddress;
   }
   return readTokenCookie();

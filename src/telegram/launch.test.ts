@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch, startPathFrom } from './launch';
+import { clearTelegramLaunch, currentInitData, forgetInitData, inTelegram, readTelegramLaunch } from './launch';
+import { startPathFrom } from './startPath';
 import { applyLaunchTheme } from './theme';
 import { isRootScreen } from './TelegramBindings';
 
@@ -17,20 +18,20 @@ describe('Telegram detection without the SDK', () => {
   });
 
   it('finds nothing in a plain browser', () => {
-    expect(readTelegramLaunch()).toEqual({ inTelegram: false, initData: null, startPath: null });
+    expect(readTelegramLaunch()).toEqual({ inTelegram: false, initData: null });
     expect(inTelegram()).toBe(false);
   });
 
   it('reads the raw init data from the hash and keeps it for later loads in this tab', () => {
     window.history.replaceState(null, '', `/content/panel/${hash}`);
-    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData, startPath: null });
+    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData });
     expect(currentInitData()).toBe(initData);
     expect(inTelegram()).toBe(true);
 
     // The hash is gone after navigation; a reload in the same tab (fresh memory) still knows.
     clearTelegramLaunch();
     window.history.replaceState(null, '', '/settings/');
-    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData, startPath: null });
+    expect(readTelegramLaunch()).toEqual({ inTelegram: true, initData });
   });
 
   it('recognises the native bridge', () => {

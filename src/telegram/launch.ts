@@ -1,8 +1,6 @@
 // Cheap Telegram detection and the raw init data, without loading the SDK: the page address
 // (Telegram puts launch parameters in the hash), what an earlier load in this tab saved, and the
-// native bridge object. Outside Telegram nothing here loads any Telegram code.
-
-import { TEMPLATE_START_PREFIX } from '../../contract/templates-start';
+// native bridge object. Outside Telegram nothing here loads any Telegram code (nor startPath.ts).
 
 const INIT_DATA_KEY = 'funnels/tgWebAppData';
 const LAUNCH_PARAMS_KEY = 'funnels/launchParams';
@@ -12,24 +10,6 @@ export interface TelegramLaunch {
   inTelegram: boolean;
   /** Raw tgWebAppData (the string Telegram signs), or null. */
   initData: string | null;
-  /** The screen a `startapp` link asks for (t.me/<bot>?startapp=tpl_5 → /templates/5/), or null. */
-  startPath: string | null;
-}
-
-/** The app's screens a `startapp` parameter may open: a template's preview. */
-const START_ROUTES: Array<[RegExp, (match: RegExpMatchArray) => string]> = [[new RegExp(`^${TEMPLATE_START_PREFIX}([1-9][0-9]{0,9})$`), (m) => `/templates/${m[1]}/`]];
-
-/** The start parameter of this launch (the hash's tgWebAppStartParam, or start_param in its init data) as a path. */
-export function startPathFrom(hash: string): string | null {
-  const params = hashParams(hash);
-  const initData = params.get('tgWebAppData');
-  const start = params.get('tgWebAppStartParam') ?? (initData ? new URLSearchParams(initData).get('start_param') : null);
-  if (!start) return null;
-  for (const [pattern, path] of START_ROUTES) {
-    const match = start.match(pattern);
-    if (match) return path(match);
-  }
-  return null;
 }
 
 let initDataInMemory: string | null = null;
@@ -44,7 +24,7 @@ function session(): Storage | null {
   }
 }
 
-function hashParams(hash: string): URLSearchParams {
+export function hashParams(hash: string): URLSearchParams {
   return new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
 }
 
@@ -72,7 +52,7 @@ export function readTelegramLaunch(): TelegramLaunch {
     Boolean(store?.getItem(INIT_DATA_KEY)) ||
     'TelegramWebviewProxy' in window;
   inTelegramAtBoot = inTelegram;
-  return { inTelegram, initData: initDataInMemory, startPath: startPathFrom(window.location.hash) };
+  return { inTelegram, initData: initDataInMemory };
 }
 
 /** Whether the page runs inside Telegram (as found by readTelegramLaunch at boot). */
