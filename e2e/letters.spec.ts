@@ -44,9 +44,12 @@ test('a series with two letters reaches a subscriber on its schedule', async ({ 
   await expect(page.getByRole('heading', { name: 'Warm-up' })).toBeVisible();
 
   // A series without a letter ready cannot be turned on.
+  // The switch's label says the series' state, not what the switch is for.
+  await expect(page.getByTestId('series-state')).toHaveText('The series is off');
   await page.getByTestId('series-enabled').click();
   await expect(page.getByRole('alert')).toHaveText('You have not configured the sending time');
   await expect(page.getByTestId('series-enabled')).not.toBeChecked();
+  await expect(page.getByTestId('series-state')).toHaveText('The series is off');
 
   // The preview of the next five moments, and 'Incorrect data' for a bad value.
   await page.getByTestId('add-letter').click();
@@ -66,6 +69,7 @@ test('a series with two letters reaches a subscriber on its schedule', async ({ 
   // The switch follows the server: it shows on once the series is.
   await page.getByTestId('series-enabled').click();
   await expect(page.getByTestId('series-enabled')).toBeChecked();
+  await expect(page.getByTestId('series-state')).toHaveText('The series is on');
 
   // Nobody is in the series yet: the letter's history says so.
   await page.getByTestId('letter-row').nth(1).click();

@@ -64,7 +64,7 @@ export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel;
       <Section footer={enableError ? <span className="field-error" role="alert">{enableError}</span> : t('letters.onHint')}>
         <label className="row switch-row">
           <span className="row-body">
-            <span className="row-title">{t('letters.enabled')}</span>
+            <span className="row-title" data-testid="series-state">{series.enabled ? t('letters.turnedOn') : t('letters.turnedOff')}</span>
             <span className="row-description">{t('letters.membersCount', { count: series.members_count })}</span>
           </span>
           <input type="checkbox" className="switch" role="switch" checked={series.enabled} onChange={(e) => void toggle(e.target.checked)} data-testid="series-enabled" />
