@@ -70,6 +70,9 @@ test('a series with two letters reaches a subscriber on its schedule', async ({ 
   await page.getByTestId('series-enabled').click();
   await expect(page.getByTestId('series-enabled')).toBeChecked();
   await expect(page.getByTestId('series-state')).toHaveText('The series is on');
+  // A letter nobody has received yet is neutral, not green like one that has gone out.
+  await expect(page.getByTestId('letter-state').first()).toHaveText('none sent');
+  await expect(page.getByTestId('letter-state').first()).not.toHaveClass(/series-state--on/);
 
   // Nobody is in the series yet: the letter's history says so.
   await page.getByTestId('letter-row').nth(1).click();

@@ -86,7 +86,7 @@ export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel;
               <RowContent
                 title={`${index + 1}. ${letter.name}`}
                 description={timeText(letter.sending_time)}
-                value={<span className={`series-state${letter.enabled ? ' series-state--on' : ''}`}>{letter.enabled ? t('letters.sentCount', { count: letter.sent_count }) : t('letters.off')}</span>}
+                value={<span className={`series-state${letter.enabled && letter.sent_count > 0 ? ' series-state--on' : ''}`} data-testid="letter-state">{letter.enabled ? t('letters.sentCount', { count: letter.sent_count }) : t('letters.off')}</span>}
               />
             </Link>
           ))}
