@@ -1,6 +1,7 @@
 // The message editor's link box (select text → Link): the address field takes the free width and
-// "Add" and "Cancel" (or "Remove link") stay inside the editor, at a phone's width and a desktop's,
-// in English and in Russian (longer labels), in the light and dark themes and inside Telegram.
+// shows a typical address whole, and "Add" and "Cancel" (or "Remove link") stay inside the editor,
+// at a phone's width and a desktop's, in English and in Russian (longer labels), in the light and
+// dark themes and inside Telegram (its dark and light themes).
 // The screenshots land in test-results/screens/link-box-*.png.
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
