@@ -262,25 +262,27 @@ function LinkBox({ editor, href, onClose }: { editor: Editor; href: string; onCl
           }}
           autoFocus
         />
-        <Button className="button--small" onClick={apply}>
-          {t('funnels.message.linkInsert')}
-        </Button>
-        {href ? (
-          <Button
-            variant="plain"
-            className="button--small"
-            onClick={() => {
-              editor.chain().focus().extendMarkRange('link').unsetLink().run();
-              onClose();
-            }}
-          >
-            {t('editor.unlink')}
+        <div className="link-bar-actions">
+          <Button className="button--small" onClick={apply}>
+            {t('funnels.message.linkInsert')}
           </Button>
-        ) : (
-          <Button variant="plain" className="button--small" onClick={onClose}>
-            {t('funnels.common.cancel')}
-          </Button>
-        )}
+          {href ? (
+            <Button
+              variant="plain"
+              className="button--small"
+              onClick={() => {
+                editor.chain().focus().extendMarkRange('link').unsetLink().run();
+                onClose();
+              }}
+            >
+              {t('editor.unlink')}
+            </Button>
+          ) : (
+            <Button variant="plain" className="button--small" onClick={onClose}>
+              {t('funnels.common.cancel')}
+            </Button>
+          )}
+        </div>
       </div>
       {error ? (
         <p className="field-error" id="link-error" role="alert">
