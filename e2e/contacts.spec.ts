@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { FUNNELS_API } from '../contract/funnels';
-import { CONTACTS_API } from '../contract/contacts';
+import { API } from '../contract/auth';
+import { CONTACTS_API, type ContactsPage } from '../contract/contacts';
+import { ROUTES } from '../contract/routes';
 import { FAKE, fakeBot, signIn } from './support/builder';
 
 test('contacts of all bots: search, filter, tag two at once, download the CSV', async ({ page, request }) => {
@@ -62,10 +64,44 @@ test('contacts of all bots: search, filter, tag two at once, download the CSV', 
   const file = readFileSync((await download.path())!);
   expect(file.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
   const rows = parse(file, { bom: true, columns: true }) as Array<Record<string, string>>;
-  expect(rows.map((r) => [r.first_name, r.last_name, r.funnel, r.tags]).sort()).toEqual([
+  expect(rows.map((r) => [r['First name'], r['Last name'], r.Funnel, r.Tags]).sort()).toEqual([
     ['Boris', 'Stone', 'Coffee', 'regular'],
     ['Анна', 'Иванова, мл.', 'Coffee', 'regular'],
   ]);
   // The bot is its username as it is (no '@', so no formula guard in front of it).
-  expect(rows.map((r) => r.bot)).toEqual([made[0].username, made[0].username]);
+  expect(rows.map((r) => r.Bot)).toEqual([made[0].username, made[0].username]);
+});
+
+test.describe('in Russian, on a Moscow clock', () => {
+  test.use({ locale: 'ru-RU', timezoneId: 'Europe/Moscow' });
+
+  test('the CSV has Russian headers and Moscow times a spreadsheet reads as dates', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const key = await signIn(page, request, 'contacts_ru');
+    const headers = { Authorization: `Token ${key}` };
+    // The account says English: the file follows the app the person is looking at.
+    expect((await request.patch(API.me, { headers, data: { language: 'en' } })).ok()).toBe(true);
+    const bot = await fakeBot(request, 'e2e_ct_ru');
+    const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token, name: 'Кофе' } })).json()) as { id: number };
+    const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title: 'Привет' } })).json()) as { id: number };
+    await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Hi!', media_id: null, buttons: [], next_button: null } });
+    expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
+    const from = { id: 9_000_000 + Math.floor(Math.random() * 1_000_000), first_name: 'Вера', last_name: 'Петрова' };
+    const sent = await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from, text: '/start' } });
+    expect(sent.ok(), await sent.text()).toBe(true);
+    await expect.poll(async () => ((await (await request.get(CONTACTS_API.contacts, { headers })).json()) as ContactsPage).count, { timeout: 15_000 }).toBe(1);
+    const [contact] = ((await (await request.get(CONTACTS_API.contacts, { headers })).json()) as ContactsPage).results;
+
+    await page.goto(ROUTES.contacts);
+    await expect(page.getByRole('heading', { name: 'Контакты' })).toBeVisible();
+    await expect(page.getByTestId('contact-row')).toHaveCount(1);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('contacts-csv').click()]);
+    const [header, row] = parse(readFileSync((await download.path())!), { bom: true }) as string[][];
+    expect(header).toEqual(['ID', 'Воронка', 'Бот', 'Имя', 'Фамилия', 'Имя пользователя', 'Telegram ID', 'Этап', 'Теги', 'Заблокировал бота', 'В воронке с', 'Последняя активность']);
+    expect(row.slice(1, 5)).toEqual(['Кофе', bot.username, 'Вера', 'Петрова']);
+    // Moscow is UTC+3 all year: the moment they pressed Start, on that clock, as "YYYY-MM-DD HH:MM:SS".
+    const moscow = new Date(Date.parse(contact.joined_at) + 3 * 60 * 60 * 1000).toISOString();
+    expect(row[10]).toBe(`${moscow.slice(0, 10)} ${moscow.slice(11, 19)}`);
+    expect(row[9]).toBe('нет');
+  });
 });

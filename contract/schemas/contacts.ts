@@ -1,8 +1,8 @@
 // Every shape of the contacts API, written once (see ./funnels.ts for how these are used). The
 // SPA imports the types only, through contract/contacts.ts.
 import { Type, type Static } from 'typebox';
-import { BULK_TAG_MAX } from '../constants';
-import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../funnels';
+import { BULK_TAG_MAX, LANGUAGES } from '../constants';
+import { NO_STAGE, PEOPLE_SEARCH_MAX, TIME_ZONE_MAX } from '../funnels';
 import { Day, Id, INVALID_MESSAGE_KEYWORD, Nullable, PatternText, StringEnum, Text } from './common';
 
 /**
@@ -45,6 +45,17 @@ export const ContactsQuerySchema = Type.Object({
   offset: Type.Optional(PageBound()),
 });
 export type ContactsQuery = Static<typeof ContactsQuerySchema>;
+
+/**
+ * The CSV export's query: the list's, and how a person reads the file: the headers in the app's
+ * language and the times in the app's time zone (an IANA name, as the stats take it).
+ */
+export const ContactsExportQuerySchema = Type.Object({
+  ...ContactsQuerySchema.properties,
+  lang: Type.Optional(StringEnum(LANGUAGES)),
+  tz: Type.Optional(Text(TIME_ZONE_MAX)),
+});
+export type ContactsExportQuery = Static<typeof ContactsExportQuerySchema>;
 
 export const ContactSchema = Type.Object({
   id: Type.Integer(),

@@ -125,7 +125,7 @@ async function main() {
     const t0 = performance.now();
     let bytes = 0;
     let lines = 0;
-    for await (const chunk of await contacts.exportCsv(w.ownerId, {})) {
+    for await (const chunk of await contacts.exportCsv(w.ownerId, {}, { language: 'en', timeZone: 'UTC' })) {
       bytes += Buffer.byteLength(chunk);
       lines += chunk.split('\r\n').length - 1;
     }

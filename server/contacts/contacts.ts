@@ -3,10 +3,14 @@
 // ordered by (joined_at, id) with a keyset, so its memory stays flat however many contacts there are.
 // Values always go in as parameters: the statement texts are the few combinations of filters, each
 // prepared once per connection on PostgreSQL.
+import type { Language } from '../../contract/constants';
 import { CONTACTS_CSV_COLUMNS, CONTACTS_PAGE_DEFAULT, CONTACTS_PAGE_MAX, type BulkTagBody, type BulkTagResult, type Contact, type ContactsPage, type ContactsQuery } from '../../contract/contacts';
 import type { Db } from '../db';
 import { isoTime } from '../db/raw';
 import { COMMON_ERRORS, invalidField } from '../domain-error';
+import { FUNNEL_ERRORS } from '../funnels/errors';
+import { isTimeZone } from '../funnels/time-zone';
+import { CONTACTS_CSV_WORDING } from './csv-wording';
 import { listCondition, ownedPeopleWhere, type ListCriterion } from './criteria';
 
 export interface ContactsServiceDeps {
@@ -31,6 +35,11 @@ interface ContactRow {
   blocked: boolean;
   joined_at: Date | string;
   last_seen_at: Date | string;
+}
+
+/** A row of the export: its joined_at also as PostgreSQL's text, exact to the microsecond (the keyset). */
+interface ExportRow extends ContactRow {
+  joined_key: string;
 }
 
 function toContact(r: ContactRow): Contact {
@@ -77,13 +86,54 @@ const SELECT = `select ${COLUMNS},
        (select json_agg(json_build_object('id', t.id, 'title', t.title, 'color', t.color) order by t.title)
           from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags
   ${FROM}`;
-/** The export reads a page's tags in one statement of their own, not one subquery per row. */
-const SELECT_WITHOUT_TAGS = `select ${COLUMNS}, null as tags ${FROM}`;
+/**
+ * The export reads a page's tags in one statement of their own, not one subquery per row. Its
+ * keyset is joined_at as PostgreSQL writes it: a JavaScript Date keeps milliseconds only, and a
+ * keyset cut to them would skip the people who joined later in that millisecond.
+ */
+const SELECT_WITHOUT_TAGS = `select ${COLUMNS}, null as tags, p.joined_at::text as joined_key ${FROM}`;
 
-/** A CSV field (RFC 4180), and never a formula when a spreadsheet opens it. */
+/** A CSV field (RFC 4180). */
 export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * A CSV field of text people typed (a name, a username, a title, a tag): never a formula when a
+ * spreadsheet opens it. Only such text gets the guard: the bot's username, the ids and the times
+ * never start with a formula's character, and an apostrophe there would only be noise.
+ */
+export function csvTextField(value: string): string {
+  return csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+}
+
+/** How a person reads the export: the headers' language and the time zone of its times. */
+export interface CsvReader {
+  language: Language;
+  /** An IANA name ("Europe/Moscow"); refused with a 400 on `tz` when unknown. */
+  timeZone: string;
+}
+
+/**
+ * A moment as "YYYY-MM-DD HH:MM:SS" on the wall clock of the zone: the form a spreadsheet reads
+ * as a date and time (an ISO string with "T" and "Z" stays text in most of them).
+ */
+export function spreadsheetTime(timeZone: string): (at: Date) => string {
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  return (at) => {
+    const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+    for (const part of format.formatToParts(at)) parts[part.type] = part.value;
+    return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  };
 }
 
 export function createContactsService({ db }: ContactsServiceDeps) {
@@ -107,21 +157,24 @@ export function createContactsService({ db }: ContactsServiceDeps) {
    * right). The filters are resolved and the first page read before this resolves, so anything that
    * can fail does so before the first byte goes out (an answer with a status, not a cut stream).
    */
-  async function exportCsv(ownerId: number, query: ContactsQuery): Promise<AsyncGenerator<string>> {
+  async function exportCsv(ownerId: number, query: ContactsQuery, reader: CsvReader): Promise<AsyncGenerator<string>> {
+    if (!isTimeZone(reader.timeZone)) throw invalidField('tz', FUNNEL_ERRORS.unknownTimeZone);
     const { where, params } = await filters(db, ownerId, query);
-    const page = (after: { joinedAt: string; id: number } | null): Promise<ContactRow[]> => {
+    const page = (after: ExportRow | null): Promise<ExportRow[]> => {
       const keyset: string = after ? ` and (p.joined_at, p.id) < ($${params.length + 1}::timestamptz, $${params.length + 2}::int)` : '';
-      return db.query<ContactRow>(
+      return db.query<ExportRow>(
         `${SELECT_WITHOUT_TAGS} where ${where}${keyset} order by p.joined_at desc, p.id desc limit ${EXPORT_PAGE}`, // a constant
-        after ? [...params, after.joinedAt, after.id] : params,
+        after ? [...params, after.joined_key, after.id] : params,
       );
     };
     const first = await page(null);
-    return csvPages(first, page);
+    return csvPages(first, page, reader);
   }
 
-  async function* csvPages(first: ContactRow[], page: (after: { joinedAt: string; id: number }) => Promise<ContactRow[]>): AsyncGenerator<string> {
-    yield `\uFEFF${CONTACTS_CSV_COLUMNS.join(',')}\r\n`;
+  async function* csvPages(first: ExportRow[], page: (after: ExportRow) => Promise<ExportRow[]>, reader: CsvReader): AsyncGenerator<string> {
+    const wording = CONTACTS_CSV_WORDING[reader.language];
+    const time = spreadsheetTime(reader.timeZone);
+    yield `\uFEFF${CONTACTS_CSV_COLUMNS.map((column) => csvField(wording.columns[column])).join(',')}\r\n`;
     let rows = first;
     for (;;) {
       if (rows.length === 0) return;
@@ -133,28 +186,27 @@ export function createContactsService({ db }: ContactsServiceDeps) {
       for (const t of tagRows) tagsOf.set(t.person_id, [...(tagsOf.get(t.person_id) ?? []), t.title]);
       let chunk = '';
       for (const r of rows) {
-        const c = toContact(r);
         const fields = [
-          String(c.id),
-          c.funnel_name,
-          // The bot's username without "@": a cell starting with "@" would need the formula guard.
-          c.bot_username ?? '',
-          c.first_name,
-          c.last_name,
-          c.username ?? '',
-          String(c.telegram_id),
-          c.stage_title ?? '',
-          (tagsOf.get(c.id) ?? []).join('; '),
-          c.blocked ? 'yes' : 'no',
-          c.joined_at,
-          c.last_seen_at,
+          csvField(String(r.id)),
+          csvTextField(r.funnel_name),
+          // The bot's username as Telegram gives it (letters, digits, "_"), without "@": nothing to guard.
+          csvField(r.bot_username ?? ''),
+          csvTextField(r.first_name),
+          csvTextField(r.last_name),
+          csvTextField(r.username ?? ''),
+          csvField(String(r.telegram_id)),
+          csvTextField(r.stage_title ?? ''),
+          csvTextField((tagsOf.get(r.id) ?? []).join('; ')),
+          r.blocked ? wording.yes : wording.no,
+          time(new Date(r.joined_at)),
+          time(new Date(r.last_seen_at)),
         ];
-        chunk += `${fields.map(csvField).join(',')}\r\n`;
+        chunk += `${fields.join(',')}\r\n`;
       }
       yield chunk;
       const last = rows[rows.length - 1];
       if (rows.length < EXPORT_PAGE) return;
-      rows = await page({ joinedAt: isoTime(last.joined_at), id: last.id });
+      rows = await page(last);
     }
   }
 

@@ -5,6 +5,7 @@
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { API as AUTH_API } from '../../../contract/auth';
 import { CONTACTS_API, type BulkTagResult, type ContactsPage } from '../../../contract/contacts';
 import { FUNNELS_API } from '../../../contract/funnels';
 import { people } from '../../db/schema';
@@ -80,18 +81,53 @@ describe('contacts', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(res.rawPayload.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
     const rows = parse(res.rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
-    expect(rows.map((r) => [r.first_name, r.last_name, r.funnel, r.stage, r.blocked])).toEqual([
+    expect(rows.map((r) => [r['First name'], r['Last name'], r.Funnel, r.Stage, r['Blocked the bot']])).toEqual([
       ['Bob', 'Stone', 'Shop', '', 'yes'],
       ['Анна', 'Иванова, мл.', 'Shop', 'Welcome', 'no'],
     ]);
     const school = parse((await call(env, w.key, 'GET', `${CONTACTS_API.export}?funnel=${w.school.id}`)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
-    expect(school[0].last_name).toBe("'=cmd()"); // never a formula in a spreadsheet
+    expect(school[0]['Last name']).toBe("'=cmd()"); // never a formula in a spreadsheet
     // The bot is its username as it is: nothing a spreadsheet would run, so no guard in front.
     expect(w.school.bot_username).toBeTruthy();
-    expect(school[0].bot).toBe(w.school.bot_username);
+    expect(school[0].Bot).toBe(w.school.bot_username);
     // Another user's export has only their own people.
     const theirs = parse((await call(env, w.stranger, 'GET', CONTACTS_API.export)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
-    expect(theirs.map((r) => r.first_name)).toEqual(['Dan']);
+    expect(theirs.map((r) => r['First name'])).toEqual(['Dan']);
+  });
+
+  it('writes the CSV for its reader: headers in their language, times in their zone as a spreadsheet date, the bot bare, typed formulas guarded', async () => {
+    const w = await world();
+    const read = async (key: string, query: string): Promise<string[][]> => {
+      const res = await call(env, key, 'GET', `${CONTACTS_API.export}?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return parse(res.rawPayload, { bom: true }) as string[][];
+    };
+    const ru = await read(w.key, `funnel=${w.school.id}&lang=ru&tz=Europe%2FMoscow`);
+    expect(ru[0]).toEqual(['ID', 'Воронка', 'Бот', 'Имя', 'Фамилия', 'Имя пользователя', 'Telegram ID', 'Этап', 'Теги', 'Заблокировал бота', 'В воронке с', 'Последняя активность']);
+    // Cid joined at 10:00 UTC: 13:00 in Moscow, written the way a spreadsheet reads a date and time.
+    const [cid] = ru.slice(1);
+    expect(cid[10]).toBe('2026-03-10 13:00:00');
+    expect(cid[11]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(cid[9]).toBe('нет');
+    // The bot's username as it is, no apostrophe or "@" in front; a last name typed as a formula keeps its guard.
+    expect(cid[2]).toBe(w.school.bot_username);
+    expect(cid[2]).toMatch(/^[A-Za-z]\w+$/);
+    expect(cid[4]).toBe("'=cmd()");
+
+    const en = await read(w.key, `funnel=${w.school.id}&lang=en&tz=America%2FNew_York`);
+    expect(en[0]).toEqual(['ID', 'Funnel', 'Bot', 'First name', 'Last name', 'Username', 'Telegram ID', 'Stage', 'Tags', 'Blocked the bot', 'Joined', 'Last seen']);
+    expect(en[1][10]).toBe('2026-03-10 06:00:00'); // New York, after its clocks went forward on 8 March
+    expect(en[1][9]).toBe('no');
+
+    // Without them: the account's language and UTC.
+    expect(ok(await call(env, w.key, 'PATCH', AUTH_API.me, { language: 'ru' })).language).toBe('ru');
+    const byAccount = await read(w.key, `funnel=${w.school.id}`);
+    expect(byAccount[0][1]).toBe('Воронка');
+    expect(byAccount[1][10]).toBe('2026-03-10 10:00:00');
+
+    // An unknown zone or language is refused, naming the field, before the first byte.
+    expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.export}?tz=Mars%2FOlympus`), 400)).toMatchObject({ tz: ['Unknown time zone.'] });
+    expect(expectJsonError(await call(env, w.key, 'GET', `${CONTACTS_API.export}?lang=de`), 400)).toHaveProperty('lang');
   });
 
   it('refuses a day that does not exist and a NUL in the search with a 400 naming the field, the CSV export before its first byte', async () => {
@@ -120,6 +156,21 @@ describe('contacts', () => {
     );
     const rows = parse((await call(env, key, 'GET', CONTACTS_API.export)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(2500);
-    expect(new Set(rows.map((r) => r.id)).size).toBe(2500);
+    expect(new Set(rows.map((r) => r.ID)).size).toBe(2500);
+  });
+
+  it('loses nobody at a page\'s edge when people joined within the same millisecond', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Busy');
+    // 2002 people three microseconds apart: the first page ends inside a millisecond that still has people after it.
+    await env.t.db.query(
+      `insert into people (funnel_id, telegram_id, first_name, joined_at)
+       select $1::int, 91000000 + i, 'Q' || i, timestamptz '2026-01-01 00:00:00+00' + make_interval(secs => i * 0.000003)
+         from generate_series(0, 2001) as i`,
+      [funnel.id],
+    );
+    const rows = parse((await call(env, key, 'GET', CONTACTS_API.export)).rawPayload, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(2002);
+    expect(new Set(rows.map((r) => r.ID)).size).toBe(2002);
   });
 });

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CONTACTS_PATHS } from '../../../contract/contacts';
-import { BulkTagBodySchema, BulkTagResultSchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
+import { BulkTagBodySchema, BulkTagResultSchema, ContactsExportQuerySchema, ContactsPageSchema, ContactsQuerySchema } from '../../../contract/schemas/contacts';
 import type { Services } from '../../services';
 import { currentUser } from '../auth/authenticate';
 
@@ -36,10 +36,13 @@ export function contactRoutes(deps: ContactRoutesDeps) {
     app.get(CONTACTS_PATHS.contacts, { preValidation: readQueryValues, schema: { querystring: ContactsQuerySchema, response: { 200: ContactsPageSchema } } }, async (request) =>
       contacts.list(currentUser(request).id, request.query),
     );
-    app.get(CONTACTS_PATHS.export, { preValidation: readQueryValues, schema: { querystring: ContactsQuerySchema } }, async (request, reply) => {
+    app.get(CONTACTS_PATHS.export, { preValidation: readQueryValues, schema: { querystring: ContactsExportQuerySchema } }, async (request, reply) => {
       const day = deps.now().toISOString().slice(0, 10);
+      const user = currentUser(request);
+      // The app sends its own language and time zone; without them, the account's language and UTC.
+      const { lang, tz, ...query } = request.query;
       // Awaited before any header: a failure is still an answer with its status, not a cut stream.
-      const csv = await contacts.exportCsv(currentUser(request).id, request.query);
+      const csv = await contacts.exportCsv(user.id, query, { language: lang ?? user.language, timeZone: tz ?? 'UTC' });
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="contacts-${day}.csv"`)
