@@ -101,7 +101,7 @@ describe('CRM folders', () => {
       ['Everyone here', 'segment', 0, { folder: copy.id }],
       ['Picked', 'static', 0, null],
     ]);
-    expect((await call(env, key, 'GET', CRM_API.image(copy.id, 'background'))).rawPayload.equals(PNG)).toBe(true);
+    expect((await call(env, key, 'GET', CRM_API.image(copy.id, 'background'))).rawPayload.equals(WEBP)).toBe(true);
 
     // Archive and restore.
     ok(await call(env, key, 'POST', CRM_API.archive(copy.id)));

@@ -194,7 +194,7 @@ describe('POST /api/funnels/:id/copy/', () => {
     expect(one.message.media?.id).not.toBe(photo.id);
     const [copy] = await env.t.db.orm.select().from(media).where(eq(media.id, one.message.media!.id));
     expect(copy).toMatchObject({ funnelId: target.id, telegramFileId: null, filename: 'a.png' });
-    expect(Buffer.from(copy.data).toString()).toBe('png bytes');
+    expect(Buffer.from(copy.data).equals(TINY_PNG)).toBe(true);
     const targetTags = ok<Tag[]>(await call(env, key, 'GET', FUNNELS_API.tags(target.id)));
     expect(targetTags.map((t) => t.title)).toEqual(['Cold', 'VIP']);
     // The source is untouched.
