@@ -65,3 +65,26 @@ test('a picture over the limit in the stage, mailing and letter editors: each sa
     await expect(problem.locator('strong'), path).toHaveText('File too big');
   }
 });
+
+// The server checks a file by its first bytes, not its name: a text file renamed .png passes
+// the app's check (its type says image/png) and is refused with 'Incorrect data', attaching nothing.
+test('a text file renamed .png is refused as Incorrect data; a real PNG is then attached', async ({ page, request }) => {
+  const key = await signIn(page, request, 'upload_content');
+  const headers = { Authorization: `Token ${key}` };
+  const bot = await fakeBot(request, 'e2e_upload_content');
+  const funnel = (await (await request.post(FUNNELS_API.funnels, { headers, data: { bot_token: bot.token, name: 'Renamed files' } })).json()) as { id: number };
+  const stage = (await (await request.post(FUNNELS_API.stages(funnel.id), { headers, data: { title: 'Welcome' } })).json()) as { id: number };
+  await page.goto(`/content/funnels/${funnel.id}/stages/${stage.id}/message/`);
+  await expect(page.getByTestId('media-input')).toBeAttached();
+
+  await page.getByTestId('media-input').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('My shopping list, renamed notes.png\n') });
+  const problem = page.getByRole('alert').filter({ hasText: 'Incorrect data' });
+  await expect(problem).toBeVisible();
+  await expect(problem.locator('strong')).toHaveText("The file wasn't uploaded");
+  await expect(page.getByText('notes.png')).toHaveCount(0);
+
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await page.getByTestId('media-input').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+  await expect(page.getByText('dot.png')).toBeVisible();
+  await expect(problem).toHaveCount(0);
+});

@@ -18,6 +18,7 @@ import {
   type ListPatch,
 } from '../../contract/crm';
 import { ownedPeopleWhere } from '../contacts/criteria';
+import { requireContentOfType } from '../funnels/media';
 import type { Db } from '../db';
 import { isoTime, rawSql } from '../db/raw';
 import { COMMON_ERRORS, invalid, invalidField, notFound, tooLarge, unsupported } from '../domain-error';
@@ -216,6 +217,7 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
     if (!file.data || !(FOLDER_IMAGE_TYPES as readonly string[]).includes(type)) throw unsupported(CRM_ERRORS.imageType);
     if (file.data.length === 0) throw invalid(CRM_ERRORS.emptyFile);
     if (file.data.length > FOLDER_IMAGE_MAX_BYTES[kind]) throw tooLarge(CRM_ERRORS.imageTooBig(kind));
+    requireContentOfType(type, file.data);
     await db.query(`update crm_folders set ${kind}_type = $1, ${kind} = $2, updated_at = $3 where id = $4 and owner_id = $5`, [type, file.data, now(), id, ownerId]);
     return getFolder(ownerId, id);
   }

@@ -296,6 +296,35 @@ describe('the built SPA', () => {
     expect(plain.body).toBe(js);
   });
 
+  it('the HTML goes out precompressed and still never cached, on every path that serves it', async () => {
+    const brFile = path.join(distDir, 'index.html.br');
+    const gzFile = path.join(distDir, 'index.html.gz');
+    writeFileSync(brFile, brotliCompressSync(INDEX));
+    writeFileSync(gzFile, gzipSync(INDEX));
+    try {
+      for (const url of ['/', '/settings/language/', '/index.html']) {
+        const br = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+        expect(br.headers['content-encoding'], url).toBe('br');
+        expect(br.headers['cache-control'], url).toBe('no-cache');
+        expect(brotliDecompressSync(br.rawPayload).toString()).toBe(INDEX);
+        const gz = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+        expect(gz.headers['content-encoding'], url).toBe('gzip');
+        expect(gz.headers['cache-control'], url).toBe('no-cache');
+        expect(gunzipSync(gz.rawPayload).toString()).toBe(INDEX);
+      }
+      // Beside them, a precompressed asset keeps its year and the API its no-store.
+      const js = 'console.log("app")';
+      writeFileSync(path.join(distDir, 'assets', 'index-4f2a9c.js.gz'), gzipSync(js));
+      const asset = await app.inject({ method: 'GET', url: '/assets/index-4f2a9c.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(asset.headers['content-encoding']).toBe('gzip');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect((await app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'gzip, br' } })).headers['cache-control']).toBe('no-store');
+    } finally {
+      rmSync(brFile);
+      rmSync(gzFile);
+    }
+  });
+
   it('other files are served as they are', async () => {
     const res = await app.inject({ method: 'GET', url: '/robots.txt' });
     expect(res.statusCode).toBe(200);

@@ -27,7 +27,9 @@ export function createSpa(distDir: string): Spa | null {
   if (!existsSync(path.join(distDir, 'index.html'))) return null;
 
   function cacheControl(filePath: string): string {
-    const relative = path.relative(distDir, filePath).split(path.sep).join('/');
+    // preCompressed hands us the .br or .gz it sends: the variant is cached as its original.
+    const original = filePath.replace(/\.(br|gz)$/, '');
+    const relative = path.relative(distDir, original).split(path.sep).join('/');
     if (relative.startsWith('assets/')) return IMMUTABLE;
     if (relative === 'index.html') return REVALIDATE;
     return SHORT;

@@ -22,6 +22,7 @@ import { funnels, templateMedia, templates, templateVersions, type TemplateSnaps
 import { ownedFunnel } from '../funnels/access';
 import { COMMON_ERRORS, conflict, invalid, invalidField, notFound, tooLarge, unsupported } from '../domain-error';
 import { toFunnel } from '../funnels/funnels';
+import { requireContentOfType } from '../funnels/media';
 import { applySnapshot, clearFunnelContent, snapshotChanges, takeSnapshot } from './snapshot';
 import { TEMPLATE_ERRORS } from './errors';
 
@@ -197,6 +198,7 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     if (!file.data || !(TEMPLATE_COVER_TYPES as readonly string[]).includes(type)) throw unsupported(TEMPLATE_ERRORS.coverType);
     if (file.data.length === 0) throw invalid(TEMPLATE_ERRORS.emptyFile);
     if (file.data.length > TEMPLATE_COVER_MAX_BYTES) throw tooLarge(TEMPLATE_ERRORS.coverTooBig);
+    requireContentOfType(type, file.data);
     await orm.update(templates).set({ coverType: type, cover: file.data, updatedAt: now() }).where(and(eq(templates.id, id), eq(templates.publisherId, admin.id)));
     return get(admin, id);
   }

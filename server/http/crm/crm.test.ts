@@ -21,6 +21,7 @@ const env = useFunnelsTestEnv();
 const startSender = useOutboxSenders(env);
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
 const upload = (key: string, url: string, data: Buffer, type = 'image/png') =>
   env.t.app.inject({ method: 'PUT', url, headers: { authorization: `Token ${key}`, 'content-type': type }, payload: data });
 const names = (page: ContactsPage) => page.results.map((c) => c.first_name).sort();
@@ -51,7 +52,12 @@ describe('CRM folders', () => {
     });
     expect(expectJsonError(await upload(key, CRM_API.image(folder.id, 'background'), Buffer.alloc(6 * 1024 * 1024, 1)), 413)).toMatchObject({ detail: 'File too big', count: 5 });
     expect(expectJsonError(await upload(key, CRM_API.image(folder.id, 'background'), PNG, 'image/gif'), 415)).toMatchObject({ code: 'unsupported_file' });
-    expect(ok<Folder>(await upload(key, CRM_API.image(folder.id, 'background'), PNG, 'image/webp')).has_background).toBe(true);
+    // Checked by content: a text file (or a PNG) sent as a WebP is 'Incorrect data', and no background is stored.
+    for (const data of [Buffer.from('plain text, renamed bg.webp'), PNG]) {
+      expect(expectJsonError(await upload(key, CRM_API.image(folder.id, 'background'), data, 'image/webp'), 400)).toEqual({ detail: 'Incorrect data', code: 'incorrect_data' });
+    }
+    expect(ok<Folder>(await call(env, key, 'GET', CRM_API.folder(folder.id))).has_background).toBe(false);
+    expect(ok<Folder>(await upload(key, CRM_API.image(folder.id, 'background'), WEBP, 'image/webp')).has_background).toBe(true);
 
     // A funnel is in one folder at most: putting it in another takes it out of the first.
     ok(await call(env, key, 'POST', CRM_API.funnels(folder.id), { funnel_id: shop.id }));
@@ -95,7 +101,7 @@ describe('CRM folders', () => {
       ['Everyone here', 'segment', 0, { folder: copy.id }],
       ['Picked', 'static', 0, null],
     ]);
-    expect((await call(env, key, 'GET', CRM_API.image(copy.id, 'background'))).rawPayload.equals(PNG)).toBe(true);
+    expect((await call(env, key, 'GET', CRM_API.image(copy.id, 'background'))).rawPayload.equals(WEBP)).toBe(true);
 
     // Archive and restore.
     ok(await call(env, key, 'POST', CRM_API.archive(copy.id)));

@@ -33,14 +33,24 @@ function upload(key: string, funnelId: number, contentType: string, data: Buffer
   });
 }
 
+// Each kind's first bytes (what a real file of the type starts with), and tiny real files.
+const PNG_SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
+const JPEG_START = Buffer.from('ffd8ffe000104a464946', 'hex');
+const MP4_START = Buffer.from('0000001c667479706973366d', 'hex'); // ....ftypisom
+const TINY_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const TINY_WEBP = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
+const TINY_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+/** A file of `size` bytes that starts as a file of its type does. */
+const startingWith = (start: Buffer, size: number, fill: number) => Buffer.concat([start, Buffer.alloc(size - start.length, fill)]);
+
 describe('media', () => {
   it('takes a photo and a video as raw bodies and streams them back to their owner only', async () => {
     const [key, stranger] = [await user(env), await user(env)];
     const funnel = await connectFunnel(env, key);
-    const photoBytes = Buffer.from('\x89PNG fake image bytes', 'latin1');
+    const photoBytes = Buffer.concat([PNG_SIGNATURE, Buffer.from('image bytes')]);
     const photo = ok<MessageMedia>(await upload(key, funnel.id, 'image/png', photoBytes, 'dir/cat "1".png'), 201);
     expect(photo).toEqual({ id: photo.id, kind: 'photo', content_type: 'image/png', size: photoBytes.length, filename: 'cat 1.png' });
-    const video = ok<MessageMedia>(await upload(key, funnel.id, 'video/mp4', Buffer.alloc(1000, 1), 'clip.mp4'), 201);
+    const video = ok<MessageMedia>(await upload(key, funnel.id, 'video/mp4', startingWith(MP4_START, 1000, 1), 'clip.mp4'), 201);
     expect(video).toMatchObject({ kind: 'video', content_type: 'video/mp4', size: 1000 });
 
     const back = await call(env, key, 'GET', FUNNELS_API.mediaFile(photo.id));
@@ -56,7 +66,7 @@ describe('media', () => {
   it('a 10 MB photo and a 50 MB video pass; one byte more is 413 with the limit of its kind', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
-    ok(await upload(key, funnel.id, 'image/jpeg', Buffer.alloc(PHOTO_MAX_BYTES, 7)), 201);
+    ok(await upload(key, funnel.id, 'image/jpeg', startingWith(JPEG_START, PHOTO_MAX_BYTES, 7)), 201);
     expect(expectJsonError(await upload(key, funnel.id, 'image/jpeg', Buffer.alloc(PHOTO_MAX_BYTES + 1, 7)), 413)).toEqual({
       detail: 'File too big. The file size must not exceed 10 MB.',
       code: 'file_too_big',
@@ -65,7 +75,7 @@ describe('media', () => {
     // Embedded PGlite takes ~30 s to store 50 MB, so there a video just over the photo limit
     // shows videos have their own limit; PostgreSQL stores one of exactly 50 MB.
     const videoSize = TEST_DATABASE_URL ? VIDEO_MAX_BYTES : PHOTO_MAX_BYTES + 1;
-    ok(await upload(key, funnel.id, 'video/mp4', Buffer.alloc(videoSize, 7)), 201);
+    ok(await upload(key, funnel.id, 'video/mp4', startingWith(MP4_START, videoSize, 7)), 201);
     expect(expectJsonError(await upload(key, funnel.id, 'video/webm', Buffer.alloc(VIDEO_MAX_BYTES + 1, 7)), 413)).toEqual({
       detail: 'File too big. The file size must not exceed 50 MB.',
       code: 'file_too_big',
@@ -84,6 +94,40 @@ describe('media', () => {
     }
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.media(funnel.id), { a: 1 }), 415)).toHaveProperty('detail');
     expect(expectJsonError(await upload(key, funnel.id, 'image/png', Buffer.alloc(0)), 400)).toEqual({ detail: 'The submitted file is empty.', code: 'empty_file' });
+  });
+
+  it('checks a file by its content: a text file sent as a PNG is "Incorrect data" and nothing is stored', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const text = Buffer.from('Just some notes, renamed notes.png\n');
+    const incorrect = { detail: 'Incorrect data', code: 'incorrect_data' };
+    expect(expectJsonError(await upload(key, funnel.id, 'image/png', text, 'notes.png'), 400)).toEqual(incorrect);
+    // Every type checks its own start: a real file of one type sent as another is refused too.
+    for (const [type, data] of [
+      ['image/jpeg', TINY_PNG],
+      ['image/png', startingWith(JPEG_START, 64, 0)],
+      ['image/webp', TINY_GIF],
+      ['image/gif', TINY_WEBP],
+      ['video/mp4', text],
+      ['video/quicktime', TINY_PNG],
+      ['video/webm', startingWith(MP4_START, 64, 0)],
+    ] as const) {
+      expect(expectJsonError(await upload(key, funnel.id, type, data), 400), type).toEqual(incorrect);
+    }
+    expect(await env.t.db.orm.select({ id: media.id }).from(media).where(eq(media.funnelId, funnel.id))).toEqual([]);
+
+    // Real small files of each kind still go in.
+    for (const [type, data] of [
+      ['image/png', TINY_PNG],
+      ['image/jpeg', startingWith(JPEG_START, 64, 0)],
+      ['image/webp', TINY_WEBP],
+      ['image/gif', TINY_GIF],
+      ['video/mp4', startingWith(MP4_START, 64, 0)],
+      ['video/quicktime', startingWith(Buffer.from('00000014667479707174202020', 'hex'), 64, 0)], // ....ftypqt
+      ['video/webm', startingWith(Buffer.from('1a45dfa39f4286810142f7810142f2810442f381084282847765626d', 'hex'), 64, 0)], // EBML, DocType webm
+    ] as const) {
+      expect(ok<MessageMedia>(await upload(key, funnel.id, type, data), 201), type).toMatchObject({ content_type: type, size: data.length });
+    }
   });
 });
 
@@ -131,7 +175,7 @@ describe('POST /api/funnels/:id/copy/', () => {
     const existing = await addStage(env, key, target.id, { title: 'Existing' });
     const s1 = await addStage(env, key, source.id, { title: 'One', tag_id: vip.id, icon: 'gift', color: '#ff9500' });
     await addStage(env, key, source.id, { title: 'Two' });
-    const photo = ok<MessageMedia>(await upload(key, source.id, 'image/png', Buffer.from('png bytes'), 'a.png'), 201);
+    const photo = ok<MessageMedia>(await upload(key, source.id, 'image/png', TINY_PNG, 'a.png'), 201);
     await env.t.db.orm.update(media).set({ telegramFileId: 'file-id-of-the-source-bot' }).where(eq(media.id, photo.id));
     const message = { text: '<b>Hello</b>', media_id: photo.id, buttons: [{ text: 'Site', url: 'https://example.com' }], next_button: { text: 'Next' } };
     ok<MessageContent>(await call(env, key, 'PUT', FUNNELS_API.stageMessage(s1.id), message));
@@ -150,7 +194,7 @@ describe('POST /api/funnels/:id/copy/', () => {
     expect(one.message.media?.id).not.toBe(photo.id);
     const [copy] = await env.t.db.orm.select().from(media).where(eq(media.id, one.message.media!.id));
     expect(copy).toMatchObject({ funnelId: target.id, telegramFileId: null, filename: 'a.png' });
-    expect(Buffer.from(copy.data).toString()).toBe('png bytes');
+    expect(Buffer.from(copy.data).equals(TINY_PNG)).toBe(true);
     const targetTags = ok<Tag[]>(await call(env, key, 'GET', FUNNELS_API.tags(target.id)));
     expect(targetTags.map((t) => t.title)).toEqual(['Cold', 'VIP']);
     // The source is untouched.

@@ -179,6 +179,10 @@ describe('templates', () => {
     expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/png', Buffer.alloc(5 * 1024 * 1024 + 1), 'PUT'), 413)).toEqual({ detail: 'File too big', code: 'file_too_big', count: 5 });
     expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/gif', PNG, 'PUT'), 415)).toEqual({ detail: 'Upload a JPEG, PNG or WebP picture.', code: 'unsupported_file' });
     expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/png', Buffer.alloc(0), 'PUT'), 400)).toMatchObject({ code: 'empty_file' });
+    // Checked by content: a text file sent as a JPEG is 'Incorrect data', and the cover stays the PNG.
+    const text = Buffer.from('plain text, renamed cover.jpg');
+    expect(expectJsonError(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/jpeg', text, 'PUT'), 400)).toEqual({ detail: 'Incorrect data', code: 'incorrect_data' });
+    expect((await env.t.app.inject({ method: 'GET', url: TEMPLATES_API.cover(template.id) })).rawPayload.equals(PNG)).toBe(true);
   });
 
   it('counts people reached through the funnels made from a template', async () => {
