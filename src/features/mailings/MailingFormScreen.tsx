@@ -1,7 +1,7 @@
 // /content/funnels/$funnelId/mailings/new/ and …/$mailingId/edit/: a mailing's title, its message
 // in the shared editor (text, a picture or a video, URL buttons; no next-step button), who gets it
-// (stages and tags, each taken in or left out, with a live count; people who blocked the bot are
-// always left out) and the paid burst. Saving keeps it as a draft; sending is on its own screen,
+// (everyone, or only the people of chosen stages, tags or lists; except chosen stages and tags; in
+// words and with a live count; people who blocked the bot are always left out) and faster sending. Saving keeps it as a draft; sending is on its own screen,
 // after the pre-send check.
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useId, useState, type FormEvent } from 'react';
@@ -19,13 +19,24 @@ import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-edito
 import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
+import { CheckIcon } from '@/ui/icons';
+import { useAudienceWords } from './audienceWords';
 import './mailings.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [] };
 /** Mailings saved before lists existed have no lists_in. */
 const normal = (a: Audience): Audience => ({ ...a, lists_in: a.lists_in ?? [] });
-type Choice = 'in' | 'out' | null;
+type Side = 'in' | 'out';
+type Included = Pick<Audience, 'stages_in' | 'tags_in' | 'lists_in'>;
+/** The audience's field for one side and kind: lists are only ever taken in. */
+const sideKey = (side: Side, kind: 'stages' | 'tags' | 'lists') => (kind === 'lists' ? 'lists_in' : side === 'in' ? `${kind}_in` : `${kind}_out`) as
+  | 'stages_in'
+  | 'stages_out'
+  | 'tags_in'
+  | 'tags_out'
+  | 'lists_in';
+const includesSomeone = (a: Audience) => a.stages_in.length + a.tags_in.length + (a.lists_in ?? []).length > 0;
 
 const sameAudience = (a: Audience, b: Audience) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -64,6 +75,9 @@ export function MailingFormScreen({
   const { draft, changed, problems, editorProps } = useMessageDraft(savedDraft, funnel.id);
   const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
   const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
+  const [narrowed, setNarrowed] = useState(() => includesSomeone(audience));
+  const [stashed, setStashed] = useState<Included>({ stages_in: [], tags_in: [], lists_in: [] });
+  const words = useAudienceWords();
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
   const [count, setCount] = useState<number | null>(mailing?.audience_size ?? null);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
@@ -87,28 +101,35 @@ export function MailingFormScreen({
     };
   }, [audience, funnel.id]);
 
-  function choiceOf(kind: 'stages' | 'tags', id: number): Choice {
-    if (audience[`${kind}_in`].includes(id)) return 'in';
-    if (audience[`${kind}_out`].includes(id)) return 'out';
-    return null;
-  }
-
-  /** A tap goes round: any → only these → all but these → any. */
-  function cycle(kind: 'stages' | 'tags', id: number) {
-    const now = choiceOf(kind, id);
-    const next: Choice = now === null ? 'in' : now === 'in' ? 'out' : null;
-    const without = (list: number[]) => list.filter((x) => x !== id);
-    setAudience({
-      ...audience,
-      [`${kind}_in`]: next === 'in' ? [...audience[`${kind}_in`], id] : without(audience[`${kind}_in`]),
-      [`${kind}_out`]: next === 'out' ? [...audience[`${kind}_out`], id] : without(audience[`${kind}_out`]),
+  /** A stage or tag is taken in or left out, never both: choosing it on one side frees the other. */
+  function toggle(side: Side, kind: 'stages' | 'tags' | 'lists', id: number) {
+    setAudience((current) => {
+      const key = sideKey(side, kind);
+      const chosen = current[key] ?? [];
+      const next: Audience = { ...current, [key]: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] };
+      if (kind === 'lists') return next;
+      const other = sideKey(side === 'in' ? 'out' : 'in', kind);
+      return { ...next, [other]: (current[other] ?? []).filter((x) => x !== id) };
     });
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
 
-  function toggleList(id: number) {
-    const chosen = audience.lists_in ?? [];
-    setAudience({ ...audience, lists_in: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] });
+  /** "Everyone" forgets the chosen stages, tags and lists, but brings them back on "Only…". */
+  function chooseNarrowed(only: boolean) {
+    if (only === narrowed) return;
+    setNarrowed(only);
+    if (only) {
+      // Whatever was left out meanwhile stays left out.
+      setAudience((current) => ({
+        ...current,
+        stages_in: stashed.stages_in.filter((id) => !current.stages_out.includes(id)),
+        tags_in: stashed.tags_in.filter((id) => !current.tags_out.includes(id)),
+        lists_in: stashed.lists_in,
+      }));
+    } else {
+      setStashed({ stages_in: audience.stages_in, tags_in: audience.tags_in, lists_in: audience.lists_in ?? [] });
+      setAudience((current) => ({ ...current, stages_in: [], tags_in: [], lists_in: [] }));
+    }
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
 
@@ -130,23 +151,38 @@ export function MailingFormScreen({
     await navigate({ to: '/content/funnels/$funnelId/mailings/$mailingId/', params: { funnelId, mailingId: String(result.value.id) } });
   }
 
-  const chip = (kind: 'stages' | 'tags', id: number, label: string) => {
-    const choice = choiceOf(kind, id);
-    return (
-      <button
-        key={id}
-        type="button"
-        className={`audience-chip${choice ? ` audience-chip--${choice}` : ''}`}
-        aria-pressed={choice !== null}
-        onClick={() => cycle(kind, id)}
-        data-testid={`audience-${kind}-${id}`}
-      >
-        <span aria-hidden="true">{choice === 'in' ? '✓ ' : choice === 'out' ? '✕ ' : ''}</span>
-        {label}
-        <span className="visually-hidden">{choice === 'in' ? t('mailings.audience.onlyThese') : choice === 'out' ? t('mailings.audience.allBut') : ''}</span>
-      </button>
+  const chips = (side: Side, kind: 'stages' | 'tags' | 'lists', options: Array<{ id: number; label: string }>, heading: string) =>
+    options.length === 0 ? null : (
+      <div className="audience-group" role="group" aria-labelledby={`${ids}-${side}-${kind}`}>
+        <h3 className="audience-group-title" id={`${ids}-${side}-${kind}`}>
+          {heading}
+        </h3>
+        <div className="audience-chips">
+          {options.map(({ id, label }) => {
+            const on = (audience[sideKey(side, kind)] ?? []).includes(id);
+            return (
+              <button
+                key={id}
+                type="button"
+                className={`audience-chip${on ? ` audience-chip--${side}` : ''}`}
+                aria-pressed={on}
+                onClick={() => toggle(side, kind, id)}
+                data-testid={`audience-${side === 'in' ? 'only' : 'except'}-${kind}-${id}`}
+              >
+                <span className="audience-chip-mark" aria-hidden="true">
+                  {on ? (side === 'in' ? '✓' : '✕') : '+'}
+                </span>
+                {label}
+              </button>
+            );
+          })}
+        </div>
+      </div>
     );
-  };
+  const stageOptions = stages.map((s) => ({ id: s.id, label: s.title }));
+  const tagOptions = tags.map((tag) => ({ id: tag.id, label: tag.title }));
+  const listOptions = lists.map((list) => ({ id: list.id, label: list.name }));
+  const nothingChosen = audience.stages_in.length + audience.tags_in.length + (audience.lists_in ?? []).length === 0;
 
   return (
     <Screen>
@@ -183,45 +219,66 @@ export function MailingFormScreen({
           <h2 className="section-title" id={`${ids}-audience`}>
             {t('mailings.audience.title')}
           </h2>
-          <div className="section audience">
-            <p className="audience-hint">{t('mailings.audience.hint')}</p>
-            {stages.length > 0 ? (
-              <>
-                <h3 className="audience-group">{t('mailings.audience.stages')}</h3>
-                <div className="audience-chips">{stages.map((s) => chip('stages', s.id, s.title))}</div>
-              </>
+          <fieldset className="section radio-list audience-mode">
+            <legend className="visually-hidden">{t('mailings.audience.sendTo')}</legend>
+            <label className="row radio-row">
+              <input
+                type="radio"
+                name={`${ids}-mode`}
+                className="visually-hidden"
+                checked={!narrowed}
+                onChange={() => chooseNarrowed(false)}
+                data-testid="audience-everyone"
+              />
+              <span className="row-body">
+                <span className="row-title">{t('mailings.audience.everyone')}</span>
+              </span>
+              <CheckIcon className="radio-check" />
+            </label>
+            <label className="row radio-row">
+              <input
+                type="radio"
+                name={`${ids}-mode`}
+                className="visually-hidden"
+                checked={narrowed}
+                onChange={() => chooseNarrowed(true)}
+                data-testid="audience-only"
+              />
+              <span className="row-body">
+                <span className="row-title">{t('mailings.audience.only')}</span>
+              </span>
+              <CheckIcon className="radio-check" />
+            </label>
+            {narrowed ? (
+              <div className="audience">
+                {nothingChosen ? <p className="audience-hint">{t('mailings.audience.onlyNothing')}</p> : null}
+                {chips('in', 'stages', stageOptions, t('mailings.audience.onlyStages'))}
+                {chips('in', 'tags', tagOptions, t('mailings.audience.onlyTags'))}
+                {chips('in', 'lists', listOptions, t('mailings.audience.onlyLists'))}
+              </div>
             ) : null}
-            {tags.length > 0 ? (
-              <>
-                <h3 className="audience-group">{t('mailings.audience.tags')}</h3>
-                <div className="audience-chips">{tags.map((tag) => chip('tags', tag.id, tag.title))}</div>
-              </>
-            ) : null}
-            {lists.length > 0 ? (
-              <>
-                <h3 className="audience-group">{t('mailings.audience.lists')}</h3>
-                <div className="audience-chips">
-                  {lists.map((list) => {
-                    const on = (audience.lists_in ?? []).includes(list.id);
-                    return (
-                      <button
-                        key={list.id}
-                        type="button"
-                        className={`audience-chip${on ? ' audience-chip--in' : ''}`}
-                        aria-pressed={on}
-                        onClick={() => toggleList(list.id)}
-                        data-testid={`audience-lists-${list.id}`}
-                      >
-                        <span aria-hidden="true">{on ? '✓ ' : ''}</span>
-                        {list.name}
-                      </button>
-                    );
-                  })}
-                </div>
-                <p className="audience-hint">{t('mailings.audience.listsHint')}</p>
-              </>
-            ) : null}
-            <p className="audience-count" aria-live="polite" data-testid="audience-count">
+          </fieldset>
+        </section>
+
+        {stages.length + tags.length > 0 ? (
+          <section className="section-block" aria-labelledby={`${ids}-except`}>
+            <h2 className="section-title" id={`${ids}-except`}>
+              {t('mailings.audience.except')}
+            </h2>
+            <div className="section audience">
+              {chips('out', 'stages', stageOptions, t('mailings.audience.exceptStages'))}
+              {chips('out', 'tags', tagOptions, t('mailings.audience.exceptTags'))}
+            </div>
+            <p className="section-footer">{t('mailings.audience.exceptHint')}</p>
+          </section>
+        ) : null}
+
+        <section className="section-block">
+          <div className="section audience audience-summary" aria-live="polite">
+            <p className="audience-words" data-testid="audience-words">
+              {t('mailings.audienceLine', { audience: words(audience, { stages, tags, lists }) })}
+            </p>
+            <p className="audience-count" data-testid="audience-count">
               {count === null ? t('mailings.audience.counting') : t('mailings.audience.count', { count })}
             </p>
           </div>

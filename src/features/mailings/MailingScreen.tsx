@@ -16,6 +16,7 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { Button } from '@/ui/form';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { NO_NAMES, useAudienceWords, type AudienceNames } from './audienceWords';
 import { formatMoment, MailingStateBadge, ProgressBar, useDuration, useSampleFill } from './parts';
 
 export const RECIPIENTS_PAGE = 50;
@@ -46,9 +47,12 @@ export function MailingScreen({
   filter,
   page,
   onFilter,
+  names = NO_NAMES,
 }: {
   funnel: Funnel;
   mailing: Mailing;
+  /** The funnel's stages and tags and the user's lists, to say who the mailing goes to. */
+  names?: AudienceNames;
   recipients: RecipientsPage;
   filter: RecipientFilter | undefined;
   page: number;
@@ -60,6 +64,8 @@ export function MailingScreen({
   const navigate = useNavigate();
   const duration = useDuration();
   const fill = useSampleFill();
+  const words = useAudienceWords();
+  const audienceLine = t('mailings.audienceLine', { audience: words(mailing.audience, names) });
   const [dialog, setDialog] = useState<Dialog>(null);
   const funnelId = String(funnel.id);
   const mailingId = String(mailing.id);
@@ -130,6 +136,9 @@ export function MailingScreen({
           {canEdit ? t('mailings.audience.title') : t('mailings.progress.title')}
         </h2>
         <div className="section section--padded">
+          <p className="mailing-audience" data-testid="mailing-audience">
+            {audienceLine}
+          </p>
           {canEdit ? (
             <p className="mailing-facts" data-testid="audience-size">
               {t('mailings.audienceCount', { count: mailing.audience_size })}
@@ -278,6 +287,7 @@ export function MailingScreen({
             </div>
           ) : (
             <div className="send-check" data-testid="send-check">
+              <p data-testid="send-audience">{audienceLine}</p>
               <p data-testid="send-estimate">
                 {t('mailings.confirm.estimate', { count: check.audience_size, duration: duration(check.estimated_seconds), rate: check.messages_per_second })}
               </p>

@@ -10,10 +10,21 @@ import { BackLink } from '@/ui/BackLink';
 import { EmptyState } from '@/ui/blocks';
 import { SendIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { NO_NAMES, useAudienceWords, type AudienceNames } from './audienceWords';
 import { formatMoment, MailingStateBadge, plainText, ProgressBar, useSampleFill } from './parts';
 
-export function MailingsScreen({ funnel, mailings }: { funnel: Funnel; mailings: Mailing[] }) {
+export function MailingsScreen({
+  funnel,
+  mailings,
+  names = NO_NAMES,
+}: {
+  funnel: Funnel;
+  mailings: Mailing[];
+  /** The funnel's stages and tags and the user's lists, to say who each mailing goes to. */
+  names?: AudienceNames;
+}) {
   const { t } = useTranslation();
+  const words = useAudienceWords();
   usePageHead(t('mailings.title'));
   const funnelId = String(funnel.id);
   const fill = useSampleFill();
@@ -51,6 +62,9 @@ export function MailingsScreen({ funnel, mailings }: { funnel: Funnel; mailings:
                 </span>
                 <span className="mailing-card-text">{plainText(fill(m.message.text)) || t('mailings.mediaOnly')}</span>
                 {m.state === 'draft' || m.state === 'scheduled' ? null : <ProgressBar progress={m.progress} legend={false} />}
+                <span className="mailing-card-audience" data-testid="mailing-card-audience">
+                  {t('mailings.audienceLine', { audience: words(m.audience, names) })}
+                </span>
                 <span className="mailing-card-meta">
                   {t('mailings.audienceCount', { count: m.audience_size })}
                   {m.state === 'scheduled' && m.scheduled_at ? ` · ${t('mailings.scheduledFor', { at: formatMoment(m.scheduled_at) })}` : null}

@@ -6,15 +6,24 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
   loader: ({ params }) => {
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
-      const mailingsApi = await import('@/api/mailings');
-      const [funnel, mailings] = await Promise.all([api.getFunnel(id), mailingsApi.listMailings(id)]);
-      return { funnel, mailings };
+      const [mailingsApi, crmApi] = await Promise.all([import('@/api/mailings'), import('@/api/crm')]);
+      // Stages, tags and lists: the names each mailing's audience is said in.
+      const [funnel, { mailings, lists }, stages, tags] = await Promise.all([
+        api.getFunnel(id),
+        // The user's lists (each counted on the server) only when an audience names one.
+        mailingsApi
+          .listMailings(id)
+          .then(async (mailings) => ({ mailings, lists: mailings.some((m) => m.audience.lists_in?.length) ? await crmApi.listLists() : [] })),
+        api.listStages(id),
+        api.listTags(id),
+      ]);
+      return { funnel, mailings, names: { stages, tags, lists } };
     });
   },
   component: MailingsRoute,
 });
 
 function MailingsRoute() {
-  const { funnel, mailings } = Route.useLoaderData();
-  return <MailingsScreen key={funnel.id} funnel={funnel} mailings={mailings} />;
+  const { funnel, mailings, names } = Route.useLoaderData();
+  return <MailingsScreen key={funnel.id} funnel={funnel} mailings={mailings} names={names} />;
 }
