@@ -67,7 +67,8 @@ test('a mailing to the people of one stage: check, send, 100 %, and the history'
   await typeMessage(page, ['Hi ', { field: 'First name' }, ', the offer ends ', { bold: 'tonight' }, ' & that’s <3 hours away']);
   await expect(page.getByTestId('message-preview')).toContainText('the offer ends tonight & that’s <3 hours away');
   await expect(page.getByTestId('audience-count')).toHaveText('3 people will receive it');
-  await page.getByTestId(`audience-stages-${setup.stages[1].id}`).click();
+  await page.getByTestId('audience-only').check({ force: true });
+  await page.getByTestId(`audience-only-stages-${setup.stages[1].id}`).click();
   await expect(page.getByTestId('audience-count')).toHaveText('2 people will receive it');
   await page.getByTestId('save-mailing').click();
   await expect(page.getByRole('heading', { name: 'Offer reminder' })).toBeVisible();
@@ -101,7 +102,8 @@ test('an empty audience is refused on the confirmation itself', async ({ page, r
   await page.goto(`/content/funnels/${setup.funnelId}/mailings/new/`);
   await page.getByLabel('Title').fill('VIP only');
   await typeMessage(page, ['Hi VIPs']);
-  await page.getByTestId(`audience-tags-${tag.id}`).click();
+  await page.getByTestId('audience-only').check({ force: true });
+  await page.getByTestId(`audience-only-tags-${tag.id}`).click();
   await expect(page.getByTestId('audience-count')).toHaveText('Nobody would receive it');
   await page.getByTestId('save-mailing').click();
   await page.getByTestId('send-mailing').click();
