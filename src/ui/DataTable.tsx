@@ -96,17 +96,12 @@ export function CellText({ children, title, muted }: { children: ReactNode; titl
   );
 }
 
-/** A day in a cell: "26 Nov 2026" in the app's language. */
+/** A day in a cell, in figures so that the column lines up: "11/26/26", "26.11.2026". */
 export function formatTableDay(iso: string): string {
-  return new Intl.DateTimeFormat(currentLanguage(), {
-    dateStyle: 'medium',
-  }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'short' }).format(new Date(iso));
 }
 
 /** A moment in a cell: the day and the time, short, in the app's language. */
 export function formatTableMoment(iso: string): string {
-  return new Intl.DateTimeFormat(currentLanguage(), {
-    dateStyle: 'short',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
 }

@@ -21,12 +21,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
           type="checkbox"
           className="data-table-pick"
           checked={allPicked}
-          onChange={() =>
-            onPick(
-              contacts.map((contact) => contact.id),
-              !allPicked,
-            )
-          }
+          onChange={() => onPick(contacts.map((contact) => contact.id), !allPicked)}
           aria-label={t('contacts.columns.pickAll')}
           data-testid="contacts-pick-all"
         />
@@ -43,7 +38,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'name',
-      width: '24%',
+      width: '22%',
       header: t('contacts.columns.name'),
       cell: (contact) => (
         <span className="data-table-person">
@@ -61,7 +56,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'funnel',
-      width: '16%',
+      width: '15%',
       header: t('contacts.columns.funnel'),
       cell: (contact) => (
         <>
@@ -72,7 +67,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'stage',
-      width: '14%',
+      width: '12%',
       header: t('contacts.columns.stage'),
       cell: (contact) => <CellText muted={contact.stage_title === null}>{contact.stage_title ?? t('funnels.people.noStage')}</CellText>,
     },
@@ -92,7 +87,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'joined',
-      width: '11%',
+      width: '9%',
       numeric: true,
       sorted: 'descending',
       header: t('contacts.columns.joined'),
@@ -100,18 +95,18 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'seen',
-      width: '13%',
+      width: '14%',
       numeric: true,
       header: t('contacts.columns.lastSeen'),
       cell: (contact) => <CellText>{formatTableMoment(contact.last_seen_at)}</CellText>,
     },
     {
       key: 'blocked',
-      width: '11%',
+      width: '10%',
       header: t('contacts.columns.blocked'),
       cell: (contact) =>
         contact.blocked ? (
-          <CellText>
+          <CellText title={t('contacts.columns.blockedYes')}>
             <span className="person-blocked">{t('contacts.columns.blockedYes')}</span>
           </CellText>
         ) : null,

@@ -12,7 +12,7 @@ export function PeopleTable({ people, stages, tags }: { people: Person[]; stages
   const columns: Array<TableColumn<Person>> = [
     {
       key: 'name',
-      width: '30%',
+      width: '28%',
       header: t('funnels.people.columns.name'),
       cell: (person) => (
         <span className="data-table-person">
@@ -36,7 +36,7 @@ export function PeopleTable({ people, stages, tags }: { people: Person[]; stages
     },
     {
       key: 'stage',
-      width: '20%',
+      width: '18%',
       header: t('funnels.people.columns.stage'),
       cell: (person) => {
         const stage = person.stage_id === null ? undefined : stageById.get(person.stage_id);
@@ -62,7 +62,7 @@ export function PeopleTable({ people, stages, tags }: { people: Person[]; stages
     },
     {
       key: 'joined',
-      width: '13%',
+      width: '11%',
       numeric: true,
       sorted: 'descending',
       header: t('funnels.people.columns.joined'),
@@ -70,7 +70,7 @@ export function PeopleTable({ people, stages, tags }: { people: Person[]; stages
     },
     {
       key: 'seen',
-      width: '16%',
+      width: '18%',
       numeric: true,
       header: t('funnels.people.columns.lastMessage'),
       cell: (person) => <CellText>{formatTableMoment(person.last_seen_at)}</CellText>,
