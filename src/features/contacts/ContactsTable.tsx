@@ -38,7 +38,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'name',
-      width: '22%',
+      width: '21%',
       header: t('contacts.columns.name'),
       cell: (contact) => (
         <span className="data-table-person">
@@ -102,7 +102,7 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
     },
     {
       key: 'blocked',
-      width: '10%',
+      width: '12%',
       header: t('contacts.columns.blocked'),
       cell: (contact) =>
         contact.blocked ? (
