@@ -18,6 +18,7 @@ import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, telegramUser } 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const SHOTS = '.tmp/desktop-screens';
+const GUESTS = 10;
 const LONG_NAME = 'Maximilian Alexander Featherstonehaugh-Wolfeschlegelsteinhausen';
 
 interface Account {
@@ -28,7 +29,7 @@ interface Account {
   listId: number;
 }
 
-/** A user with a running funnel, three subscribers (one tagged twice, one with a very long name), three folders, a static list and a mailing sent to everyone. */
+/** A user with a running funnel, 13 subscribers (one tagged twice, one with a very long name), three folders, a static list and a mailing sent to everyone. */
 async function account(request: APIRequestContext, language: 'en' | 'ru'): Promise<Account> {
   const user = await createActiveUser(request, newUser(`desktop_${language}`));
   const key = await loginToken(request, user);
@@ -44,6 +45,8 @@ async function account(request: APIRequestContext, language: 'en' | 'ru'): Promi
     { id: base + 1, first_name: 'Анна', last_name: 'Иванова', username: 'anna_iv' },
     { id: base + 2, first_name: 'Boris', last_name: 'Stone' },
     { id: base + 3, first_name: LONG_NAME, last_name: '', username: 'max_long_name_for_a_table' },
+    // Enough rows for the table to scroll under its header.
+    ...Array.from({ length: GUESTS }, (_, i) => ({ id: base + 4 + i, first_name: 'Guest', last_name: String(i + 1) })),
   ];
   for (const from of subscribers) {
     const sent = await request.post(`${FAKE}/control/bots/${bot.token}/messages`, { data: { from, text: '/start' } });
@@ -58,7 +61,7 @@ async function account(request: APIRequestContext, language: 'en' | 'ru'): Promi
       },
       { timeout: 30_000 },
     )
-    .toBe(3);
+    .toBe(subscribers.length);
   for (const title of ['regular', 'coffee lover']) {
     const tag = (await (await request.post(FUNNELS_API.tags(funnel.id), { headers, data: { title } })).json()) as { id: number };
     expect((await request.post(CONTACTS_API.tags, { headers, data: { person_ids: [people[0].id], tag_id: tag.id, action: 'add' } })).ok()).toBe(true);
@@ -75,7 +78,7 @@ async function account(request: APIRequestContext, language: 'en' | 'ru'): Promi
   expect((await request.post(MAILINGS_API.send(mailingId), { headers, data: {} })).ok()).toBe(true);
   await expect
     .poll(async () => ((await (await request.get(`${MAILINGS_API.recipients(mailingId)}?state=sent`, { headers })).json()) as { count: number }).count, { timeout: 30_000 })
-    .toBe(3);
+    .toBe(subscribers.length);
   return { user, key, funnelId: funnel.id, mailingId, listId: ((await list.json()) as { id: number }).id };
 }
 
@@ -161,13 +164,21 @@ for (const language of ['en', 'ru'] as const) {
       expect(cut.ellipsis).toBe('ellipsis');
       expect(cut.scroll).toBeGreaterThan(cut.client);
 
+      // The header stays in view while the rows scroll under it.
+      await page.setViewportSize({ width: DESKTOP.width, height: 420 });
+      const header = page.getByRole('columnheader', { name: language === 'en' ? 'Stage' : 'Этап', exact: true });
+      const tableTop = (await page.getByRole('table').boundingBox())!.y;
+      await page.evaluate((by) => window.scrollBy(0, by), tableTop + 60);
+      await expect.poll(async () => Math.round((await header.boundingBox())!.y)).toBe(0);
+      await page.setViewportSize(DESKTOP);
+
       // Picking for tagging works in the table: two by hand, then the whole page from the header.
       const pick = (name: string) => page.getByRole('checkbox', { name: language === 'en' ? `Pick ${name}` : `Выбрать: ${name}`, exact: true });
       await pick('Boris Stone').check();
       await pick('Анна Иванова').check();
       await expect(page.getByTestId('contacts-bulk')).toContainText(language === 'en' ? '2 picked' : '2');
       await page.getByTestId('contacts-pick-all').check();
-      await expect(page.getByTestId('contacts-bulk')).toContainText(language === 'en' ? '3 picked' : '3');
+      await expect(page.getByTestId('contacts-bulk')).toContainText(language === 'en' ? `${3 + GUESTS} picked` : `${3 + GUESTS}`);
       await page.getByTestId('contacts-pick-all').uncheck();
       await expect(page.getByTestId('contacts-bulk')).toHaveCount(0);
 
