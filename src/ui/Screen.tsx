@@ -3,8 +3,9 @@
 // account screens' first paint does not carry it.
 import type { ReactNode } from 'react';
 
-export function Screen({ children, className }: { children: ReactNode; className?: string }) {
-  return <main className={`screen${className ? ` ${className}` : ''}`}>{children}</main>;
+/** `wide`: the screen lists people as a table on a desktop-wide window, so the column widens there. */
+export function Screen({ children, className, wide = false }: { children: ReactNode; className?: string; wide?: boolean }) {
+  return <main className={`screen${wide ? ' screen--wide' : ''}${className ? ` ${className}` : ''}`}>{children}</main>;
 }
 
 export function ScreenHeader({ title, subtitle, back }: { title: string; subtitle?: ReactNode; back?: ReactNode }) {

@@ -23,6 +23,8 @@ import { Button, TextField } from '@/ui/form';
 import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
+import { useWideLayout } from '@/ui/useWideLayout';
+import { ContactsTable } from './ContactsTable';
 import './contacts.css';
 
 export const CONTACTS_PAGE = 50;
@@ -69,6 +71,7 @@ export function ContactsScreen({
   const [live, setLive] = useState(true);
   const [busy, setBusy] = useState(false);
   const navigate = useNavigate();
+  const wide = useWideLayout();
   const staticLists = lists.filter((l) => l.kind === 'static');
   const currentList = lists.find((l) => l.id === filters.list);
   const page = filters.page ?? 1;
@@ -81,9 +84,16 @@ export function ContactsScreen({
   const [query, setQuery] = useSearchBox(filters.search, (search) => setFilters({ search, page: 1 }));
 
   function toggle(id: number) {
+    pick([id], !picked.has(id));
+  }
+
+  /** Picks the people (on) or leaves them out; the table's header box does a whole page at once. */
+  function pick(ids: number[], on: boolean) {
     const next = new Set(picked);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
     setPicked(next);
   }
 
@@ -150,7 +160,7 @@ export function ContactsScreen({
   }
 
   return (
-    <Screen>
+    <Screen wide>
       <ScreenHeader title={t('contacts.title')} subtitle={t('contacts.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
       <div className="people-filters contacts-filters">
         <input
@@ -313,6 +323,8 @@ export function ContactsScreen({
               ) : null}
             </EmptyState>
           </div>
+        ) : wide ? (
+          <ContactsTable contacts={contacts.results} picked={picked} onPick={pick} />
         ) : (
           <div className="section">
             {contacts.results.map((contact) => {

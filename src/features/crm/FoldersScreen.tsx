@@ -17,7 +17,9 @@ import { Button, TextField } from '@/ui/form';
 import { ListIcon } from '@/ui/icons';
 import { ArchiveIcon, PlusIcon, RestoreIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { useWideLayout } from '@/ui/useWideLayout';
 import { FolderAvatar } from './FolderImage';
+import { ListsTable } from './ListsTable';
 import './crm.css';
 
 export function folderCounts(folder: FolderSummary, t: TFunction): string {
@@ -32,6 +34,7 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
   const { t } = useTranslation();
   usePageHead(t('crm.folders.title'), t('crm.folders.subtitle'));
   const navigate = useNavigate();
+  const wide = useWideLayout();
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -60,7 +63,7 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
   }
 
   return (
-    <Screen>
+    <Screen wide>
       <ScreenHeader title={t('crm.folders.title')} subtitle={t('crm.folders.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
       {folders.length === 0 ? (
         <EmptyState icon={<ArchiveIcon />} title={t('crm.folders.emptyTitle')}>
@@ -101,20 +104,33 @@ export function FoldersScreen({ folders, archived, lists }: { folders: FolderSum
         </Button>
       </form>
 
-      <Section title={t('crm.lists.title')} footer={lists.length === 0 ? t('crm.lists.emptyText') : t('crm.lists.footer')}>
-        {lists.map((list) => (
-          <Link key={list.id} to="/content/lists/$listId/" params={{ listId: String(list.id) }} className="row" data-testid="list-row">
-            <RowContent
-              icon={<RowIcon tint={list.kind === 'segment' ? 'purple' : 'teal'}><ListIcon /></RowIcon>}
-              title={list.name}
-              description={[listDescription(list, t), folderName(list.folder_id)].filter(Boolean).join(' · ')}
-            />
+      {wide && lists.length > 0 ? (
+        <section className="section-block">
+          <h2 className="section-title">{t('crm.lists.title')}</h2>
+          <ListsTable lists={lists} folderName={folderName} />
+          <p className="section-footer">
+            {t('crm.lists.footer')}{' '}
+            <Link to={ROUTES.contacts} className="link">
+              {t('crm.lists.fromContacts')}
+            </Link>
+          </p>
+        </section>
+      ) : (
+        <Section title={t('crm.lists.title')} footer={lists.length === 0 ? t('crm.lists.emptyText') : t('crm.lists.footer')}>
+          {lists.map((list) => (
+            <Link key={list.id} to="/content/lists/$listId/" params={{ listId: String(list.id) }} className="row" data-testid="list-row">
+              <RowContent
+                icon={<RowIcon tint={list.kind === 'segment' ? 'purple' : 'teal'}><ListIcon /></RowIcon>}
+                title={list.name}
+                description={[listDescription(list, t), folderName(list.folder_id)].filter(Boolean).join(' · ')}
+              />
+            </Link>
+          ))}
+          <Link to={ROUTES.contacts} className="row">
+            <RowContent title={t('crm.lists.fromContacts')} />
           </Link>
-        ))}
-        <Link to={ROUTES.contacts} className="row">
-          <RowContent title={t('crm.lists.fromContacts')} />
-        </Link>
-      </Section>
+        </Section>
+      )}
 
       {archived.length > 0 ? (
         <Section title={t('crm.folders.archived')}>

@@ -12,7 +12,9 @@ import { EmptyState, RowContent } from '@/ui/blocks';
 import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
+import { useWideLayout } from '@/ui/useWideLayout';
 import { personName, TagChip } from './parts';
+import { PeopleTable } from './PeopleTable';
 
 export const PEOPLE_PAGE = 50;
 
@@ -42,6 +44,7 @@ export function PeopleScreen({
   const { t } = useTranslation();
   usePageHead(t('funnels.people.title'));
   const ids = useId();
+  const wide = useWideLayout();
   const page = filters.page ?? 1;
   const pages = Math.max(1, Math.ceil(people.count / PEOPLE_PAGE));
   const stageById = new Map(stages.map((s) => [s.id, s]));
@@ -52,7 +55,7 @@ export function PeopleScreen({
   const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
 
   return (
-    <Screen>
+    <Screen wide>
       <ScreenHeader
         title={t('funnels.people.title')}
         subtitle={`${funnel.name} · ${t('funnels.people.subtitle')}`}
@@ -123,6 +126,8 @@ export function PeopleScreen({
               ) : null}
             </EmptyState>
           </div>
+        ) : wide ? (
+          <PeopleTable people={people.results} stages={stages} tags={tags} />
         ) : (
           <div className="section">
             {people.results.map((person) => {

@@ -16,8 +16,10 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { Button } from '@/ui/form';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { useWideLayout } from '@/ui/useWideLayout';
 import { NO_NAMES, useAudienceWords, type AudienceNames } from './audienceWords';
 import { formatMoment, MailingStateBadge, ProgressBar, useDuration, useSampleFill } from './parts';
+import { RecipientsTable } from './RecipientsTable';
 
 export const RECIPIENTS_PAGE = 50;
 export type RecipientFilter = 'sent' | 'waiting' | 'failed' | 'blocked' | 'unknown';
@@ -61,6 +63,7 @@ export function MailingScreen({
   const { t } = useTranslation();
   usePageHead(mailing.title);
   const ids = useId();
+  const wide = useWideLayout();
   const navigate = useNavigate();
   const duration = useDuration();
   const fill = useSampleFill();
@@ -118,7 +121,7 @@ export function MailingScreen({
   const check = dialog?.kind === 'send' ? dialog.check : null;
 
   return (
-    <Screen>
+    <Screen wide={!canEdit}>
       <ScreenHeader
         title={mailing.title}
         subtitle={<MailingStateBadge mailing={mailing} />}
@@ -229,6 +232,8 @@ export function MailingScreen({
           </div>
           {recipients.results.length === 0 ? (
             <p className="section-footer">{t('mailings.recipients.none')}</p>
+          ) : wide ? (
+            <RecipientsTable recipients={recipients.results} />
           ) : (
             <div className="section">
               {recipients.results.map((r) => (

@@ -1,0 +1,116 @@
+// The contacts as a table on a desktop-wide window (ContactsScreen shows cards on a phone): a
+// column to pick people for tagging and lists, then what each contact row carries.
+import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import type { Contact } from '../../../contract/contacts';
+import { CellText, DataTable, formatTableDay, formatTableMoment, type TableColumn } from '@/ui/DataTable';
+
+export function contactName(contact: Contact): string {
+  return `${contact.first_name} ${contact.last_name}`.trim() || (contact.username ? `@${contact.username}` : String(contact.telegram_id));
+}
+
+export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[]; picked: Set<number>; onPick: (ids: number[], on: boolean) => void }) {
+  const { t } = useTranslation();
+  const allPicked = contacts.length > 0 && contacts.every((contact) => picked.has(contact.id));
+  const columns: Array<TableColumn<Contact>> = [
+    {
+      key: 'pick',
+      width: '52px',
+      header: (
+        <input
+          type="checkbox"
+          className="data-table-pick"
+          checked={allPicked}
+          onChange={() => onPick(contacts.map((contact) => contact.id), !allPicked)}
+          aria-label={t('contacts.columns.pickAll')}
+          data-testid="contacts-pick-all"
+        />
+      ),
+      cell: (contact) => (
+        <input
+          type="checkbox"
+          className="data-table-pick"
+          checked={picked.has(contact.id)}
+          onChange={() => onPick([contact.id], !picked.has(contact.id))}
+          aria-label={t('contacts.pick', { name: contactName(contact) })}
+        />
+      ),
+    },
+    {
+      key: 'name',
+      width: '21%',
+      header: t('contacts.columns.name'),
+      cell: (contact) => (
+        <span className="data-table-person">
+          <span className="person-avatar" aria-hidden="true">
+            {contactName(contact).charAt(0).toUpperCase()}
+          </span>
+          <span className="data-table-person-name">
+            <Link to="/content/people/$personId/" params={{ personId: String(contact.id) }} search={{ from: 'contacts' }} className="data-table-link" title={contactName(contact)}>
+              {contactName(contact)}
+            </Link>
+            {contact.username && contactName(contact) !== `@${contact.username}` ? <CellText muted>@{contact.username}</CellText> : null}
+          </span>
+        </span>
+      ),
+    },
+    {
+      key: 'funnel',
+      width: '15%',
+      header: t('contacts.columns.funnel'),
+      cell: (contact) => (
+        <>
+          <CellText>{contact.funnel_name}</CellText>
+          {contact.bot_username ? <CellText muted>@{contact.bot_username}</CellText> : null}
+        </>
+      ),
+    },
+    {
+      key: 'stage',
+      width: '12%',
+      header: t('contacts.columns.stage'),
+      cell: (contact) => <CellText muted={contact.stage_title === null}>{contact.stage_title ?? t('funnels.people.noStage')}</CellText>,
+    },
+    {
+      key: 'tags',
+      header: t('contacts.columns.tags'),
+      cell: (contact) => (
+        <span className="data-table-chips" title={contact.tags.map((tag) => tag.title).join(', ')}>
+          {contact.tags.map((tag) => (
+            <span key={tag.id} className="tag-chip" style={{ ['--tag-color' as string]: tag.color }}>
+              <span className="tag-chip-dot" aria-hidden="true" />
+              {tag.title}
+            </span>
+          ))}
+        </span>
+      ),
+    },
+    {
+      key: 'joined',
+      width: '9%',
+      numeric: true,
+      sorted: 'descending',
+      header: t('contacts.columns.joined'),
+      cell: (contact) => <CellText>{formatTableDay(contact.joined_at)}</CellText>,
+    },
+    {
+      key: 'seen',
+      width: '14%',
+      numeric: true,
+      header: t('contacts.columns.lastSeen'),
+      cell: (contact) => <CellText>{formatTableMoment(contact.last_seen_at)}</CellText>,
+    },
+    {
+      key: 'blocked',
+      width: '12%',
+      header: t('contacts.columns.blocked'),
+      cell: (contact) =>
+        contact.blocked ? (
+          <CellText title={t('contacts.columns.blockedYes')}>
+            <span className="person-blocked">{t('contacts.columns.blockedYes')}</span>
+          </CellText>
+        ) : null,
+    },
+  ];
+  return <DataTable label={t('contacts.title')} columns={columns} rows={contacts} rowKey={(contact) => contact.id} rowTestId="contact-row" testId="contacts-table" />;
+}

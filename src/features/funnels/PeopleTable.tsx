@@ -1,0 +1,80 @@
+// A funnel's people as a table on a desktop-wide window (PeopleScreen shows cards on a phone).
+import { Link } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import type { Person, Stage, Tag } from '../../../contract/funnels';
+import { CellText, DataTable, formatTableDay, formatTableMoment, type TableColumn } from '@/ui/DataTable';
+import { personName, TagChip } from './parts';
+
+export function PeopleTable({ people, stages, tags }: { people: Person[]; stages: Stage[]; tags: Tag[] }) {
+  const { t } = useTranslation();
+  const stageById = new Map(stages.map((stage) => [stage.id, stage]));
+  const tagById = new Map(tags.map((tag) => [tag.id, tag]));
+  const columns: Array<TableColumn<Person>> = [
+    {
+      key: 'name',
+      width: '28%',
+      header: t('funnels.people.columns.name'),
+      cell: (person) => (
+        <span className="data-table-person">
+          <span className="person-avatar" aria-hidden="true">
+            {personName(person).charAt(0).toUpperCase()}
+          </span>
+          <span className="data-table-person-name">
+            <Link to="/content/people/$personId/" params={{ personId: String(person.id) }} search={{ from: 'people' }} className="data-table-link" title={personName(person)}>
+              {personName(person)}
+            </Link>
+            {person.blocked ? (
+              <CellText>
+                <span className="person-blocked">{t('funnels.person.blocked')}</span>
+              </CellText>
+            ) : person.username && personName(person) !== `@${person.username}` ? (
+              <CellText muted>@{person.username}</CellText>
+            ) : null}
+          </span>
+        </span>
+      ),
+    },
+    {
+      key: 'stage',
+      width: '18%',
+      header: t('funnels.people.columns.stage'),
+      cell: (person) => {
+        const stage = person.stage_id === null ? undefined : stageById.get(person.stage_id);
+        return (
+          <CellText muted={!stage} title={stage?.title}>
+            {stage ? <span className="person-row-dot" style={{ background: stage.color }} aria-hidden="true" /> : null}
+            {stage ? stage.title : t('funnels.people.noStage')}
+          </CellText>
+        );
+      },
+    },
+    {
+      key: 'tags',
+      header: t('funnels.people.columns.tags'),
+      cell: (person) => (
+        <span className="data-table-chips">
+          {person.tag_ids.map((id) => {
+            const tag = tagById.get(id);
+            return tag ? <TagChip key={id} tag={tag} /> : null;
+          })}
+        </span>
+      ),
+    },
+    {
+      key: 'joined',
+      width: '11%',
+      numeric: true,
+      sorted: 'descending',
+      header: t('funnels.people.columns.joined'),
+      cell: (person) => <CellText>{formatTableDay(person.joined_at)}</CellText>,
+    },
+    {
+      key: 'seen',
+      width: '18%',
+      numeric: true,
+      header: t('funnels.people.columns.lastMessage'),
+      cell: (person) => <CellText>{formatTableMoment(person.last_seen_at)}</CellText>,
+    },
+  ];
+  return <DataTable label={t('funnels.people.title')} columns={columns} rows={people} rowKey={(person) => person.id} rowTestId="person-row" testId="people-table" />;
+}
