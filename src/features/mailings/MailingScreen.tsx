@@ -17,7 +17,7 @@ import { Button } from '@/ui/form';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { formatMoment, MailingStateBadge, ProgressBar, useDuration, useSampleFill } from './parts';
-import { RecipientProblem, RecipientState } from './RecipientState';
+import { RecipientProblem, RecipientState, shownProblem } from './RecipientState';
 
 export const RECIPIENTS_PAGE = 50;
 export type RecipientFilter = 'sent' | 'waiting' | 'failed' | 'blocked' | 'unknown';
@@ -252,7 +252,7 @@ export function MailingScreen({
                     <span className="row-title">{[r.first_name, r.last_name].filter(Boolean).join(' ') || r.username || '—'}</span>
                     <span className="row-description">
                       {formatMoment(r.at)}
-                      {r.error_reason ? ' · ' : null}
+                      {shownProblem(r) ? ' · ' : null}
                       <RecipientProblem recipient={r} />
                     </span>
                   </span>

@@ -14,11 +14,19 @@ export function RecipientState({ recipient }: { recipient: Pick<Recipient, 'stat
   );
 }
 
-/** What went wrong for this person, or nothing (a blocked person's state already says it). */
-export function RecipientProblem({ recipient }: { recipient: Pick<Recipient, 'state' | 'error' | 'error_reason'> }) {
-  const words = useDeliveryErrorWords();
+type RecipientOutcome = Pick<Recipient, 'state' | 'error' | 'error_reason'>;
+
+/** The reason worth showing for this person, if any: a blocked person's state already says it. */
+export function shownProblem(recipient: RecipientOutcome): Recipient['error_reason'] {
   const reason = recipient.error_reason;
-  if (!reason || (reason === 'blocked' && recipient.state === 'blocked')) return null;
+  return reason === 'blocked' && recipient.state === 'blocked' ? null : reason;
+}
+
+/** What went wrong for this person in words, or nothing (shownProblem). */
+export function RecipientProblem({ recipient }: { recipient: RecipientOutcome }) {
+  const words = useDeliveryErrorWords();
+  const reason = shownProblem(recipient);
+  if (!reason) return null;
   return (
     <span className="recipient-problem" title={recipient.error ?? undefined} data-testid="recipient-problem">
       {words(reason)}
