@@ -16,9 +16,27 @@ export type MailingState = (typeof MAILING_STATES)[number];
 export const MAILING_PAUSE_REASONS = ['token_revoked', 'too_many_errors', 'paid_broadcast_unavailable'] as const;
 export type MailingPauseReason = (typeof MAILING_PAUSE_REASONS)[number];
 
-/** One recipient's outcome. waiting: not sent yet; unknown: on the wire when the server died. */
-export const RECIPIENT_STATES = ['waiting', 'sending', 'sent', 'failed', 'blocked', 'unknown', 'cancelled'] as const;
+/**
+ * One recipient's outcome. waiting: not sent yet; unknown: on the wire when the server died.
+ * After "delete from the chats" a sent message is deleting (asked, not done yet), deleted,
+ * too_old (sent more than 48 hours before it was asked: Telegram keeps it) or delete_failed.
+ */
+export const RECIPIENT_STATES = [
+  'waiting',
+  'sending',
+  'sent',
+  'failed',
+  'blocked',
+  'unknown',
+  'cancelled',
+  'deleting',
+  'deleted',
+  'too_old',
+  'delete_failed',
+] as const;
 export type RecipientState = (typeof RECIPIENT_STATES)[number];
+/** The states of a message that reached the chat (the filter "sent" shows them all). */
+export const DELIVERED_RECIPIENT_STATES = ['sent', 'deleting', 'deleted', 'too_old', 'delete_failed'] as const satisfies readonly RecipientState[];
 
 export const MAILING_TITLE_MAX = 128;
 export const MAILINGS_PAGE_MAX = 200;

@@ -2,6 +2,7 @@
 // SPA imports the types only, through contract/mailings.ts.
 import { Type, type Static } from 'typebox';
 import { AUDIENCE_IDS_MAX, MAILING_PAUSE_REASONS, MAILING_STATES, MAILING_TITLE_MAX, RECIPIENT_STATES } from '../mailings';
+import { DELIVERY_ERROR_REASONS } from '../delivery';
 import { DateTime, Id, Nullable, QueryInt, StringEnum, Text } from './common';
 import { MessageContentInputSchema, MessageContentSchema } from './funnels';
 
@@ -38,6 +39,18 @@ export const MailingProgressSchema = Type.Object({
 });
 export type MailingProgress = Static<typeof MailingProgressSchema>;
 
+/**
+ * After "delete from the chats": what happened to the messages that reached the chats (sent
+ * counts them all). deleting: asked, not done yet; too_old: sent more than 48 hours before.
+ */
+export const MailingDeletionSchema = Type.Object({
+  deleting: Type.Integer(),
+  deleted: Type.Integer(),
+  too_old: Type.Integer(),
+  failed: Type.Integer(),
+});
+export type MailingDeletion = Static<typeof MailingDeletionSchema>;
+
 export const MailingSchema = Type.Object({
   id: Type.Integer(),
   funnel_id: Type.Integer(),
@@ -45,6 +58,7 @@ export const MailingSchema = Type.Object({
   message: MessageContentSchema,
   audience: AudienceSchema,
   state: StringEnum(MAILING_STATES),
+  /** Why it paused by itself: set only while it is paused (a cancelled or resumed mailing has none). */
   pause_reason: Nullable(StringEnum(MAILING_PAUSE_REASONS)),
   /** Send with allow_paid_broadcast (up to 1,000 messages a second, paid in Stars). */
   paid_broadcast: Type.Boolean(),
@@ -56,6 +70,8 @@ export const MailingSchema = Type.Object({
   /** People the audience holds now (drafts) or the recipients made when it started. */
   audience_size: Type.Integer(),
   progress: MailingProgressSchema,
+  /** Null until the owner asked to delete it from the chats (unsent_at). */
+  deletion: Nullable(MailingDeletionSchema),
   created_at: Text(),
 });
 export type Mailing = Static<typeof MailingSchema>;
@@ -104,7 +120,10 @@ export const RecipientSchema = Type.Object({
   state: StringEnum(RECIPIENT_STATES),
   /** When it was sent, or when it last changed. */
   at: Text(),
+  /** Telegram's own words (English), a detail; error_reason says what happened. */
   error: Nullable(Text()),
+  /** Why it was not delivered (or not deleted), as a stable code; null when nothing went wrong. */
+  error_reason: Nullable(StringEnum(DELIVERY_ERROR_REASONS)),
 });
 export type Recipient = Static<typeof RecipientSchema>;
 export const RecipientsPageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(RecipientSchema) });

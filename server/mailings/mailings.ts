@@ -3,6 +3,7 @@
 // engine (server/outbox/) does the sending.
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import {
+  DELIVERED_RECIPIENT_STATES,
   DEFAULT_SEND_RATE,
   PAID_BROADCAST_RATE,
   RECIPIENTS_PAGE_DEFAULT,
@@ -13,6 +14,7 @@ import {
   type Mailing,
   type MailingBody,
   type MailingCheck,
+  type MailingDeletion,
   type MailingPatch,
   type MailingProgress,
   type RecipientState,
@@ -25,6 +27,7 @@ import { COMMON_ERRORS, conflict, invalidFields, notFound, type DomainMessage } 
 import { FUNNEL_ERRORS } from '../funnels/errors';
 import { toMessageMedia } from '../funnels/stages';
 import { messageProblems } from '../messages/validate';
+import { outcomeErrorReason } from '../outbox/outcomes';
 import { MAILING_PROGRESS, MAILING_RECIPIENTS, MAILING_RECIPIENTS_COUNT } from '../outbox/sql';
 import { EMPTY_AUDIENCE, audienceQuery, ownersLists } from './audience';
 import { MAILING_ERRORS } from './errors';
@@ -50,13 +53,27 @@ export interface MailingServiceDeps {
 }
 
 const EMPTY_PROGRESS: MailingProgress = { total: 0, waiting: 0, sending: 0, sent: 0, failed: 0, blocked: 0, unknown: 0, cancelled: 0 };
+const EMPTY_DELETION: MailingDeletion = { deleting: 0, deleted: 0, too_old: 0, failed: 0 };
 
-/** Outbox row states as the owner sees them. */
+const isDelivered = (state: string) => (DELIVERED_RECIPIENT_STATES as readonly string[]).includes(state);
+
+/** Which progress count a recipient's state (as the owner sees it, outbox/sql.ts) adds to: every message that reached the chat is sent. */
 function progressKey(state: string): keyof MailingProgress | null {
-  if (state === 'waiting') return 'waiting';
-  if (state === 'deleted' || state === 'unsend' || state === 'deleting') return 'sent';
+  if (isDelivered(state)) return 'sent';
   if (state in EMPTY_PROGRESS && state !== 'total') return state as keyof MailingProgress;
   return null;
+}
+
+/** Which deletion count a delivered message's state adds to (null: not asked to be deleted). */
+function deletionKey(state: string): keyof MailingDeletion | null {
+  if (state === 'deleting' || state === 'deleted' || state === 'too_old') return state;
+  if (state === 'delete_failed') return 'failed';
+  return null;
+}
+
+interface MailingCounts {
+  progress: MailingProgress;
+  deletion: MailingDeletion;
 }
 
 const stateError = () => conflict(MAILING_ERRORS.mailingState);
@@ -73,19 +90,21 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     return { mailing: row, funnel };
   }
 
-  async function progressOf(ids: number[]): Promise<Map<number, MailingProgress>> {
-    const result = new Map<number, MailingProgress>();
+  async function progressOf(ids: number[]): Promise<Map<number, MailingCounts>> {
+    const result = new Map<number, MailingCounts>();
     if (ids.length === 0) return result;
     const rows = await db.query<{ mailing_id: number; state: string; n: number }>(
       MAILING_PROGRESS,
       [ids],
     );
     for (const row of rows) {
-      const progress = result.get(row.mailing_id) ?? { ...EMPTY_PROGRESS };
+      const counts = result.get(row.mailing_id) ?? { progress: { ...EMPTY_PROGRESS }, deletion: { ...EMPTY_DELETION } };
       const key = progressKey(row.state);
-      if (key) progress[key] += Number(row.n);
-      progress.total += Number(row.n);
-      result.set(row.mailing_id, progress);
+      if (key) counts.progress[key] += Number(row.n);
+      counts.progress.total += Number(row.n);
+      const deleted = deletionKey(row.state);
+      if (deleted) counts.deletion[deleted] += Number(row.n);
+      result.set(row.mailing_id, counts);
     }
     return result;
   }
@@ -119,14 +138,16 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         },
         audience: row.audience,
         state: row.state,
-        pause_reason: row.pauseReason,
+        // A reason outlives its pause in rows written before cancel and resume cleared it.
+        pause_reason: row.state === 'paused' ? row.pauseReason : null,
         paid_broadcast: row.paidBroadcast,
         scheduled_at: row.scheduledAt?.toISOString() ?? null,
         started_at: row.startedAt?.toISOString() ?? null,
         finished_at: row.finishedAt?.toISOString() ?? null,
         unsent_at: row.unsentAt?.toISOString() ?? null,
         audience_size: row.state === 'draft' || row.state === 'scheduled' ? await countAudience(row.funnelId, row.audience) : row.recipientCount,
-        progress: progress.get(row.id) ?? { ...EMPTY_PROGRESS },
+        progress: progress.get(row.id)?.progress ?? { ...EMPTY_PROGRESS },
+        deletion: row.unsentAt ? (progress.get(row.id)?.deletion ?? { ...EMPTY_DELETION }) : null,
         created_at: row.createdAt.toISOString(),
       })),
     );
@@ -329,7 +350,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
     await ownedMailing(ownerId, id);
     const limit = Math.min(Math.max(query.limit ?? RECIPIENTS_PAGE_DEFAULT, 1), RECIPIENTS_PAGE_MAX);
     const offset = Math.max(query.offset ?? 0, 0);
-    const states = query.state === 'sent' ? ['sent', 'deleted', 'unsend', 'deleting'] : query.state ? [query.state] : null;
+    const states = query.state === 'sent' ? [...DELIVERED_RECIPIENT_STATES] : query.state ? [query.state] : null;
     const rows = await db.query<{ person_id: number; first_name: string; last_name: string; username: string | null; state: string; at: Date; error: string | null; total: number }>(
       MAILING_RECIPIENTS,
       [id, states, limit, offset],
@@ -346,9 +367,10 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         first_name: r.first_name,
         last_name: r.last_name,
         username: r.username,
-        state: (progressKey(r.state) === 'waiting' ? 'waiting' : progressKey(r.state) === 'sent' ? 'sent' : r.state) as RecipientState,
+        state: r.state as RecipientState,
         at: new Date(r.at).toISOString(),
         error: r.error,
+        error_reason: outcomeErrorReason(r.state, r.error),
       })),
     };
   }

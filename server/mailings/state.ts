@@ -119,7 +119,8 @@ export function resumeMailing(writer: MailingWriter, target: OwnedMailing, now: 
  */
 export function cancelMailing(writer: MailingWriter, target: OwnedMailing, now: Date): Promise<MailingRow> {
   return writer.transaction(async (tx) => {
-    const row = await applyToOwners(tx, 'cancel', target, { finishedAt: now, updatedAt: now });
+    // Why it had paused itself is no longer the news: it was cancelled.
+    const row = await applyToOwners(tx, 'cancel', target, { pauseReason: null, finishedAt: now, updatedAt: now });
     await tx.execute(rawSql(CANCEL_MAILING_ROWS, [row.id]));
     return row;
   });

@@ -6,7 +6,8 @@
 // service (a row per recipient when a mailing starts), the letter scheduler (a member's moments);
 // then the engine's bot senders (claim → name on the wire → outcome), and recovery after a crash.
 // The states: waiting → sending → sent | failed | blocked | unknown (| back to waiting for a retry);
-// sent → unsend → deleting → deleted (delete from the chats); waiting → cancelled | skipped.
+// sent → unsend → deleting → deleted | failed (delete from the chats); waiting → cancelled | skipped.
+import { DELETE_FROM_CHATS_HOURS } from '../../contract/mailings';
 
 /** Letters go before mailings, after replies (0). */
 export const LETTER_PRIORITY = 5;
@@ -265,8 +266,22 @@ export const MAILING_ROWS_LEFT = `exists (select 1 from outbox o where o.mailing
 
 // ─── The mailing service ──────────────────────────────────────────────────────────────────────
 
-/** How far mailings got: their rows counted by state. */
-export const MAILING_PROGRESS = 'select mailing_id, state, count(*)::int as n from outbox where mailing_id = any($1::int[]) group by mailing_id, state';
+/**
+ * A mailing row's state as its owner sees it (contract RECIPIENT_STATES), over outbox o joined to
+ * its mailing m. A deletion that failed leaves the row 'failed' with its sent_at (a send that
+ * failed never has one); a row still 'sent' after "delete from the chats" was sent more than
+ * Telegram's 48 hours before it was asked, so it was never marked.
+ */
+const RECIPIENT_STATE = `case
+    when o.state in ('unsend', 'deleting') then 'deleting'
+    when o.state = 'failed' and o.sent_at is not null then 'delete_failed'
+    when o.state = 'sent' and m.unsent_at is not null and o.sent_at <= m.unsent_at - make_interval(hours => ${DELETE_FROM_CHATS_HOURS}) then 'too_old'
+    else o.state end`;
+
+/** How far mailings got: their rows counted by the state the owner sees. */
+export const MAILING_PROGRESS = `select o.mailing_id, ${RECIPIENT_STATE} as state, count(*)::int as n
+         from outbox o join mailings m on m.id = o.mailing_id
+        where o.mailing_id = any($1::int[]) group by 1, 2`;
 
 /**
  * A mailing's rows, one per recipient (the audience's WHERE over people p, its parameters $1…$n,
@@ -291,15 +306,16 @@ export const UNSEND_MAILING = `with marked as (
          returning 1)
        select count(*)::int as n from marked`;
 
-/** A page of a mailing's recipients with their outcome (the caller checked the owner). */
-export const MAILING_RECIPIENTS = `select o.person_id, p.first_name, p.last_name, p.username, o.state, coalesce(o.sent_at, o.updated_at) as at, o.error,
-              count(*) over ()::int as total
-         from outbox o join people p on p.id = o.person_id
-        where o.mailing_id = $1 and ($2::text[] is null or o.state = any($2::text[]))
+/** A page of a mailing's recipients with their outcome, in these states as the owner sees them (the caller checked the owner). */
+export const MAILING_RECIPIENTS = `select o.person_id, p.first_name, p.last_name, p.username, ${RECIPIENT_STATE} as state,
+              coalesce(o.sent_at, o.updated_at) as at, o.error, count(*) over ()::int as total
+         from outbox o join people p on p.id = o.person_id join mailings m on m.id = o.mailing_id
+        where o.mailing_id = $1 and ($2::text[] is null or ${RECIPIENT_STATE} = any($2::text[]))
         order by o.id limit $3 offset $4`;
 
 /** How many recipients a mailing has in these states (a page past the end). */
-export const MAILING_RECIPIENTS_COUNT = 'select count(*)::int as n from outbox where mailing_id = $1 and ($2::text[] is null or state = any($2::text[]))';
+export const MAILING_RECIPIENTS_COUNT = `select count(*)::int as n from outbox o join mailings m on m.id = o.mailing_id
+        where o.mailing_id = $1 and ($2::text[] is null or ${RECIPIENT_STATE} = any($2::text[]))`;
 
 // ─── Series of letters ────────────────────────────────────────────────────────────────────────
 

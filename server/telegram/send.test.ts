@@ -9,7 +9,7 @@ import { createFunnel, createOwner, TINY_PNG } from '../test/funnel-runtime';
 import { createTestDb, type TestDb } from '../test/helpers';
 import { addSubscribers } from '../test/mailings';
 import { createApi } from './client';
-import { forgetFileIds, retryDelayMs, sendContent, sendFailure } from './send';
+import { deliveryErrorReason, forgetFileIds, retryDelayMs, sendContent, sendFailure } from './send';
 
 let fake: FakeBotApi;
 let testDb: TestDb;
@@ -148,5 +148,28 @@ describe('retryDelayMs: the one retry rule', () => {
     const delays = [100, 500];
     expect([1, 2, 3].map((n) => retryDelayMs(n, delays))).toEqual([100, 500, null]);
     expect(retryDelayMs(5, delays, { repeatLast: true })).toBe(500);
+  });
+});
+
+describe('deliveryErrorReason: what the owner is told happened to a person', () => {
+  it('reads Telegram’s words (and the stored error lines) as one stable reason each', () => {
+    const cases: Array<[string | null, number | undefined, string | null]> = [
+      ['Forbidden: bot was blocked by the user', 403, 'blocked'],
+      ['Bad Request: chat not found', 400, 'chat_not_found'],
+      ['sendMessage answered 400 Bad Request: chat not found', undefined, 'chat_not_found'],
+      ['Forbidden: user is deactivated', 403, 'user_deactivated'],
+      ['Forbidden: bot was kicked from the group chat', 403, 'kicked'],
+      ['Bad Request: message is too long', 400, 'message_too_long'],
+      ["Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0", 400, 'bad_markup'],
+      ['Request Entity Too Large', 413, 'file_too_big'],
+      ['Too Many Requests: retry after 5', 429, 'rate_limited'],
+      ["Network request for 'sendMessage' failed! (ECONNRESET)", undefined, 'network'],
+      ['deleteMessage answered 400 Bad Request: message to delete not found', undefined, 'message_gone'],
+      ["deleteMessage answered 400 Bad Request: message can't be deleted", undefined, 'cannot_delete'],
+      ['Bad Request: something new', 400, 'other'],
+      ['Forbidden: something new', 403, 'blocked'],
+      [null, undefined, null],
+    ];
+    expect(cases.map(([text, code]) => deliveryErrorReason(text, code))).toEqual(cases.map(([, , reason]) => reason));
   });
 });

@@ -9,6 +9,7 @@
 // and the file uploaded again, its new file_id replacing the old one everywhere.
 import { type Api, GrammyError, HttpError, InputFile } from 'grammy';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+import type { DeliveryErrorReason } from '../../contract/delivery';
 import type { Db } from '../db';
 import { TEXT_OPTIONS } from '../messages/render';
 import { describeBotApiError, surelyNotDelivered } from './client';
@@ -151,6 +152,42 @@ export type SendFailure =
   | { kind: 'refused'; error: string };
 
 /**
+ * What Telegram's words say happened, first match wins. Read from the description alone, so that
+ * the text an outbox row keeps (the description, or describeBotApiError's line) classifies the same
+ * way long after the send.
+ */
+const REASON_PATTERNS: ReadonlyArray<readonly [DeliveryErrorReason, RegExp]> = [
+  ['user_deactivated', /user is deactivated/i],
+  ['kicked', /bot was kicked|bot is not a member|not a member of the (channel|supergroup|group)|have no rights to send|need administrator rights/i],
+  ['blocked', /bot was blocked by the user|user is blocked/i],
+  ['chat_not_found', /chat not found|peer_id_invalid|can't initiate conversation|chat_id is empty/i],
+  ['message_gone', /message to delete not found|message not found/i],
+  ['cannot_delete', /message can't be deleted/i],
+  ['message_too_long', /message is too long|caption is too long|text is too long|message_too_long|media_caption_too_long/i],
+  ['file_too_big', /too large|too big|file_parts_invalid/i],
+  ['bad_markup', /can't parse entities|unsupported start tag|can't find end tag|button_data_invalid|button_url_invalid|wrong http url|reply markup|inline keyboard|keyboard button/i],
+  ['rate_limited', /too many requests|retry after|flood/i],
+  ['network', /network request|timed? ?out|econn|etimedout|eai_again|enotfound|ehostunreach|enetunreach|socket hang up|bad gateway|service unavailable|internal server error|gateway time-?out/i],
+];
+
+/**
+ * The one classification of why a message did not reach a person (or could not be deleted), as
+ * the API tells the owner: Telegram's `description` (or the stored error text) and, when known, its
+ * code. Null for no error.
+ */
+export function deliveryErrorReason(description: string | null, code?: number): DeliveryErrorReason | null {
+  if (!description && code === undefined) return null;
+  const text = description ?? '';
+  const found = REASON_PATTERNS.find(([, pattern]) => pattern.test(text));
+  if (found) return found[0];
+  if (code === 403) return 'blocked';
+  if (code === 429) return 'rate_limited';
+  if (code === 413) return 'file_too_big';
+  if (code !== undefined && code >= 500) return 'network';
+  return 'other';
+}
+
+/**
  * The one table of Bot API failures. A stale file_id never gets here: sendContent uploads the
  * file again. The token is kept out of every error text.
  */
@@ -163,7 +200,7 @@ export function sendFailure(error: unknown, token: string): SendFailure {
     if (code === 403) return { kind: 'blocked', error: description };
     if (code === 401) return { kind: 'token_revoked', error: description };
     if (code >= 500) return { kind: 'not_delivered', error: description };
-    if (code === 400 && /chat not found/i.test(error.description)) return { kind: 'chat_not_found', error: description };
+    if (code === 400 && deliveryErrorReason(error.description, code) === 'chat_not_found') return { kind: 'chat_not_found', error: description };
     if (code === 400 && /paid broadcast/i.test(error.description)) return { kind: 'paid_broadcast_unavailable', error: description };
     return { kind: 'refused', error: description };
   }

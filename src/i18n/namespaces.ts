@@ -17,7 +17,7 @@ export const MESSAGE_NAMESPACES = {
   partner: ['partner', 'partnerTransactions', 'partnerLink', 'partnerWithdraw', 'partnerStatistics'],
   billing: ['subscribe', 'cancel'],
   /** The funnel builder's screens. */
-  funnels: ['funnels', 'editor', 'mailings', 'letters', 'templates', 'contacts', 'crm'],
+  funnels: ['funnels', 'editor', 'mailings', 'letters', 'templates', 'contacts', 'crm', 'deliveryError'],
 } as const;
 
 export type MessageNamespace = keyof typeof MESSAGE_NAMESPACES;

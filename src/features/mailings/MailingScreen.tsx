@@ -19,6 +19,7 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useWideLayout } from '@/ui/useWideLayout';
 import { NO_NAMES, useAudienceWords, type AudienceNames } from './audienceWords';
 import { formatMoment, MailingStateBadge, ProgressBar, useDuration, useSampleFill } from './parts';
+import { RecipientProblem, RecipientState, shownProblem } from './RecipientState';
 import { RecipientsTable } from './RecipientsTable';
 
 export const RECIPIENTS_PAGE = 50;
@@ -28,6 +29,19 @@ type Dialog =
   | { kind: 'send'; check: MailingCheck | null; when: 'now' | 'later'; at: string; error: string | null; busy: boolean }
   | { kind: 'cancel' | 'delete' | 'unsend'; busy: boolean }
   | null;
+
+/** The screen refreshes this often while something about the mailing can change by itself. */
+const LIVE_REFRESH_MS = 1_500;
+/** A mailing scheduled further off than this is looked at again only this seldom, until it nears. */
+const SCHEDULED_SOON_MS = 5 * 60_000;
+const SCHEDULED_REFRESH_MS = 60_000;
+
+/** Something about the mailing changes without its owner: it sends, it starts soon, or its messages are being deleted. */
+function changesNow(mailing: Mailing, now: number): boolean {
+  const { state, progress, deletion } = mailing;
+  if (state === 'sending' || progress.sending > 0 || (deletion?.deleting ?? 0) > 0) return true;
+  return state === 'scheduled' && mailing.scheduled_at !== null && Date.parse(mailing.scheduled_at) - now < SCHEDULED_SOON_MS;
+}
 
 /** The value of a datetime-local input an hour from now, in the device's time zone. */
 function inAnHour(): string {
@@ -73,7 +87,10 @@ export function MailingScreen({
   const funnelId = String(funnel.id);
   const mailingId = String(mailing.id);
   const { state, progress } = mailing;
-  useRefreshWhile(state === 'sending' || state === 'scheduled' || (mailing.unsent_at !== null && progress.sent > 0), 1_500);
+  // Only while something can change: a finished, cancelled or deleted mailing is not asked again.
+  const live = changesNow(mailing, Date.now());
+  useRefreshWhile(live, LIVE_REFRESH_MS);
+  useRefreshWhile(!live && state === 'scheduled', SCHEDULED_REFRESH_MS);
 
   const canEdit = state === 'draft' || state === 'scheduled';
   const sentRecently =
@@ -128,11 +145,12 @@ export function MailingScreen({
         back={<BackLink to="/content/funnels/$funnelId/mailings/" params={{ funnelId }} label={t('mailings.title')} />}
       />
 
-      {mailing.pause_reason ? (
+      {state === 'paused' && mailing.pause_reason ? (
         <p className="mailing-notice" role="status" data-testid="pause-reason">
           {t(`mailings.pauseReason.${mailing.pause_reason}`)}
         </p>
       ) : null}
+      <MailingStateLine mailing={mailing} />
 
       <section className="section-block" aria-labelledby={`${ids}-progress`}>
         <h2 className="section-title" id={`${ids}-progress`}>
@@ -248,10 +266,11 @@ export function MailingScreen({
                     <span className="row-title">{[r.first_name, r.last_name].filter(Boolean).join(' ') || r.username || '—'}</span>
                     <span className="row-description">
                       {formatMoment(r.at)}
-                      {r.error ? ` · ${r.error}` : ''}
+                      {shownProblem(r) ? ' · ' : null}
+                      <RecipientProblem recipient={r} />
                     </span>
                   </span>
-                  <span className={`recipient-state recipient-state--${r.state}`}>{t(`mailings.recipients.state.${r.state}`)}</span>
+                  <RecipientState recipient={r} />
                 </Link>
               ))}
             </div>
@@ -360,4 +379,32 @@ export function MailingScreen({
       ) : null}
     </Screen>
   );
+}
+
+/** What became of an ended mailing: deleted from the chats (with the counts), or cancelled after how many were sent. */
+function MailingStateLine({ mailing }: { mailing: Mailing }) {
+  const { t } = useTranslation();
+  const { deletion } = mailing;
+  if (deletion) {
+    const counts = [
+      t('mailings.stateLine.deleted', { count: deletion.deleted }),
+      ...(deletion.deleting > 0 ? [t('mailings.stateLine.deleting', { count: deletion.deleting })] : []),
+      ...(deletion.too_old > 0 ? [t('mailings.stateLine.too_old', { count: deletion.too_old })] : []),
+      ...(deletion.failed > 0 ? [t('mailings.stateLine.failed', { count: deletion.failed })] : []),
+    ];
+    return (
+      <p className="mailing-state-line" role="status" data-testid="mailing-state-line">
+        <strong>{t('mailings.stateLine.unsent')}</strong>
+        <span>{counts.join(' · ')}</span>
+      </p>
+    );
+  }
+  if (mailing.state === 'cancelled') {
+    return (
+      <p className="mailing-state-line" role="status" data-testid="mailing-state-line">
+        {t('mailings.stateLine.cancelled', { count: mailing.progress.sent })}
+      </p>
+    );
+  }
+  return null;
 }

@@ -1,9 +1,10 @@
 // A mailing's recipients as a table on a desktop-wide window (MailingScreen shows a list on a
-// phone): who, their state, when it was sent or last changed, and Telegram's error if any.
+// phone): who, their state, when it was sent or last changed, and what went wrong in words (Telegram's own text only as a tooltip).
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { Recipient } from '../../../contract/mailings';
 import { CellText, DataTable, formatTableMoment, type TableColumn } from '@/ui/DataTable';
+import { RecipientProblem, RecipientState } from './RecipientState';
 
 const recipientName = (r: Recipient) => [r.first_name, r.last_name].filter(Boolean).join(' ') || (r.username ? `@${r.username}` : '—');
 
@@ -34,7 +35,7 @@ export function RecipientsTable({ recipients }: { recipients: Recipient[] }) {
       header: t('mailings.recipients.columns.state'),
       cell: (r) => (
         <CellText>
-          <span className={`recipient-state recipient-state--${r.state}`}>{t(`mailings.recipients.state.${r.state}`)}</span>
+          <RecipientState recipient={r} />
         </CellText>
       ),
     },
@@ -48,7 +49,11 @@ export function RecipientsTable({ recipients }: { recipients: Recipient[] }) {
     {
       key: 'error',
       header: t('mailings.recipients.columns.error'),
-      cell: (r) => (r.error ? <CellText muted>{r.error}</CellText> : null),
+      cell: (r) => (
+        <CellText muted>
+          <RecipientProblem recipient={r} />
+        </CellText>
+      ),
     },
   ];
   return <DataTable label={t('mailings.recipients.title')} columns={columns} rows={recipients} rowKey={(r) => r.person_id} rowTestId="recipient-row" testId="recipients-table" />;

@@ -6,11 +6,13 @@ import { fillPlaceholders } from '../../../contract/personalise';
 import { currentLanguage } from '@/i18n/i18n';
 import './mailings.css';
 
-export function MailingStateBadge({ mailing }: { mailing: Pick<Mailing, 'state'> }) {
+/** The mailing's state; one deleted from the chats says so rather than "Finished". */
+export function MailingStateBadge({ mailing }: { mailing: Pick<Mailing, 'state' | 'unsent_at'> }) {
   const { t } = useTranslation();
+  const state = mailing.unsent_at ? 'unsent' : mailing.state;
   return (
-    <span className={`mailing-state mailing-state--${mailing.state}`} data-testid="mailing-state">
-      {t(`mailings.state.${mailing.state}`)}
+    <span className={`mailing-state mailing-state--${state}`} data-testid="mailing-state">
+      {t(`mailings.state.${state}`)}
     </span>
   );
 }
