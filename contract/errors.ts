@@ -22,6 +22,8 @@ export const API_ERROR_CODES = [
   'last_stage_next',
   'other_bot',
   'person_blocked',
+  /** A reply Telegram refused for this person; `detail` is the reason (contract/delivery.ts). */
+  'not_delivered',
   'run_archived',
   'delete_not_archived',
   'order_locked',

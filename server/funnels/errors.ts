@@ -1,6 +1,7 @@
 // The funnel services' messages (connecting a bot, running it, stages, tags, copies): thrown as a
 // DomainError (../domain-error.ts); http/errors.ts gives each its status and Djoser-shaped body.
 import { STAGES_MAX, TAGS_MAX } from '../../contract/funnels';
+import type { DeliveryErrorReason } from '../../contract/delivery';
 import type { DomainMessage } from '../domain-error';
 
 /** Every message the funnel services give, in one place (tests compare with these). */
@@ -36,5 +37,7 @@ export const FUNNEL_ERRORS = {
   tagTitleTaken: { code: 'tag_title_taken', text: 'A tag with this title already exists.' },
   copyIntoItself: { code: 'copy_into_itself', text: 'Choose another funnel to copy into.' },
   unknownTimeZone: { code: 'invalid', text: 'Unknown time zone.' },
+  /** Telegram refused a reply for a reason of this person's chat: the reason is the detail, its words the app's. */
+  notDelivered: (reason: DeliveryErrorReason, description: string): DomainMessage => ({ code: 'not_delivered', text: `Not delivered: ${description}`, detail: reason }),
   personBlocked: { code: 'person_blocked', text: 'This person has blocked the bot: Telegram delivers nothing to them until they write again.' },
 } as const satisfies Record<string, DomainMessage | ((...args: never[]) => DomainMessage)>;

@@ -13,6 +13,7 @@ import { ownedFunnel, ownedPerson, ownersRow } from './access';
 import { type BotApiFor, callTelegram, telegramRefusal } from './bot-api';
 import { invalid, invalidField, invalidFields } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
+import { refusalReason } from '../outbox/outcomes';
 import { toPerson } from './people';
 import { decryptBotToken } from './secret-box';
 
@@ -73,10 +74,13 @@ export function createInboxService({ db, config, botApi }: { db: Db; config: Pic
       const sent = await api.sendMessage(person.telegramId, text, TEXT_OPTIONS);
       messageId = sent.message_id;
     } catch (error) {
-      if (telegramRefusal(error)?.error_code === 403) {
+      const refusal = telegramRefusal(error);
+      if (refusal?.error_code === 403) {
         await orm.update(people).set({ blocked: true }).where(ownersRow(orm, ownerId, people, personId));
         throw invalidField('text', FUNNEL_ERRORS.personBlocked);
       }
+      // Refused for this person's chat (chat not found, too long…): said as a reason, in the owner's words.
+      if (refusal?.error_code === 400) throw invalidField('text', FUNNEL_ERRORS.notDelivered(refusalReason(refusal.description, 400), refusal.description));
       // 401, 5xx, the network: the same words as everywhere else.
       return callTelegram(() => Promise.reject(error), invalid(FUNNEL_ERRORS.tokenRevoked));
     }

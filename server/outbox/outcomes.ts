@@ -4,6 +4,11 @@
 import type { DeliveryErrorReason } from '../../contract/delivery';
 import { deliveryErrorReason } from '../telegram/send';
 
+/** The reason a refusal of Telegram's (its description and error_code) stands for. */
+export function refusalReason(description: string, code: number): DeliveryErrorReason {
+  return deliveryErrorReason(description, code) ?? 'other';
+}
+
 /**
  * Why the row with this state (as its owner sees it) and stored error did not reach its person,
  * or could not be deleted; null when nothing went wrong. A blocked row is Telegram's 403 even

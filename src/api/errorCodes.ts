@@ -17,6 +17,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   last_stage_next: 'lastStageNext',
   other_bot: 'otherBot',
   person_blocked: 'personBlocked',
+  not_delivered: 'notDelivered',
   run_archived: 'runArchived',
   delete_not_archived: 'deleteNotArchived',
   order_locked: 'orderLocked',

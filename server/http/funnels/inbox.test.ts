@@ -96,7 +96,10 @@ describe('the inbox', () => {
     const [person] = await env.t.db.orm.insert(people).values({ funnelId: funnel.id, telegramId: 771_001, firstName: 'Cid', lastMessageAt: new Date(), unreadCount: 1 }).returning();
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personReply(person.id), { text: '' }), 400)).toHaveProperty('text');
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personReply(person.id), { text: '<b>open' }), 400)).toHaveProperty('text');
-    // Cid never pressed Start in the fake (the chat is unknown): Telegram answers 403 there too.
+    // Cid never pressed Start (Telegram: "Bad Request: chat not found"): the reason, as a code the app words.
+    const notStarted = expectJsonError(await call(env, key, 'POST', FUNNELS_API.personReply(person.id), { text: 'Hello' }), 400);
+    expect(notStarted).toMatchObject({ codes: { text: [{ code: 'not_delivered', detail: 'chat_not_found' }] } });
+    expect(JSON.stringify(notStarted)).not.toMatch(/Telegram refused/);
     env.fake.sendUserMessage(funnel.token, { from: { id: 771_001, first_name: 'Cid' }, text: 'hi' });
     env.fake.setBlocked(funnel.token, 771_001, true);
     expect(expectJsonError(await call(env, key, 'POST', FUNNELS_API.personReply(person.id), { text: 'Hello' }), 400)).toEqual(fieldsError({ text: [FUNNEL_ERRORS.personBlocked] }));
