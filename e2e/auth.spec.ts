@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { API } from '../contract/auth';
 import { AUTH_COOKIE } from '../contract/constants';
 import { createActiveUser, newUser } from './support/api';

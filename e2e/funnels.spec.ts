@@ -2,7 +2,7 @@
 // with messages, run it, play a subscriber through the fake's control API and watch the people
 // counts per stage change in the app; reordering is refused after the run; archive, return,
 // delete. Then the funnel screens at phone size, light and dark, and inside Telegram.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test';
 import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX } from '../contract/funnels';
 import { MAILINGS_API } from '../contract/mailings';
 import { LETTERS_API } from '../contract/letters';

@@ -2,7 +2,7 @@
 // letters written with a name chip and their sending times set with the preview of the next
 // moments ('Incorrect data' for a bad value), the series turned on, a subscriber pressing /start,
 // and the letters arriving as the test clock (TEST_CLOCK, tests only) moves on an hour at a time.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test';
 import { FUNNELS_API } from '../contract/funnels';
 import { LETTERS_API } from '../contract/letters';
 import { botMessages, FAKE, fakeBot, signIn, typeMessage } from './support/builder';

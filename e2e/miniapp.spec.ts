@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { FUNNELS_API } from '../contract/funnels';
 import { createActiveUser, loginToken, newUser } from './support/api';
 import { FAKE_TELEGRAM_PORT } from './support/env';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { AUTH_COOKIE } from '../contract/constants';
 import { BASE_URL } from './support/env';
 import { createActiveUser, loginToken, newUser } from './support/api';

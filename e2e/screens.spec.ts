@@ -1,6 +1,6 @@
 // Every screen at phone size in the light and dark browser themes and inside Telegram: each must
 // render its heading and fit the phone's width. The screenshots land in test-results/screens/.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { AUTH_COOKIE } from '../contract/constants';
 import { BASE_URL } from './support/env';
 import { createActiveUser, loginToken, newUser } from './support/api';

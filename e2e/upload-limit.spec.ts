@@ -1,7 +1,7 @@
 // An upload over the limit that gets past the app's own size check (a file that says it is small)
 // reaches the server, which refuses it with 413 and its JSON before the body has arrived: Chromium
 // must read that answer, not a reset connection, and the screen says 'File too big'.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { CRM_API } from '../contract/crm';
 import { FUNNELS_API, PHOTO_MAX_BYTES } from '../contract/funnels';
 import { LETTERS_API } from '../contract/letters';
