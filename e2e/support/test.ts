@@ -1,8 +1,9 @@
 // `test` and `expect` for every spec: a test fails when any page it opens logs a console error or
 // throws an uncaught error, with the messages in the failure. An error a test provokes on purpose
-// (a 4xx the browser logs as "Failed to load resource") is allowed for that test only, with
-// `test.use({ allowedConsoleErrors: [/…/] })` in a describe around it; an allowance that never
-// matched fails the test too, so none outlives the error it was written for.
+// (a 4xx the browser logs as "Failed to load resource") is allowed for that test only: in the test,
+// `allowConsoleError(failedRequest(400, '/api/token/login/'))`, or for a describe,
+// `test.use({ allowedConsoleErrors: [...] })`. An allowance that never matched fails the test too,
+// so none outlives the error it was written for.
 import { test as base, type BrowserContext, type ConsoleMessage } from '@playwright/test';
 
 export { expect } from '@playwright/test';
@@ -14,15 +15,26 @@ type ConsoleErrorOptions = {
 };
 
 type ConsoleErrorWatch = {
+  /** This test's allowances: the option's, and those it adds with allowConsoleError. */
+  consoleErrorAllowances: RegExp[];
+  /** Allows, for this test, the console errors matching `pattern` (see failedRequest). */
+  allowConsoleError: (pattern: RegExp) => void;
   /** Auto fixture: collects every page's errors and fails the test on those not allowed. */
   failOnConsoleErrors: void;
 };
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Allowed everywhere for now, and only until the SDK's loading is reorganised (issue 22, another
- * engineer's point): the Telegram SDK throws UnknownEnvError in a plain browser.
+ * What Chromium logs for a request the server refused with `status` (or that could not connect:
+ * 'refused'), to an address whose path is `apiPath` (a pattern when it holds an id the test does
+ * not know; the query string aside).
  */
-const TEMPORARILY_ALLOWED: readonly RegExp[] = [/UnknownEnvError/];
+export function failedRequest(status: number | 'refused', apiPath: string | RegExp): RegExp {
+  const outcome = status === 'refused' ? 'net::ERR_CONNECTION_REFUSED' : `the server responded with a status of ${status} `;
+  const pathPattern = typeof apiPath === 'string' ? escapeRegExp(apiPath) : apiPath.source;
+  return new RegExp(`Failed to load resource: ${escapeRegExp(outcome)}.*\\(https?://[^/]+${pathPattern}(\\?[^)]*)?:\\d+\\)$`);
+}
 
 function describeConsoleMessage(message: ConsoleMessage): string {
   const { url, lineNumber } = message.location();
@@ -32,15 +44,18 @@ function describeConsoleMessage(message: ConsoleMessage): string {
 
 export const test = base.extend<ConsoleErrorOptions & ConsoleErrorWatch>({
   allowedConsoleErrors: [[], { option: true }],
+  consoleErrorAllowances: async ({ allowedConsoleErrors }, use) => {
+    await use([...allowedConsoleErrors]);
+  },
+  allowConsoleError: async ({ consoleErrorAllowances }, use) => {
+    await use((pattern) => {
+      consoleErrorAllowances.push(pattern);
+    });
+  },
   failOnConsoleErrors: [
-    async ({ context, browser, allowedConsoleErrors }, use) => {
-      const errors: string[] = [];
-      const matchedAllowances = new Set<RegExp>();
-      const record = (text: string) => {
-        const allowance = allowedConsoleErrors.find((pattern) => pattern.test(text));
-        if (allowance) matchedAllowances.add(allowance);
-        else if (!TEMPORARILY_ALLOWED.some((pattern) => pattern.test(text))) errors.push(text);
-      };
+    async ({ context, browser, consoleErrorAllowances }, use) => {
+      const logged: string[] = [];
+      const record = (text: string) => logged.push(text);
       const watch = (watched: BrowserContext) => {
         watched.on('console', (message) => {
           if (message.type() === 'error') record(describeConsoleMessage(message));
@@ -63,7 +78,9 @@ export const test = base.extend<ConsoleErrorOptions & ConsoleErrorWatch>({
       } finally {
         browser.newContext = newContext;
       }
-      const unusedAllowances = allowedConsoleErrors.filter((pattern) => !matchedAllowances.has(pattern));
+      // Read now that the test has ended: an allowance may follow the error it allows.
+      const errors = logged.filter((text) => !consoleErrorAllowances.some((pattern) => pattern.test(text)));
+      const unusedAllowances = consoleErrorAllowances.filter((pattern) => !logged.some((text) => pattern.test(text)));
       const problems = [
         ...errors,
         ...unusedAllowances.map((pattern) => `allowedConsoleErrors: ${pattern} never appeared; remove the allowance`),

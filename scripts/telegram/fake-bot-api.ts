@@ -424,11 +424,13 @@ async function main(): Promise<void> {
   console.log(`Fake Telegram Bot API on ${fake.url}`);
   console.log(`  play a subscriber:   ${fake.url}/`);
   console.log(`  point the server at: TELEGRAM_API_ROOT=${fake.url}`);
+  // Stopped by process group, a signal comes from the group and another from the parent passing
+  // its own on: the second must not kill the process before the state file is written.
   const stop = () => {
     void fake.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
