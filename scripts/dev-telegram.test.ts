@@ -102,8 +102,11 @@ async function startDevTelegram({ group }: { group: boolean }) {
     { PORT: String(port), VITE_PORT: String(vitePort), FAKE_TELEGRAM_PORT: String(fakePort), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' },
     { group },
   );
+  // Whatever is left after a failure goes, also children that outlived npm (no longer its descendants).
+  const seen = new Set<number>();
   cleanups.push(() => {
-    for (const info of descendantsOf(run.child.pid ?? 0)) if (runs(info.pid)) process.kill(info.pid, 'SIGKILL');
+    for (const info of descendantsOf(run.child.pid ?? 0)) seen.add(info.pid);
+    for (const pid of seen) if (runs(pid)) process.kill(pid, 'SIGKILL');
     if (runs(run.child.pid ?? 0)) run.child.kill('SIGKILL');
   });
   // The server, Vite (the app) and the fake all answer. Slowly on a busy machine: Vite may first
@@ -112,6 +115,7 @@ async function startDevTelegram({ group }: { group: boolean }) {
   await until(() => answersAt(`http://127.0.0.1:${vitePort}/`), 'Vite to serve the app', whileRunning(run, 120_000, 1000));
   await until(() => answersAt(`http://127.0.0.1:${fakePort}/control/bots`), 'the fake Bot API to answer', whileRunning(run, 30_000, 500));
   const processes = descendantsOf(run.child.pid ?? 0);
+  for (const info of processes) seen.add(info.pid);
   const named = (part: string) => processes.filter((info) => info.command.includes(part));
   // What must be gone when npm exits (esbuild's helpers end on their own once their parent has).
   const mustStop = processes.filter((info) => !info.command.includes('esbuild'));
