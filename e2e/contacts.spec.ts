@@ -2,7 +2,7 @@
 // two bots in one list, a search and a funnel filter, two people picked and tagged at once, and the
 // filtered list downloaded as CSV and read back with a CSV parser (a Russian name with a comma).
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { parse } from 'csv-parse/sync';
 import { FUNNELS_API } from '../contract/funnels';
 import { API } from '../contract/auth';

@@ -3,7 +3,7 @@
 // big'), a funnel put in it and the funnels list filtered by it; then the contacts filtered by a
 // tag, the filter saved as a list, and the list mailed: only its people get the message.
 import { deflateSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { FUNNELS_API } from '../contract/funnels';
 import { botMessages, FAKE, fakeBot, signIn, typeMessage } from './support/builder';
 

@@ -3,7 +3,7 @@
 // the shared stylesheet of the first paint, not in one feature's stylesheet that only its own
 // screens load (a mailing or a folder screen once showed full-width 50 px "small" buttons and a
 // bare warning until a funnel screen had been visited).
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from './support/test';
 import { AUTH_COOKIE } from '../contract/constants';
 import { CRM_API } from '../contract/crm';
 import { FUNNELS_API } from '../contract/funnels';

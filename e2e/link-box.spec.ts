@@ -4,7 +4,7 @@
 // dark themes and inside Telegram (its dark and light themes).
 // The screenshots land in test-results/screens/link-box-*.png.
 import { readFileSync } from 'node:fs';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from './support/test';
 import { LANGUAGE_COOKIE, type Language } from '../contract/constants';
 import { FUNNELS_API } from '../contract/funnels';
 import { fakeBot, signIn } from './support/builder';

@@ -3,7 +3,7 @@
 // pre-send check, send it, watch the progress reach 100 %, open a recipient's history; an empty
 // audience is refused before the confirmation; a longer mailing is paused and resumed and every
 // subscriber still gets it exactly once.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/test';
 import { FUNNELS_API } from '../contract/funnels';
 import { botMessages, FAKE, fakeBot, signIn, typeMessage, type FakeBot } from './support/builder';
 

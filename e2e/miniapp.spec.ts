@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, failedRequest, test } from './support/test';
+import { API } from '../contract/auth';
 import { FUNNELS_API } from '../contract/funnels';
 import { createActiveUser, loginToken, newUser } from './support/api';
 import { FAKE_TELEGRAM_PORT } from './support/env';
@@ -34,7 +35,8 @@ test('the light Telegram theme drives the colours too', async ({ page }) => {
   await expect(page.locator('body')).toHaveCSS('background-color', rgb(LIGHT_THEME.bg_color));
 });
 
-test('tampered init data ends at sign-in', async ({ page }) => {
+test('tampered init data ends at sign-in', async ({ allowConsoleError, page }) => {
+  allowConsoleError(failedRequest(401, API.me)); // the server refuses the init data
   const user = telegramUser();
   const tampered = signedInitData(user).replace(encodeURIComponent('"Tanya"'), encodeURIComponent('"Mallory"'));
   expect(tampered).not.toBe(signedInitData(user));
@@ -43,12 +45,14 @@ test('tampered init data ends at sign-in', async ({ page }) => {
   await expect(page.getByText('Mallory')).toHaveCount(0);
 });
 
-test('init data signed for another bot ends at sign-in', async ({ page }) => {
+test('init data signed for another bot ends at sign-in', async ({ allowConsoleError, page }) => {
+  allowConsoleError(failedRequest(401, API.me)); // the server refuses the init data
   await openAsMiniApp(page, '/content/panel/', signedInitData(telegramUser(), '999:another-bot-token'), DARK_THEME);
   await expect(page).toHaveURL(/\/sign-in\//);
 });
 
-test('an e-mail user opens the Mini App, signs in with e-mail once, and Telegram opens their funnels from then on', async ({ page, request }) => {
+test('an e-mail user opens the Mini App, signs in with e-mail once, and Telegram opens their funnels from then on', async ({ allowConsoleError, page, request }) => {
+  allowConsoleError(failedRequest(400, API.telegramLink)); // a wrong password first
   const account = await createActiveUser(request, newUser('linker'));
   const key = await loginToken(request, account);
   const headers = { Authorization: `Token ${key}` };

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, failedRequest, test } from './support/test';
+import { API } from '../contract/auth';
 import { AUTH_COOKIE } from '../contract/constants';
 import { BASE_URL } from './support/env';
 import { createActiveUser, loginToken, newUser } from './support/api';
@@ -24,7 +25,9 @@ test('a token in the address signs in, is kept in the cookie and removed from th
   await expect(page).toHaveURL(/\/content\/panel\/$/);
 });
 
-test('deep links load directly, and protected ones ask a guest to sign in', async ({ page, context, request }) => {
+test('deep links load directly, and protected ones ask a guest to sign in', async ({ allowConsoleError, page, context, request }) => {
+  allowConsoleError(failedRequest(400, API.resetPasswordCheck)); // a made-up reset link
+  allowConsoleError(failedRequest(401, API.me)); // a token the server does not know
   // The page loads directly, and says at once that this made-up link does not work.
   await page.goto('/reset-pass/MQ/abc-123');
   await expect(page.getByTestId('reset-link-problem')).toBeVisible();
@@ -57,7 +60,8 @@ test('deep links load directly, and protected ones ask a guest to sign in', asyn
   expect((await context.cookies()).find((c) => c.name === AUTH_COOKIE)).toBeUndefined();
 });
 
-test('a server that cannot be reached shows an error instead of spinning', async ({ page }) => {
+test('a server that cannot be reached shows an error instead of spinning', async ({ allowConsoleError, page }) => {
+  allowConsoleError(failedRequest('refused', API.login));
   await page.goto('/sign-in/');
   await page.route('**/api/token/login/', (route) => route.abort('connectionrefused'));
   await page.getByLabel('Email').fill('nobody@example.com');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 import { BASE_URL, FAKE_TELEGRAM_PORT, SERVICE_BOT_TOKEN } from './support/env';
 
 const fake = `http://127.0.0.1:${FAKE_TELEGRAM_PORT}/control/bots/${encodeURIComponent(SERVICE_BOT_TOKEN)}`;

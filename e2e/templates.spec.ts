@@ -3,7 +3,7 @@
 // template's link signed out, signs in and comes back to it, adds it to their funnels, connects
 // their own bot from the fake Bot API and runs it; a subscriber gets the template's first message;
 // the publisher's figures count the funnel.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/test';
 import { FUNNELS_API } from '../contract/funnels';
 import { createActiveUser, loginToken, newUser, type TestUser } from './support/api';
 import { linkIn, waitForMail } from './support/mail';

@@ -1,7 +1,7 @@
 // An upload over the limit that gets past the app's own size check (a file that says it is small)
 // reaches the server, which refuses it with 413 and its JSON before the body has arrived: Chromium
 // must read that answer, not a reset connection, and the screen says 'File too big'.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, failedRequest, test, type Page } from './support/test';
 import { CRM_API } from '../contract/crm';
 import { FUNNELS_API, PHOTO_MAX_BYTES } from '../contract/funnels';
 import { LETTERS_API } from '../contract/letters';
@@ -14,7 +14,8 @@ async function filesSayTheyAreSmall(page: Page): Promise<void> {
   });
 }
 
-test('a picture over the limit, sent past the app\'s check, is answered 413 and shown as File too big', async ({ page, request }) => {
+test('a picture over the limit, sent past the app\'s check, is answered 413 and shown as File too big', async ({ allowConsoleError, page, request }) => {
+  allowConsoleError(failedRequest(413, /\/api\/folders\/\d+\/picture\//));
   const key = await signIn(page, request, 'upload');
   const folder = (await (await request.post(CRM_API.folders, { headers: { Authorization: `Token ${key}` }, data: { name: 'Big pictures' } })).json()) as { id: number };
   // The app checks a file's size before sending it: make every picked file say it is tiny, so
@@ -41,7 +42,8 @@ test('a picture over the limit, sent past the app\'s check, is answered 413 and 
 // file: a picture the server refuses as too big (413) is 'File too big' on each of them, with the
 // server's words under it (the mailing and letter editors once said 'The file wasn't uploaded' or
 // only showed the top notice).
-test('a picture over the limit in the stage, mailing and letter editors: each says File too big', async ({ page, request }) => {
+test('a picture over the limit in the stage, mailing and letter editors: each says File too big', async ({ allowConsoleError, page, request }) => {
+  allowConsoleError(failedRequest(413, /\/api\/funnels\/\d+\/media\//));
   const key = await signIn(page, request, 'upload_editors');
   const headers = { Authorization: `Token ${key}` };
   const bot = await fakeBot(request, 'e2e_upload');
@@ -68,7 +70,8 @@ test('a picture over the limit in the stage, mailing and letter editors: each sa
 
 // The server checks a file by its first bytes, not its name: a text file renamed .png passes
 // the app's check (its type says image/png) and is refused with 'Incorrect data', attaching nothing.
-test('a text file renamed .png is refused as Incorrect data; a real PNG is then attached', async ({ page, request }) => {
+test('a text file renamed .png is refused as Incorrect data; a real PNG is then attached', async ({ allowConsoleError, page, request }) => {
+  allowConsoleError(failedRequest(400, /\/api\/funnels\/\d+\/media\//));
   const key = await signIn(page, request, 'upload_content');
   const headers = { Authorization: `Token ${key}` };
   const bot = await fakeBot(request, 'e2e_upload_content');

@@ -1,14 +1,18 @@
 // The router: file routes (src/routes, generated tree), typed auth context, trailing slashes on
 // every path (spec §2), scroll restoration and scroll to top on navigation, real pending and
 // error screens. No hash routing: Telegram puts its launch data in the hash.
-import { createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
+import { lazy } from 'react';
 import { routeTree } from './routeTree.gen';
 import type { RouterContext } from './routerContext';
 import { PendingScreen } from './routes/-components/PendingScreen';
 
-// Rarely needed, so fetched only when shown.
-const ErrorScreen = lazyRouteComponent(() => import('./routes/-components/ErrorScreen'), 'ErrorScreen');
-const NotFoundScreen = lazyRouteComponent(() => import('./routes/-components/NotFoundScreen'), 'NotFoundScreen');
+// Rarely needed, so fetched only when shown. React's lazy, not the router's lazyRouteComponent: the
+// router preloads a route's own component before rendering it, but never these defaults, and
+// lazyRouteComponent then suspends with use() in one render and not in the next, which React
+// reports as an error in the console.
+const ErrorScreen = lazy(() => import('./routes/-components/ErrorScreen').then((module) => ({ default: module.ErrorScreen })));
+const NotFoundScreen = lazy(() => import('./routes/-components/NotFoundScreen').then((module) => ({ default: module.NotFoundScreen })));
 
 export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({

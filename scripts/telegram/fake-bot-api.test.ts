@@ -1,12 +1,16 @@
 // The fake Bot API behaves like Telegram for what this product uses, seen through a real grammY
 // client, so tests of the service bot and the funnel runtime can trust it.
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, InlineKeyboard, InputFile } from 'grammy';
 import type { Update } from 'grammy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../server/test/eventually';
 import { startFakeBotApi, type FakeBotApi } from './fake-bot-api';
 
 let fake: FakeBotApi;
@@ -619,5 +623,41 @@ describe("Telegram's sending limits", () => {
       error_code: 400,
       description: "Bad Request: message can't be deleted for everyone",
     });
+  });
+});
+
+describe('a state file (--state), as npm run dev:telegram uses', () => {
+  it('keeps bots, chats, messages and the update offset across a restart', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), 'fake-telegram-')), 'data', 'fake-telegram.json');
+    const first = await startFakeBotApi({ port: 0, stateFile });
+    const { token } = first.addBot({ username: 'kept_bot' });
+    const get = async (api: FakeBotApi, body: Record<string, unknown>) => {
+      const response = await fetch(`${api.url}/bot${token}/getUpdates`, json(body));
+      return ((await response.json()) as { result: Update[] }).result;
+    };
+    first.sendUserMessage(token, { from: ann, text: '/start' });
+    const [start] = await get(first, {});
+    await fetch(`${first.url}/bot${token}/sendMessage`, json({ chat_id: ann.id, text: 'Welcome, Ann' }));
+    await get(first, { offset: start.update_id + 1 }); // confirms /start
+    first.sendUserMessage(token, { from: ann, text: 'still waiting' });
+    await first.close();
+
+    const second = await startFakeBotApi({ port: 0, stateFile });
+    try {
+      expect(second.listBots().map((bot) => bot.username)).toEqual(['kept_bot']);
+      expect(second.chatMessages(token, ann.id).map((entry) => [entry.from_bot, entry.message.text])).toEqual([
+        [false, '/start'],
+        [true, 'Welcome, Ann'],
+        [false, 'still waiting'],
+      ]);
+      // The confirmed update stays confirmed; the one not yet taken is still there, numbered on.
+      const pending = await get(second, {});
+      expect(pending.map((update) => [update.update_id, update.message?.text])).toEqual([[start.update_id + 1, 'still waiting']]);
+      // A change made now survives the next restart too (saved without waiting for close).
+      second.sendUserMessage(token, { from: ann, text: 'after the restart' });
+      await eventually(() => readFileSync(stateFile, 'utf8'), (saved) => saved.includes('after the restart'), 'the new message in the state file');
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -7,8 +7,9 @@
 //              fake.sendUserMessage(token, { from: { id: 42, first_name: 'Ann' }, text: '/start' });
 //              const reply = await fake.waitForBotMessage(token, 42);
 //              await fake.close();
-//   by hand:   npx tsx scripts/telegram/fake-bot-api.ts --port 8081 [--bot shop_bot[=TOKEN]]
+//   by hand:   npx tsx scripts/telegram/fake-bot-api.ts --port 8081 [--bot shop_bot[=TOKEN]] [--state FILE]
 //              then open http://127.0.0.1:8081/ and point TELEGRAM_API_ROOT at the same URL.
+//              With --state, bots, chats and update offsets are kept in FILE across restarts.
 //
 // Bot API:   /bot<token>/<method> (GET or POST; JSON, urlencoded or multipart), /file/bot<token>/<path>
 // Control:   JSON under /control/ (see CONTROL_ROUTES below); the page at / uses it.
@@ -38,6 +39,8 @@ export interface FakeBotApiOptions extends FakeTelegramOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /** Load the state from this JSON file at start and keep saving it there (the CLI's --state). */
+  stateFile?: string;
 }
 
 /** The running fake: every control operation of FakeTelegram, plus where it listens. */
@@ -308,6 +311,7 @@ function handleDownload(telegram: FakeTelegram, res: ServerResponse, url: URL): 
 /** Starts the fake on host:port (127.0.0.1, any free port by default). */
 export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<FakeBotApi> {
   const telegram = new FakeTelegram(options);
+  const savedState = options.stateFile ? telegram.keepStateIn(options.stateFile) : undefined;
   const page = readFileSync(PAGE_PATH);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake.local');
@@ -364,6 +368,7 @@ export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<
     },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
+        savedState?.flush();
         telegram.shutdown();
         server.close(() => resolve());
         server.closeAllConnections();
@@ -375,8 +380,15 @@ export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<
 
 // ------------------------------------------------------------------ CLI
 
-function parseArgs(argv: string[]): { port: number; host: string; bots: Array<{ username: string; token?: string }> } {
-  const out = { port: 8081, host: '127.0.0.1', bots: [] as Array<{ username: string; token?: string }> };
+interface CliArgs {
+  port: number;
+  host: string;
+  bots: Array<{ username: string; token?: string }>;
+  stateFile?: string;
+}
+
+function parseArgs(argv: string[]): CliArgs {
+  const out: CliArgs = { port: 8081, host: '127.0.0.1', bots: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {
@@ -386,11 +398,12 @@ function parseArgs(argv: string[]): { port: number; host: string; bots: Array<{ 
     };
     if (arg === '--port') out.port = Number(value());
     else if (arg === '--host') out.host = value();
+    else if (arg === '--state') out.stateFile = value();
     else if (arg === '--bot') {
       const [username, token] = value().split('=');
       out.bots.push({ username, ...(token ? { token } : {}) });
     } else if (arg === '--help' || arg === '-h') {
-      console.log('Usage: tsx scripts/telegram/fake-bot-api.ts [--port 8081] [--host 127.0.0.1] [--bot name_bot[=TOKEN]]...');
+      console.log('Usage: tsx scripts/telegram/fake-bot-api.ts [--port 8081] [--host 127.0.0.1] [--bot name_bot[=TOKEN]]... [--state FILE]');
       process.exit(0);
     } else throw new Error(`Unknown argument ${arg} (try --help)`);
   }
@@ -400,19 +413,24 @@ function parseArgs(argv: string[]): { port: number; host: string; bots: Array<{ 
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const fake = await startFakeBotApi({ port: args.port, host: args.host });
+  const fake = await startFakeBotApi({ port: args.port, host: args.host, ...(args.stateFile ? { stateFile: args.stateFile } : {}) });
+  if (args.stateFile) console.log(`State kept in ${args.stateFile} (${fake.listBots().length} bots loaded)`);
   for (const bot of args.bots) {
-    const created = fake.addBot({ username: bot.username, token: bot.token });
+    // With a state file the bot may be there already, chats and all.
+    const known = fake.listBots().find((saved) => (bot.token ? saved.token === bot.token : saved.username === bot.username));
+    const created = known ?? fake.addBot({ username: bot.username, token: bot.token });
     console.log(`bot @${created.username}  token ${created.token}`);
   }
   console.log(`Fake Telegram Bot API on ${fake.url}`);
   console.log(`  play a subscriber:   ${fake.url}/`);
   console.log(`  point the server at: TELEGRAM_API_ROOT=${fake.url}`);
+  // Stopped by process group, a signal comes from the group and another from the parent passing
+  // its own on: the second must not kill the process before the state file is written.
   const stop = () => {
     void fake.close().then(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -42,6 +42,7 @@ import {
   type WaitOptions,
 } from './model';
 import { People } from './people';
+import { readStateFile, restoreState, saveStateOnChange } from './persistence';
 import { ApiError, type Params } from './request-body';
 import { BotSettings, commandsKey } from './settings';
 import { Snapshots } from './snapshots';
@@ -406,6 +407,16 @@ export class FakeTelegram {
     this.state.files.clear();
     this.state.filesByPath.clear();
     this.state.changed();
+  }
+
+  /**
+   * Loads the state saved in `file` (when there is one) and saves every change there from now on
+   * (see ./persistence.ts); `flush` writes the last changes and stops saving.
+   */
+  keepStateIn(file: string): { flush(): void } {
+    const saved = readStateFile(file);
+    if (saved) for (const bot of restoreState(this.state, saved)) this.updates.startDelivery(bot);
+    return saveStateOnChange(this.state, file);
   }
 
   /** Stops webhook deliveries and ends waiting long polls; the HTTP server closes separately. */
