@@ -3,7 +3,7 @@
 // tables with columns in a wider column; at phone width the same screens keep their cards. In
 // English and in Russian; screenshots of each screen at both widths in the light, dark and
 // Telegram themes land in .tmp/desktop-screens/ (to look at, not compared).
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test';
 import { API } from '../contract/auth';
 import { AUTH_COOKIE } from '../contract/constants';
 import { CONTACTS_API } from '../contract/contacts';

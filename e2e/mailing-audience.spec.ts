@@ -4,7 +4,7 @@
 // The paid-speed switch has a human label, no raw API parameter. The screens are photographed at a
 // phone's width and a desktop's, in both languages, in the light and dark themes and inside
 // Telegram; the screenshots land in .tmp/screens/mailing-audience-*.png.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test';
 import { LANGUAGE_COOKIE, type Language } from '../contract/constants';
 import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API } from '../contract/mailings';

@@ -3,7 +3,7 @@
 // and each recipient says what became of their message; a person who blocked the bot reads
 // "blocked the bot" (in Russian «заблокировал бота»), not Telegram's English; and the screen stops
 // asking the server once nothing can change any more.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/test';
 import { LANGUAGE_COOKIE } from '../contract/constants';
 import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API, type Mailing } from '../contract/mailings';
