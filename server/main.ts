@@ -74,6 +74,7 @@ async function main(): Promise<void> {
     funnelRuntime: {
       sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
       stagesChanged: (funnelId) => funnelRuntime?.stagesChanged(funnelId),
+      telegramUnreachableSince: (funnelId) => funnelRuntime?.telegramUnreachableSince(funnelId) ?? null,
     },
     deliveries: { wake: () => engine.deliveries?.wake() },
   });
