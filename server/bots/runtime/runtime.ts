@@ -285,7 +285,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   /** The outbox met a 401 for this funnel's bot: it stops as if its own call had. */
   async tokenRevoked(funnelId: number): Promise<void> {
     if (this.bots.has(funnelId)) return this.revoked(funnelId);
-    if (await this.store.stopRevoked(funnelId)) await this.tellOwnerRevoked(funnelId);
+    if (await this.store.stopRevoked(funnelId)) this.tellOwnerRevoked(funnelId);
   }
 
   /** 401: the funnel stops (stop_reason 'token_revoked'); other bots go on. */
@@ -300,11 +300,12 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
     }
     await bot?.stop();
     // Once per revocation: only the call that moved the funnel from running to stopped tells.
-    if (stoppedNow) await this.tellOwnerRevoked(funnelId);
+    if (stoppedNow) this.tellOwnerRevoked(funnelId);
   }
 
-  private async tellOwnerRevoked(funnelId: number): Promise<void> {
-    await this.options.onTokenRevoked?.(funnelId).catch((error: unknown) => this.logFailure(`tell funnel ${funnelId}'s owner its token was revoked`, error));
+  /** Not waited for: neither the runtime nor the engine waits on a mail server. */
+  private tellOwnerRevoked(funnelId: number): void {
+    void this.options.onTokenRevoked?.(funnelId).catch((error: unknown) => this.logFailure(`tell funnel ${funnelId}'s owner its token was revoked`, error));
   }
 
   private logFailure(what: string, error: unknown): void {
