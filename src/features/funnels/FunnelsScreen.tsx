@@ -11,7 +11,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { BotIcon, ListIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
-import { RunControls, StateBadge } from './parts';
+import { isRevoked, RunControls, StateBadge } from './parts';
 import { useRefreshWhile } from '@/api/useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 import { useBotLabel } from '@/ui/botLabel';
@@ -45,7 +45,19 @@ export function FunnelCard({ funnel }: { funnel: Funnel }) {
             </>
           ) : null}
         </span>
-        <RunControls funnel={funnel} compact />
+        {isRevoked(funnel) ? (
+          // Running again would only be refused: the way forward is a new token from @BotFather.
+          <Link
+            to="/content/funnels/$funnelId/token/"
+            params={{ funnelId: String(funnel.id) }}
+            className="button button--primary button--small"
+            data-testid="replace-token"
+          >
+            {t('funnels.token.title')}
+          </Link>
+        ) : (
+          <RunControls funnel={funnel} compact />
+        )}
       </div>
     </article>
   );
