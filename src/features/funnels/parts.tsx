@@ -18,15 +18,15 @@ export const isRevoked = (funnel: FunnelStateFields) => funnel.state === 'stoppe
 /** A running funnel whose bot has not reached Telegram for a while: since when (else null). */
 export const unreachableSince = (funnel: FunnelStateFields) => (funnel.state === 'running' ? (funnel.telegram_unreachable_since ?? null) : null);
 
-/** "14:05" today, "26 Nov, 14:05" on another day: in the app's language and the device's time zone. */
+/** "14:05" (or "2:05 PM") today, "26 Nov, 14:05" on another day: in the app's language and the device's time zone. */
 export function useMomentLabel() {
   const { i18n } = useTranslation();
   return (iso: string) => {
     const at = new Date(iso);
     const today = at.toDateString() === new Date().toDateString();
     const options: Intl.DateTimeFormatOptions = today
-      ? { hour: '2-digit', minute: '2-digit' }
-      : { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' };
+      ? { hour: 'numeric', minute: '2-digit' }
+      : { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' };
     return new Intl.DateTimeFormat(i18n.language, options).format(at);
   };
 }
