@@ -66,7 +66,9 @@ test('a running funnel that cannot reach Telegram says since when, and "Running"
   await expect(page.getByTestId('funnel-status-text')).toContainText("can't reach Telegram since");
 
   await page.goto('/content/funnels/');
-  await expect(page.getByTestId('funnel-card').filter({ hasText: 'Coffee Shop' }).getByTestId('funnel-state')).toHaveText(/^Can't reach Telegram since/);
+  const card = page.getByTestId('funnel-card').filter({ hasText: 'Coffee Shop' });
+  await expect(card.getByTestId('funnel-state')).toHaveText('No connection');
+  await expect(card.getByTestId('funnel-health')).toHaveText(/^Can't reach Telegram since \d{1,2}:\d\d( [AP]M)?$/);
 
   // Telegram is back: the first poll that gets through clears it.
   await page.goto(`/content/funnels/${funnelId}/`);

@@ -31,18 +31,19 @@ export function useMomentLabel() {
   };
 }
 
+/** `short`: a badge beside a name (a card) says only "No connection"; the card says since when below. */
 export function useStateLabel() {
   const { t } = useTranslation();
   const moment = useMomentLabel();
-  return (funnel: FunnelStateFields) => {
+  return (funnel: FunnelStateFields, { short = false }: { short?: boolean } = {}) => {
     const since = unreachableSince(funnel);
-    if (since) return t('funnels.health.unreachableSince', { time: moment(since) });
+    if (since) return short ? t('funnels.health.unreachable') : t('funnels.health.unreachableSince', { time: moment(since) });
     return isRevoked(funnel) ? t('funnels.state.revoked') : t(`funnels.state.${funnel.state}`);
   };
 }
 
-export function StateBadge({ funnel }: { funnel: FunnelStateFields }) {
-  const label = useStateLabel()(funnel);
+export function StateBadge({ funnel, short = false }: { funnel: FunnelStateFields; short?: boolean }) {
+  const label = useStateLabel()(funnel, { short });
   const tone = unreachableSince(funnel) ? 'unreachable' : isRevoked(funnel) ? 'revoked' : funnel.state;
   return (
     <span className={`state-badge state-badge--${tone}`} data-testid="funnel-state">
