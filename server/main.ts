@@ -3,6 +3,7 @@
 // handled finish, polling stops).
 import { buildApp } from './app';
 import { inboxAlertSender } from './bots/inbox-alerts';
+import { createOwnerNotices } from './bots/owner-notices';
 import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
 import { grantListedAdmins } from './accounts/roles';
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     funnelRuntime: {
       sync: (funnelId) => funnelRuntime?.sync(funnelId) ?? Promise.resolve(),
       stagesChanged: (funnelId) => funnelRuntime?.stagesChanged(funnelId),
+      telegramUnreachableSince: (funnelId) => funnelRuntime?.telegramUnreachableSince(funnelId) ?? null,
     },
     deliveries: { wake: () => engine.deliveries?.wake() },
   });
@@ -86,12 +88,15 @@ async function main(): Promise<void> {
     funnelWebhooks: { deliver: (funnelId, update) => funnelRuntime?.deliver(funnelId, update) ?? Promise.resolve('unknown') },
   });
   appLog = app.log;
+  // The owner hears of a revoked token and of a mailing that paused itself (service bot, e-mail).
+  const ownerNotices = createOwnerNotices({ db, config, mailer, log: app.log.child({ component: 'owner-notices' }) });
   funnelRuntime = new FunnelRuntime({
     db,
     config,
     tokenOf: (funnel) => decryptBotToken(funnel, config),
     log: app.log.child({ component: 'bot-runtime' }),
     alertOwner: inboxAlertSender(config),
+    onTokenRevoked: (funnelId) => ownerNotices.tokenRevoked(funnelId),
     limits,
   });
   const deliveries = new OutboxSender({
@@ -101,7 +106,7 @@ async function main(): Promise<void> {
     log: app.log.child({ component: 'outbox' }),
     limits,
     // The mailing side's rules (start when due, finish, pause), through the engine's port.
-    mailings: mailingEvents(db),
+    mailings: mailingEvents(db, { onAutoPaused: (mailingId, reason) => ownerNotices.mailingPaused(mailingId, reason) }),
     onRevoked: (funnelId) => funnelRuntime!.tokenRevoked(funnelId),
   });
   engine.deliveries = deliveries;

@@ -58,6 +58,11 @@ export const FunnelSchema = Type.Object({
   template_id: Nullable(Type.Integer()),
   /** The CRM folder it is grouped in (one at most). */
   folder_id: Nullable(Type.Integer()),
+  /**
+   * A running funnel whose bot has not reached Telegram (network failures or 5xx) for longer than
+   * a short threshold: since when. Null once a call gets through again.
+   */
+  telegram_unreachable_since: Nullable(Timestamp()),
   created_at: Timestamp(),
 });
 export type Funnel = Static<typeof FunnelSchema>;

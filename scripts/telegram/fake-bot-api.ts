@@ -199,13 +199,15 @@ const CONTROL_ROUTES: Array<[method: string, pattern: RegExp, handler: ControlHa
     /^\/control\/bots\/([^/]+)\/failures$/,
     async ({ telegram, params, body }) => {
       const b = await body();
-      telegram.failNextCalls(params[0], {
-        count: Number(b.count ?? 1),
+      const failure = {
         error_code: Number(b.error_code),
         description: b.description as string,
         parameters: b.parameters as { retry_after?: number } | undefined,
         methods: b.methods as string[] | undefined,
-      });
+      };
+      // `ms`: every matching call fails for that long (an outage), instead of the next `count`.
+      if (b.ms !== undefined) telegram.failCallsFor(params[0], { ...failure, ms: Number(b.ms) });
+      else telegram.failNextCalls(params[0], { ...failure, count: Number(b.count ?? 1) });
       return true;
     },
   ],

@@ -29,8 +29,8 @@ export interface FunnelServiceDeps {
   now: () => Date;
   /** The Bot API client for a token (server/telegram/client.ts's interactiveBotApi). */
   botApi: BotApiFor;
-  /** Told when a copy adds stages to a funnel (a no-op when omitted). */
-  runtime?: Pick<FunnelRuntimePort, 'stagesChanged'>;
+  /** Told when a copy adds stages to a funnel; asked whether a running bot reaches Telegram (a no-op when omitted). */
+  runtime?: Pick<FunnelRuntimePort, 'stagesChanged' | 'telegramUnreachableSince'>;
 }
 
 // Correlated subqueries in plain SQL: Drizzle may print a column without its table there.
@@ -57,12 +57,21 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
     stage_count: Number(counts.stage_count),
     template_id: counts.template_id ?? null,
     folder_id: row.folderId,
+    // Filled in by list and get, which ask the runtime (createFunnelService's withReachability).
+    telegram_unreachable_since: null,
     created_at: row.createdAt.toISOString(),
   };
 }
 
 export function createFunnelService({ db, config, now, botApi, runtime = idleFunnelRuntime }: FunnelServiceDeps) {
   const orm = db.orm;
+
+  /** A running funnel whose bot has not reached Telegram for a while says since when. */
+  function withReachability(funnel: Funnel): Funnel {
+    if (funnel.state !== 'running') return funnel;
+    const since = runtime.telegramUnreachableSince?.(funnel.id) ?? null;
+    return since ? { ...funnel, telegram_unreachable_since: since.toISOString() } : funnel;
+  }
 
   async function list(ownerId: number, { archived, folder }: { archived: boolean; folder?: number }): Promise<Funnel[]> {
     const rows = await orm
@@ -76,7 +85,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
         ),
       )
       .orderBy(desc(funnels.createdAt), desc(funnels.id));
-    return rows.map((r) => toFunnel(r.funnel, r));
+    return rows.map((r) => withReachability(toFunnel(r.funnel, r)));
   }
 
   async function get(ownerId: number, funnelId: number): Promise<Funnel> {
@@ -86,7 +95,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
       .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)))
       .limit(1);
     if (!row) throw notFound();
-    return toFunnel(row.funnel, row);
+    return withReachability(toFunnel(row.funnel, row));
   }
 
   /** Verifies the token with getMe, then stores it encrypted. */

@@ -9,6 +9,11 @@ export interface FunnelRuntimePort {
    * committed: its bot reads them again at once; no other funnel's copy is dropped.
    */
   stagesChanged(funnelId: number): void;
+  /**
+   * Since when this running funnel's bot has failed to reach Telegram (network failures or 5xx
+   * for longer than a short threshold), or null. Optional: API-only tests have no runtime.
+   */
+  telegramUnreachableSince?(funnelId: number): Date | null;
 }
 
 export const idleFunnelRuntime: FunnelRuntimePort = {

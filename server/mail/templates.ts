@@ -13,7 +13,7 @@ export interface Recipient {
   language: Language;
 }
 
-const SITE_NAME = 'Funnels';
+export const SITE_NAME = 'Funnels';
 
 interface Wording {
   greeting: (name: string) => string;
@@ -61,7 +61,7 @@ const WORDING: Record<Language, Wording> = {
   },
 };
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 

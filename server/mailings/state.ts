@@ -185,14 +185,27 @@ export async function startOwnersMailing(db: Db, target: OwnedMailing, now: () =
 }
 
 /** The mailing side of the delivery engine (its MailingEvents port), on this database. */
-export function mailingEvents(db: Db, { now = () => new Date(), wake }: { now?: () => Date; wake?: () => void } = {}): MailingEvents {
+export function mailingEvents(
+  db: Db,
+  {
+    now = () => new Date(),
+    wake,
+    onAutoPaused,
+  }: {
+    now?: () => Date;
+    wake?: () => void;
+    /** Told once per mailing the engine paused (only the write that paused it tells): the owner's notice. */
+    onAutoPaused?: (mailingId: number, reason: MailingPauseReason) => Promise<void>;
+  } = {},
+): MailingEvents {
   const pauseWhere = async (column: 'id' | 'funnel_id', id: number, reason: MailingPauseReason) => {
-    await db.query(`update mailings set state = $2, pause_reason = $3, updated_at = now() where ${column} = $1 and state = any($4::text[])`, [
-      id,
-      MAILING_TRANSITIONS.pause.to,
-      reason,
-      [...MAILING_TRANSITIONS.pause.from],
-    ]);
+    const paused = await db.query<{ id: number }>(
+      `update mailings set state = $2, pause_reason = $3, updated_at = now() where ${column} = $1 and state = any($4::text[]) returning id`,
+      [id, MAILING_TRANSITIONS.pause.to, reason, [...MAILING_TRANSITIONS.pause.from]],
+    );
+    // After the write, and not waited for: the engine's tick never waits on a mail server, and a
+    // notice that fails (the notifier logs it) never undoes the pause.
+    for (const row of paused) void onAutoPaused?.(row.id, reason).catch(() => undefined);
   };
   return {
     async startDue() {

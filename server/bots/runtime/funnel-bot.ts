@@ -27,6 +27,7 @@ import { type BotRateLimiter, PREPAID_SLOT, type PrepaidSlot, type SendTicket } 
 import { deliverReplies, ReplyQueue } from './replies';
 import type { AdoptedReply } from './store';
 import { DATABASE_RETRY_MAX_MS, DATABASE_RETRY_MIN_MS } from '../../db/retry';
+import { TelegramReachability } from './reachability';
 
 /**
  * An update's handling waits this long for its reply to go: enough for the first retries of a
@@ -71,6 +72,8 @@ export interface FunnelBotOptions {
   alertOwner?: FunnelContext['alertOwner'];
   /** The bot's sending rate, shared with its mailings (replies take the next free slot first). */
   limiter?: BotRateLimiter;
+  /** Failures alone for this long make the bot "cannot reach Telegram" (tests shorten it). */
+  unreachableAfterMs?: number;
 }
 
 /** Bot API methods that send a message to a chat: they count against the bot's rate. */
@@ -107,6 +110,8 @@ export class FunnelBot {
   /** The token this bot runs with (a replaced token restarts it). */
   readonly tokenHash: string;
   readonly bot: Bot;
+  /** Whether its calls reach Telegram (the funnel's API shows "cannot reach Telegram since"). */
+  readonly reachability: TelegramReachability;
   private readonly abort = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private loop: Promise<void> | undefined;
@@ -145,7 +150,14 @@ export class FunnelBot {
         ticket.done();
       }
     };
-    this.bot = createBot(token, { apiRoot, botInfo: botInfoOf(funnel), timeoutSeconds: API_TIMEOUT_S, perAttempt: limiter ? [paced] : [] });
+    this.reachability = new TelegramReachability(options.unreachableAfterMs);
+    const observed = this.reachability.observer();
+    this.bot = createBot(token, {
+      apiRoot,
+      botInfo: botInfoOf(funnel),
+      timeoutSeconds: API_TIMEOUT_S,
+      perAttempt: limiter ? [observed, paced] : [observed],
+    });
     const replies = new ReplyQueue();
     const fc: FunnelContext = {
       funnelId: funnel.id,
@@ -257,6 +269,10 @@ export class FunnelBot {
     let delay = minDelay;
     let databaseDelay = DATABASE_RETRY_MIN_MS;
     let webhookCleared = false;
+    // After a failure the next poll asks without waiting (timeout 0): its answer says at once
+    // that Telegram is reached again (the "cannot reach Telegram" state clears), instead of a
+    // long poll's up to POLL_TIMEOUT_S later.
+    let afterFailure = false;
     while (!signal.aborted) {
       try {
         if (!webhookCleared) {
@@ -265,10 +281,11 @@ export class FunnelBot {
           webhookCleared = true;
         }
         const updates = await this.bot.api.getUpdates(
-          { offset: lastHandled + 1, limit: 100, timeout: POLL_TIMEOUT_S, allowed_updates: [...FUNNEL_ALLOWED_UPDATES] },
+          { offset: lastHandled + 1, limit: 100, timeout: afterFailure ? 0 : POLL_TIMEOUT_S, allowed_updates: [...FUNNEL_ALLOWED_UPDATES] },
           apiSignal,
         );
         delay = minDelay;
+        afterFailure = false;
         if (updates.length > 0) {
           if (updateReceived.hasSubscribers) this.published(updates);
           const notTaken = await this.handleBatch(updates);
@@ -288,6 +305,7 @@ export class FunnelBot {
           this.tokenRevoked();
           break;
         }
+        afterFailure = true;
         const wait = jittered(delay);
         this.options.log.warn(
           { funnel_id: this.funnelId },

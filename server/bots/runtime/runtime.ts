@@ -52,6 +52,10 @@ export interface FunnelRuntimeOptions {
   limits?: BotRateLimits;
   /** How often the runtime says it is alive and looks for replies a dead one left (tests shorten it). */
   heartbeatMs?: number;
+  /** Failures alone for this long make a bot "cannot reach Telegram" (TELEGRAM_UNREACHABLE_AFTER_MS; tests shorten it). */
+  unreachableAfterMs?: number;
+  /** Tells a funnel's owner their token was revoked (once: when the runtime stops the funnel for it). */
+  onTokenRevoked?(funnelId: number): Promise<void>;
 }
 
 export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
@@ -68,6 +72,14 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   constructor(private readonly options: FunnelRuntimeOptions) {
     this.transport = options.transport ?? (options.config.publicUrl.startsWith('https://') ? 'webhook' : 'polling');
     this.store = createRuntimeStore(options.db);
+  }
+
+  /**
+   * Since when this funnel's running bot has not reached Telegram (only past the threshold; null
+   * when it does, or when it does not run here).
+   */
+  telegramUnreachableSince(funnelId: number): Date | null {
+    return this.bots.get(funnelId)?.reachability.unreachableSince() ?? null;
   }
 
   /** The funnels whose bots run in this process. */
@@ -234,6 +246,7 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
       replyGiveUpMs: this.options.replyGiveUpMs,
       alertOwner: this.options.alertOwner,
       limiter: this.options.limits?.of(funnel.id),
+      unreachableAfterMs: this.options.unreachableAfterMs,
     });
   }
 
@@ -272,19 +285,27 @@ export class FunnelRuntime implements FunnelRuntimePort, FunnelWebhookPort {
   /** The outbox met a 401 for this funnel's bot: it stops as if its own call had. */
   async tokenRevoked(funnelId: number): Promise<void> {
     if (this.bots.has(funnelId)) return this.revoked(funnelId);
-    await this.store.stopRevoked(funnelId);
+    if (await this.store.stopRevoked(funnelId)) this.tellOwnerRevoked(funnelId);
   }
 
   /** 401: the funnel stops (stop_reason 'token_revoked'); other bots go on. */
   private async revoked(funnelId: number): Promise<void> {
     const bot = this.bots.get(funnelId);
     this.bots.delete(funnelId);
+    let stoppedNow = false;
     try {
-      await this.store.stopRevoked(funnelId);
+      stoppedNow = await this.store.stopRevoked(funnelId);
     } catch (error) {
       this.logFailure(`mark funnel ${funnelId} stopped`, error);
     }
     await bot?.stop();
+    // Once per revocation: only the call that moved the funnel from running to stopped tells.
+    if (stoppedNow) this.tellOwnerRevoked(funnelId);
+  }
+
+  /** Not waited for: neither the runtime nor the engine waits on a mail server. */
+  private tellOwnerRevoked(funnelId: number): void {
+    void this.options.onTokenRevoked?.(funnelId).catch((error: unknown) => this.logFailure(`tell funnel ${funnelId}'s owner its token was revoked`, error));
   }
 
   private logFailure(what: string, error: unknown): void {

@@ -170,8 +170,8 @@ export interface RuntimeStore {
   setBlocked(funnelId: number, telegramId: number, blocked: boolean): Promise<void>;
   /** The database itself, for what the runtime shares with others (telegram/send.ts reads the media). */
   readonly db: Db;
-  /** The token was revoked: the funnel stops and its owner sees why. */
-  stopRevoked(funnelId: number): Promise<void>;
+  /** The token was revoked: the funnel stops and its owner sees why. True when this call stopped it (it was running). */
+  stopRevoked(funnelId: number): Promise<boolean>;
   /** Deletes handled_updates rows, and replies that ended, older than HANDLED_UPDATES_KEEP_HOURS. */
   pruneHandledUpdates(): Promise<void>;
   /** Drops one funnel's stages from memory (a read under way is not kept): its next update reads them again. */
@@ -502,10 +502,11 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       await q('update people set blocked = $3 where funnel_id = $1 and telegram_id = $2', [funnelId, telegramId, blocked]);
     },
     async stopRevoked(funnelId) {
-      await q(
-        `update funnels set state = 'stopped', stop_reason = 'token_revoked', updated_at = now() where id = $1 and state = 'running'`,
+      const stopped = await q<{ id: number }>(
+        `update funnels set state = 'stopped', stop_reason = 'token_revoked', updated_at = now() where id = $1 and state = 'running' returning id`,
         [funnelId],
       );
+      return stopped.length > 0;
     },
     forgetStages(funnelId) {
       stageCache.delete(funnelId);

@@ -14,7 +14,7 @@ import { LockIcon, UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { ArchiveIcon, CopyIcon, MegaphoneIcon, PlusIcon, SendIcon, TagIcon, TextIcon } from '@/ui/glyphs';
-import { RunControls, StateBadge } from './parts';
+import { isRevoked, RunControls, StateBadge, unreachableSince, useMomentLabel } from './parts';
 import { BotSection } from './BotSection';
 import { PeriodTabs, StageResults } from './StageResults';
 import { StageList } from './StageList';
@@ -40,6 +40,7 @@ export function FunnelScreen({
   const { t } = useTranslation();
   const navigate = useNavigate();
   const refresh = useRefresh();
+  const moment = useMomentLabel();
   const funnelId = data.id;
   const [archiving, setArchiving] = useState(false);
   usePageHead(data.name);
@@ -69,7 +70,8 @@ export function FunnelScreen({
   }
 
   const back = <BackLink to={ROUTES.funnels} label={t('funnels.list.title')} />;
-  const revoked = data.state === 'stopped' && data.stop_reason === 'token_revoked';
+  const revoked = isRevoked(data);
+  const unreachable = unreachableSince(data);
   const id = String(funnelId);
 
   return (
@@ -83,13 +85,19 @@ export function FunnelScreen({
             {t('funnels.list.people', { count: data.people_count })}
           </span>
         </div>
-        <p className="funnel-status-text">{data.bot_username === null ? t('funnels.funnel.noBotText') : t(`funnels.funnel.stateText.${revoked ? 'revoked' : data.state}`)}</p>
+        <p className="funnel-status-text" data-testid="funnel-status-text">
+          {data.bot_username === null
+            ? t('funnels.funnel.noBotText')
+            : unreachable
+              ? t('funnels.health.unreachableText', { time: moment(unreachable) })
+              : t(`funnels.funnel.stateText.${revoked ? 'revoked' : data.state}`)}
+        </p>
         {data.bot_username === null ? (
           <Link to="/content/funnels/$funnelId/token/" params={{ funnelId: String(funnelId) }} className="button button--primary button--small" data-testid="connect-bot">
             {t('funnels.funnel.connectBot')}
           </Link>
         ) : revoked ? (
-          <Link to="/content/funnels/$funnelId/token/" params={{ funnelId: String(funnelId) }} className="button button--primary button--small">
+          <Link to="/content/funnels/$funnelId/token/" params={{ funnelId: String(funnelId) }} className="button button--primary button--small" data-testid="replace-token">
             {t('funnels.token.title')}
           </Link>
         ) : data.archived ? null : (

@@ -11,7 +11,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { BotIcon, ListIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
-import { RunControls, StateBadge } from './parts';
+import { isRevoked, RunControls, StateBadge, unreachableSince, useMomentLabel } from './parts';
 import { useRefreshWhile } from '@/api/useApi';
 import { ArchiveIcon, PlusIcon } from '@/ui/glyphs';
 import { useBotLabel } from '@/ui/botLabel';
@@ -19,6 +19,8 @@ import { useBotLabel } from '@/ui/botLabel';
 export function FunnelCard({ funnel }: { funnel: Funnel }) {
   const { t } = useTranslation();
   const botLabel = useBotLabel();
+  const moment = useMomentLabel();
+  const unreachable = unreachableSince(funnel);
   return (
     <article className="funnel-card" data-testid="funnel-card" aria-label={funnel.name}>
       <Link to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="funnel-card-main">
@@ -29,8 +31,13 @@ export function FunnelCard({ funnel }: { funnel: Funnel }) {
           <span className="funnel-card-name">{funnel.name}</span>
           <span className="funnel-card-bot">{botLabel(funnel)}</span>
         </span>
-        <StateBadge funnel={funnel} />
+        <StateBadge funnel={funnel} short />
       </Link>
+      {unreachable ? (
+        <p className="funnel-card-alert" data-testid="funnel-health">
+          {t('funnels.health.unreachableSince', { time: moment(unreachable) })}
+        </p>
+      ) : null}
       <div className="funnel-card-footer">
         <span className="funnel-card-stats">
           <span data-testid="funnel-people">{t('funnels.list.people', { count: funnel.people_count })}</span>
@@ -45,7 +52,19 @@ export function FunnelCard({ funnel }: { funnel: Funnel }) {
             </>
           ) : null}
         </span>
-        <RunControls funnel={funnel} compact />
+        {isRevoked(funnel) ? (
+          // Running again would only be refused: the way forward is a new token from @BotFather.
+          <Link
+            to="/content/funnels/$funnelId/token/"
+            params={{ funnelId: String(funnel.id) }}
+            className="button button--primary button--small"
+            data-testid="replace-token"
+          >
+            {t('funnels.token.title')}
+          </Link>
+        ) : (
+          <RunControls funnel={funnel} compact />
+        )}
       </div>
     </article>
   );

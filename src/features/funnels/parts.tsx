@@ -12,15 +12,39 @@ import { runChange, runRead } from '@/api/action';
 import { describeFailure, noticeFailure, success, translateServerMessage, useRefresh } from '@/api/useApi';
 import './funnels.css';
 
-export function useStateLabel() {
-  const { t } = useTranslation();
-  return (funnel: Pick<Funnel, 'state'> & { stop_reason?: Funnel['stop_reason'] }) =>
-    funnel.state === 'stopped' && funnel.stop_reason === 'token_revoked' ? t('funnels.state.revoked') : t(`funnels.state.${funnel.state}`);
+type FunnelStateFields = Pick<Funnel, 'state'> & Partial<Pick<Funnel, 'stop_reason' | 'telegram_unreachable_since'>>;
+
+export const isRevoked = (funnel: FunnelStateFields) => funnel.state === 'stopped' && funnel.stop_reason === 'token_revoked';
+/** A running funnel whose bot has not reached Telegram for a while: since when (else null). */
+export const unreachableSince = (funnel: FunnelStateFields) => (funnel.state === 'running' ? (funnel.telegram_unreachable_since ?? null) : null);
+
+/** "14:05" (or "2:05 PM") today, "26 Nov, 14:05" on another day: in the app's language and the device's time zone. */
+export function useMomentLabel() {
+  const { i18n } = useTranslation();
+  return (iso: string) => {
+    const at = new Date(iso);
+    const today = at.toDateString() === new Date().toDateString();
+    const options: Intl.DateTimeFormatOptions = today
+      ? { hour: 'numeric', minute: '2-digit' }
+      : { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' };
+    return new Intl.DateTimeFormat(i18n.language, options).format(at);
+  };
 }
 
-export function StateBadge({ funnel }: { funnel: Pick<Funnel, 'state'> & { stop_reason?: Funnel['stop_reason'] } }) {
-  const label = useStateLabel()(funnel);
-  const tone = funnel.stop_reason === 'token_revoked' && funnel.state === 'stopped' ? 'revoked' : funnel.state;
+/** `short`: a badge beside a name (a card) says only "No connection"; the card says since when below. */
+export function useStateLabel() {
+  const { t } = useTranslation();
+  const moment = useMomentLabel();
+  return (funnel: FunnelStateFields, { short = false }: { short?: boolean } = {}) => {
+    const since = unreachableSince(funnel);
+    if (since) return short ? t('funnels.health.unreachable') : t('funnels.health.unreachableSince', { time: moment(since) });
+    return isRevoked(funnel) ? t('funnels.state.revoked') : t(`funnels.state.${funnel.state}`);
+  };
+}
+
+export function StateBadge({ funnel, short = false }: { funnel: FunnelStateFields; short?: boolean }) {
+  const label = useStateLabel()(funnel, { short });
+  const tone = unreachableSince(funnel) ? 'unreachable' : isRevoked(funnel) ? 'revoked' : funnel.state;
   return (
     <span className={`state-badge state-badge--${tone}`} data-testid="funnel-state">
       <span className="state-badge-dot" aria-hidden="true" />
