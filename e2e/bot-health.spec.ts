@@ -2,7 +2,7 @@
 // token" (not "Run again", which could only be refused), in the list and on its screen; a running
 // funnel whose bot cannot reach Telegram says so, and since when, instead of "Running", and goes
 // back to "Running" once Telegram answers again.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/test';
 import { FUNNELS_API } from '../contract/funnels';
 import { FAKE, fakeBot, signIn, type FakeBot } from './support/builder';
 
