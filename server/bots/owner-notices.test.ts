@@ -2,9 +2,6 @@
 // mailing that paused itself. Once per event, by the service bot (the fake Bot API's chat with
 // the owner) and by e-mail (a real SMTP listener), in the owner's language, with what to do and a
 // link to the screen.
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { eq } from 'drizzle-orm';
@@ -13,40 +10,15 @@ import { createMailer, type Mailer } from '../mail/mailer';
 import { mailingEvents } from '../mailings/state';
 import { createFunnel, createOwner, pollingPastEverything, silentLog, testRuntime } from '../test/funnel-runtime';
 import { eventually } from '../test/eventually';
+import { startSmtpListener, type SmtpListener } from '../test/smtp';
 import { createTestDb, TEST_BOT_TOKEN, type TestDb } from '../test/helpers';
 import { createOwnerNotices, type OwnerNotices } from './owner-notices';
 import type { FunnelRuntime } from './runtime/runtime';
 
 const PUBLIC_URL = 'https://funnels.test';
 
-/** A real SMTP server on a loopback port that keeps every message it accepts, parsed. */
-async function startSmtpListener() {
-  const inbox: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push(mail);
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  const to = (mail: ParsedMail) => [mail.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address?.toLowerCase()));
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    mailsTo: (address: string) => inbox.filter((mail) => to(mail).includes(address.toLowerCase())),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 let fake: FakeBotApi;
-let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+let smtp: SmtpListener;
 let testDb: TestDb;
 let mailer: Mailer;
 let notices: OwnerNotices;

@@ -1,10 +1,8 @@
 // E-mail as a person receives it: over real SMTP (a listener inside the test) or as .eml
 // files in the outbox folder, in English or Russian, with working links.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/auth';
 import {
@@ -18,50 +16,9 @@ import {
   uniqueEmail,
   type TestDb,
 } from '../test/helpers';
+import { startSmtpListener } from '../test/smtp';
 import { createMailer, outboxDir } from './mailer';
 import { activationMail, passwordResetMail } from './templates';
-
-/** A real SMTP server on a loopback port that parses every message it accepts. */
-async function startSmtpListener() {
-  const inbox: ParsedMail[] = [];
-  const waiting: { to: string; resolve: (mail: ParsedMail) => void }[] = [];
-  const recipients = (mail: ParsedMail) =>
-    [mail.to ?? []].flat().flatMap((address) => address.value.map((v) => v.address?.toLowerCase()));
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push(mail);
-          for (const waiter of [...waiting]) {
-            if (recipients(mail).includes(waiter.to)) {
-              waiting.splice(waiting.indexOf(waiter), 1);
-              waiter.resolve(mail);
-            }
-          }
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    inbox,
-    receive(to: string, timeoutMs = 10_000): Promise<ParsedMail> {
-      const already = inbox.find((mail) => recipients(mail).includes(to));
-      if (already) return Promise.resolve(already);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no mail for ${to}`)), timeoutMs);
-        waiting.push({ to, resolve: (mail) => (clearTimeout(timer), resolve(mail)) });
-      });
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 function linkInText(text: string | undefined): string {
   const match = /https:\/\/funnels\.test\/\S+/.exec(text ?? '');
