@@ -92,7 +92,7 @@ export function TelegramWelcomeScreen({ redirectTo }: { redirectTo?: string }) {
 
   if (choosing === 'choice') {
     return (
-      <AuthLayout heading={t('signIn.telegramWelcome.heading')} subtitle={t('signIn.telegramWelcome.subtitle')}>
+      <AuthLayout heading={t('signIn.telegramWelcome.heading')} subtitle={t('signIn.telegramWelcome.subtitle')} footer={<p>{t('signIn.telegramWelcome.startHereHint')}</p>}>
         <div className="form" data-testid="telegram-welcome">
           <FormAlert messages={errors.messages} />
           <Button
@@ -106,7 +106,6 @@ export function TelegramWelcomeScreen({ redirectTo }: { redirectTo?: string }) {
           <Button variant="secondary" disabled={busy} onClick={() => void startHere()}>
             {t('signIn.telegramWelcome.startHere')}
           </Button>
-          <p className="auth-subtitle">{t('signIn.telegramWelcome.startHereHint')}</p>
         </div>
       </AuthLayout>
     );
