@@ -5,6 +5,7 @@ export type {
   ActivationBody,
   CredentialsBody,
   TelegramLinkBody,
+  TelegramIdentityBody,
   ByIdQuery,
   ByIdsQuery,
   CurrentUser,
@@ -25,6 +26,12 @@ export type FieldErrors = Record<string, string[]>;
 export interface DetailError { detail: string }
 export type ApiError = FieldErrors | DetailError;
 
+/**
+ * The one coded answer of the auth API: init data that is genuine, of an identity no account
+ * knows yet (401). The Mini App then offers "I already have an account" or "Start here".
+ */
+export const TELEGRAM_UNKNOWN_CODE = 'telegram_unknown';
+
 /** API paths (spec §7): the server's routes and the clients' calls (none takes a parameter). */
 export const API = {
   me: '/api/users/me/',
@@ -41,6 +48,10 @@ export const API = {
   /** POST (Telegram init data): move this Telegram identity to the e-mail account; DELETE: unlink it. */
   telegramLink: '/api/users/me/telegram/',
   credentials: '/api/users/me/credentials/',
+  /** POST { init_data } without a session: "Start here", an account for a Telegram identity no account knows (201). */
+  telegramStart: '/api/users/telegram/',
+  /** POST { init_data } with the e-mail account's token: "I already have an account", the identity opens it from now on. */
+  telegramAttach: '/api/users/me/telegram_identity/',
   login: '/api/token/login/',
   logout: '/api/token/logout/',
 } as const;

@@ -25,6 +25,8 @@ export const ROUTES = {
   signIn: '/sign-in/',
   signUp: '/sign-up/',
   lostPass: '/lost-pass/',
+  /** The first open from Telegram of an identity no account knows: "I already have an account" or "Start here". */
+  telegramWelcome: '/welcome/',
 } as const;
 
 /** Links in e-mails, after {PUBLIC_URL}: the activation page, and the password-reset page (no trailing slash, as the spec shows). */

@@ -22,6 +22,8 @@ export const TEMPLATES_PATHS = {
   template: '/api/templates/:id/',
   versions: '/api/templates/:id/versions/',
   cover: '/api/templates/:id/cover/',
+  /** A published template's public card (GET, no credentials needed). */
+  card: '/api/templates/:id/card/',
   add: '/api/templates/:id/add/',
   stats: '/api/templates/:id/stats/',
   media: '/api/template-media/:id/',
@@ -34,6 +36,7 @@ export const TEMPLATES_API = {
   template: (id: number) => fillPath(TEMPLATES_PATHS.template, { id }),
   versions: (id: number) => fillPath(TEMPLATES_PATHS.versions, { id }),
   cover: (id: number) => fillPath(TEMPLATES_PATHS.cover, { id }),
+  card: (id: number) => fillPath(TEMPLATES_PATHS.card, { id }),
   add: (id: number) => fillPath(TEMPLATES_PATHS.add, { id }),
   stats: (id: number) => fillPath(TEMPLATES_PATHS.stats, { id }),
   media: (id: number) => fillPath(TEMPLATES_PATHS.media, { id }),

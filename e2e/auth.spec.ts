@@ -135,3 +135,28 @@ test('sign-in returns the visitor to the page they were sent from, and never to 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/content\/panel\/$/);
 });
+
+test('the sign-in screen never says "Welcome back" on a first visit, and does once the visitor has signed in on this device', async ({ page, request }) => {
+  const user = await createActiveUser(request, newUser('greeting'));
+  await page.goto('/sign-in/');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByText('Welcome back')).toHaveCount(0);
+
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/content\/panel\/$/);
+  await page.getByRole('link', { name: 'Settings' }).first().click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in\//);
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+});
+
+test.describe('in Russian', () => {
+  test.use({ locale: 'ru-RU' });
+  test('a first visit reads «Вход»', async ({ page }) => {
+    await page.goto('/sign-in/');
+    await expect(page.getByRole('heading', { name: 'Вход' })).toBeVisible();
+    await expect(page.getByText('С возвращением')).toHaveCount(0);
+  });
+});

@@ -7,7 +7,7 @@ import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX } from '../contract/funnels';
 import { MAILINGS_API } from '../contract/mailings';
 import { LETTERS_API } from '../contract/letters';
 import { botMessages, FAKE, fakeBot, signIn, stageCounts, stageRows, typeMessage, type FakeBot, type FakeMessage, type Segment } from './support/builder';
-import { DARK_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
+import { DARK_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
 
 async function addStage(page: Page, title: string, segments: Segment[], preview: string, nextButton: boolean, extra?: () => Promise<void>) {
   await page.getByRole('link', { name: 'Add a stage' }).click();
@@ -365,6 +365,7 @@ test('the funnel screens fit a phone in the light and dark themes and inside Tel
   // Inside Telegram the user is the one of the init data (no token cookie).
   await page.context().clearCookies();
   const initData = signedInitData(telegramUser());
+  await startAsTelegramUser(request, initData);
   const telegramPaths = await seedFunnel(request, { Authorization: `TG ${initData}` });
   for (const path of telegramPaths) {
     await openAsMiniApp(page, path, initData, DARK_THEME);

@@ -9,7 +9,7 @@ import { LANGUAGE_COOKIE, type Language } from '../contract/constants';
 import { FUNNELS_API } from '../contract/funnels';
 import { fakeBot, signIn } from './support/builder';
 import { BASE_URL } from './support/env';
-import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
+import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
 
 /** The narrowest an address field may get: room for "https://example.com/…" to be read. */
 const MIN_ADDRESS_WIDTH = 150;
@@ -130,6 +130,7 @@ for (const width of widths) {
         await page.context().clearCookies();
         await page.context().addCookies([{ name: LANGUAGE_COOKIE, value: language, url: BASE_URL }]);
         const initData = signedInitData({ ...telegramUser(), language_code: language });
+        await startAsTelegramUser(request, initData);
         const telegramPath = await seedStage(request, { Authorization: `TG ${initData}` });
         for (const [themeName, theme] of [['dark', DARK_THEME], ['light', LIGHT_THEME]] as const) {
           // A fresh document each time: only the address's #fragment differs between the two.

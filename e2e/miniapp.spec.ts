@@ -81,6 +81,49 @@ test('an e-mail user opens the Mini App, signs in with e-mail once, and Telegram
   await expect(page.getByTestId('funnel-card')).toContainText('Linked Shop');
 });
 
+test('a first open from Telegram asks whether the person has an account; "Start here" makes one, and the next open goes straight in', async ({ page }) => {
+  const user = telegramUser();
+  await openAsMiniApp(page, '/', signedInitData(user), DARK_THEME, { firstOpen: true });
+  await expect(page).toHaveURL(/\/welcome\//);
+  await expect(page.getByRole('heading', { name: 'Welcome! Do you already have an account?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Start here' }).click();
+  await expect(page).toHaveURL(/\/content\/panel\//);
+  await expect(page.getByText(user.first_name).first()).toBeVisible();
+
+  // The identity has its account now: Telegram opens it with no question.
+  await page.context().clearCookies();
+  await openAsMiniApp(page, '/content/funnels/', signedInitData(user), DARK_THEME, { firstOpen: true });
+  await expect(page).toHaveURL(/\/content\/funnels\//);
+  await expect(page.getByRole('heading', { name: 'Welcome! Do you already have an account?' })).toHaveCount(0);
+});
+
+test('a first open from Telegram: "I already have an account" signs in with e-mail once, and Telegram opens that account with its funnels from then on', async ({ page, request }) => {
+  const account = await createActiveUser(request, newUser('welcome'));
+  const key = await loginToken(request, account);
+  const username = `welc_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}_bot`;
+  const bot = ((await (await request.post(`http://127.0.0.1:${FAKE_TELEGRAM_PORT}/control/bots`, { data: { username, first_name: 'Welcome Shop' } })).json()) as { result: { token: string } }).result;
+  expect((await request.post(FUNNELS_API.funnels, { headers: { Authorization: `Token ${key}` }, data: { bot_token: bot.token } })).status()).toBe(201);
+
+  const user = telegramUser();
+  await openAsMiniApp(page, '/content/funnels/', signedInitData(user), DARK_THEME, { firstOpen: true });
+  await expect(page).toHaveURL(/\/welcome\//);
+  await page.getByRole('button', { name: 'I already have an account' }).click();
+  const form = page.getByTestId('telegram-welcome-account');
+  await form.getByLabel('Email').fill(account.email);
+  await form.getByLabel('Password').fill('wrong-password-1');
+  await form.getByRole('button', { name: 'Sign in and link Telegram' }).click();
+  await expect(form.getByText('Unable to log in with provided credentials.')).toBeVisible();
+  await form.getByLabel('Password').fill(account.password);
+  await form.getByRole('button', { name: 'Sign in and link Telegram' }).click();
+  await expect(page).toHaveURL(/\/content\/funnels\/(#.*)?$/);
+  await expect(page.getByTestId('funnel-card')).toContainText('Welcome Shop');
+
+  // Next time Telegram opens the app, it is that account straight away.
+  await page.context().clearCookies();
+  await openAsMiniApp(page, '/content/funnels/', signedInitData(user), DARK_THEME, { firstOpen: true });
+  await expect(page.getByTestId('funnel-card')).toContainText('Welcome Shop');
+});
+
 test("inside Telegram the app speaks the Telegram user's language, and signing out offers to continue with Telegram", async ({ page }) => {
   const user = { ...telegramUser(), language_code: 'ru' };
   await openAsMiniApp(page, '/content/panel/', signedInitData(user), DARK_THEME);

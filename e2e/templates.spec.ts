@@ -51,14 +51,21 @@ test('an admin publishes a template; another user adds it, connects a bot, runs 
   const templateUrl = new URL(page.url()).pathname;
   expect(templateUrl).toMatch(/^\/templates\/\d+\/$/);
 
-  // A new visitor opens the template's link: sign up (the activation e-mail on the way), sign in,
-  // and they are back at the template.
+  // A new visitor opens the template's link: its card (cover, name, what it does), never a
+  // "Welcome back"; sign up (the activation e-mail on the way), sign in, and they are back at it.
   const affiliate = newUser('affiliate');
   const context = await browser.newContext();
   const other = await context.newPage();
   await other.goto(templateUrl);
-  await expect(other).toHaveURL(/\/sign-in\/\?redirect=/);
-  await other.getByRole('link', { name: 'Sign up' }).click();
+  await expect(other).toHaveURL(new RegExp(`${templateUrl}$`));
+  await expect(other.getByRole('heading', { name: 'Yoga in 7 days' })).toBeVisible();
+  await expect(other.getByText('A week of morning lessons for beginners')).toBeVisible();
+  await expect(other.getByText('1 stage')).toBeVisible();
+  await expect(other.locator('.template-cover--large img')).toBeVisible();
+  await expect(other.getByText('Welcome back')).toHaveCount(0);
+  await expect(other.getByRole('link', { name: 'I have an account — sign in' })).toBeVisible();
+  await other.getByRole('link', { name: 'Sign up to add it' }).click();
+  await expect(other).toHaveURL(/\/sign-up\/\?redirect=/);
   await other.getByLabel('First name').fill(affiliate.firstName);
   await other.getByLabel('Last name').fill(affiliate.lastName);
   await other.getByLabel('Email').fill(affiliate.email);

@@ -15,9 +15,11 @@ import { Route as GuestRouteImport } from './routes/_guest'
 import { Route as CancelRouteImport } from './routes/cancel'
 import { Route as SbscrbRouteImport } from './routes/sbscrb'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
+import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as GuestLostPassRouteImport } from './routes/_guest/lost-pass'
 import { Route as GuestSignInRouteImport } from './routes/_guest/sign-in'
 import { Route as GuestSignUpRouteImport } from './routes/_guest/sign-up'
+import { Route as TemplatesTemplateIdRouteImport } from './routes/templates/$templateId'
 import { Route as AuthenticatedContentArchiveRouteImport } from './routes/_authenticated/content/archive'
 import { Route as AuthenticatedContentContactsRouteImport } from './routes/_authenticated/content/contacts'
 import { Route as AuthenticatedContentDashboardRouteImport } from './routes/_authenticated/content/dashboard'
@@ -29,7 +31,6 @@ import { Route as AuthenticatedPartnerWithdrawRouteImport } from './routes/_auth
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedSettingsAccountRouteImport } from './routes/_authenticated/settings/account'
 import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_authenticated/settings/language'
-import { Route as AuthenticatedTemplatesTemplateIdRouteImport } from './routes/_authenticated/templates/$templateId'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
 import { Route as AuthenticatedContentFoldersIndexRouteImport } from './routes/_authenticated/content/folders/index'
@@ -91,6 +92,11 @@ const SubscribeRoute = SubscribeRouteImport.update({
   path: '/subscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
+const WelcomeRoute = WelcomeRouteImport.update({
+  id: '/welcome',
+  path: '/welcome',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GuestLostPassRoute = GuestLostPassRouteImport.update({
   id: '/lost-pass',
   path: '/lost-pass',
@@ -105,6 +111,11 @@ const GuestSignUpRoute = GuestSignUpRouteImport.update({
   id: '/sign-up',
   path: '/sign-up',
   getParentRoute: () => GuestRoute,
+} as any)
+const TemplatesTemplateIdRoute = TemplatesTemplateIdRouteImport.update({
+  id: '/templates/$templateId',
+  path: '/templates/$templateId',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AuthenticatedContentArchiveRoute =
   AuthenticatedContentArchiveRouteImport.update({
@@ -170,12 +181,6 @@ const AuthenticatedSettingsLanguageRoute =
   AuthenticatedSettingsLanguageRouteImport.update({
     id: '/settings/language',
     path: '/settings/language',
-    getParentRoute: () => AuthenticatedRoute,
-  } as any)
-const AuthenticatedTemplatesTemplateIdRoute =
-  AuthenticatedTemplatesTemplateIdRouteImport.update({
-    id: '/templates/$templateId',
-    path: '/templates/$templateId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const ActivateUidTokenRoute = ActivateUidTokenRouteImport.update({
@@ -378,9 +383,11 @@ export interface FileRoutesByFullPath {
   '/cancel': typeof CancelRoute
   '/sbscrb': typeof SbscrbRoute
   '/subscribe': typeof SubscribeRoute
+  '/welcome': typeof WelcomeRoute
   '/lost-pass': typeof GuestLostPassRoute
   '/sign-in': typeof GuestSignInRoute
   '/sign-up': typeof GuestSignUpRoute
+  '/templates/$templateId': typeof TemplatesTemplateIdRoute
   '/content/archive': typeof AuthenticatedContentArchiveRoute
   '/content/contacts': typeof AuthenticatedContentContactsRoute
   '/content/dashboard': typeof AuthenticatedContentDashboardRoute
@@ -390,7 +397,6 @@ export interface FileRoutesByFullPath {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
-  '/templates/$templateId': typeof AuthenticatedTemplatesTemplateIdRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner/': typeof AuthenticatedPartnerIndexRoute
@@ -431,9 +437,11 @@ export interface FileRoutesByTo {
   '/cancel': typeof CancelRoute
   '/sbscrb': typeof SbscrbRoute
   '/subscribe': typeof SubscribeRoute
+  '/welcome': typeof WelcomeRoute
   '/lost-pass': typeof GuestLostPassRoute
   '/sign-in': typeof GuestSignInRoute
   '/sign-up': typeof GuestSignUpRoute
+  '/templates/$templateId': typeof TemplatesTemplateIdRoute
   '/content/archive': typeof AuthenticatedContentArchiveRoute
   '/content/contacts': typeof AuthenticatedContentContactsRoute
   '/content/dashboard': typeof AuthenticatedContentDashboardRoute
@@ -443,7 +451,6 @@ export interface FileRoutesByTo {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
-  '/templates/$templateId': typeof AuthenticatedTemplatesTemplateIdRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner': typeof AuthenticatedPartnerIndexRoute
@@ -487,9 +494,11 @@ export interface FileRoutesById {
   '/cancel': typeof CancelRoute
   '/sbscrb': typeof SbscrbRoute
   '/subscribe': typeof SubscribeRoute
+  '/welcome': typeof WelcomeRoute
   '/_guest/lost-pass': typeof GuestLostPassRoute
   '/_guest/sign-in': typeof GuestSignInRoute
   '/_guest/sign-up': typeof GuestSignUpRoute
+  '/templates/$templateId': typeof TemplatesTemplateIdRoute
   '/_authenticated/content/archive': typeof AuthenticatedContentArchiveRoute
   '/_authenticated/content/contacts': typeof AuthenticatedContentContactsRoute
   '/_authenticated/content/dashboard': typeof AuthenticatedContentDashboardRoute
@@ -499,7 +508,6 @@ export interface FileRoutesById {
   '/_authenticated/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/_authenticated/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/_authenticated/settings/language': typeof AuthenticatedSettingsLanguageRoute
-  '/_authenticated/templates/$templateId': typeof AuthenticatedTemplatesTemplateIdRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/_authenticated/partner/': typeof AuthenticatedPartnerIndexRoute
@@ -542,9 +550,11 @@ export interface FileRouteTypes {
     | '/cancel'
     | '/sbscrb'
     | '/subscribe'
+    | '/welcome'
     | '/lost-pass'
     | '/sign-in'
     | '/sign-up'
+    | '/templates/$templateId'
     | '/content/archive'
     | '/content/contacts'
     | '/content/dashboard'
@@ -554,7 +564,6 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
-    | '/templates/$templateId'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/partner/'
@@ -595,9 +604,11 @@ export interface FileRouteTypes {
     | '/cancel'
     | '/sbscrb'
     | '/subscribe'
+    | '/welcome'
     | '/lost-pass'
     | '/sign-in'
     | '/sign-up'
+    | '/templates/$templateId'
     | '/content/archive'
     | '/content/contacts'
     | '/content/dashboard'
@@ -607,7 +618,6 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
-    | '/templates/$templateId'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/partner'
@@ -650,9 +660,11 @@ export interface FileRouteTypes {
     | '/cancel'
     | '/sbscrb'
     | '/subscribe'
+    | '/welcome'
     | '/_guest/lost-pass'
     | '/_guest/sign-in'
     | '/_guest/sign-up'
+    | '/templates/$templateId'
     | '/_authenticated/content/archive'
     | '/_authenticated/content/contacts'
     | '/_authenticated/content/dashboard'
@@ -662,7 +674,6 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/withdraw'
     | '/_authenticated/settings/account'
     | '/_authenticated/settings/language'
-    | '/_authenticated/templates/$templateId'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/_authenticated/partner/'
@@ -706,6 +717,8 @@ export interface RootRouteChildren {
   CancelRoute: typeof CancelRoute
   SbscrbRoute: typeof SbscrbRoute
   SubscribeRoute: typeof SubscribeRoute
+  WelcomeRoute: typeof WelcomeRoute
+  TemplatesTemplateIdRoute: typeof TemplatesTemplateIdRoute
   ActivateUidTokenRoute: typeof ActivateUidTokenRoute
   ResetPassUidTokenRoute: typeof ResetPassUidTokenRoute
 }
@@ -754,6 +767,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/welcome': {
+      id: '/welcome'
+      path: '/welcome'
+      fullPath: '/welcome'
+      preLoaderRoute: typeof WelcomeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_guest/lost-pass': {
       id: '/_guest/lost-pass'
       path: '/lost-pass'
@@ -774,6 +794,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/sign-up'
       preLoaderRoute: typeof GuestSignUpRouteImport
       parentRoute: typeof GuestRoute
+    }
+    '/templates/$templateId': {
+      id: '/templates/$templateId'
+      path: '/templates/$templateId'
+      fullPath: '/templates/$templateId'
+      preLoaderRoute: typeof TemplatesTemplateIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_authenticated/content/archive': {
       id: '/_authenticated/content/archive'
@@ -850,13 +877,6 @@ declare module '@tanstack/react-router' {
       path: '/settings/language'
       fullPath: '/settings/language'
       preLoaderRoute: typeof AuthenticatedSettingsLanguageRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
-    '/_authenticated/templates/$templateId': {
-      id: '/_authenticated/templates/$templateId'
-      path: '/templates/$templateId'
-      fullPath: '/templates/$templateId'
-      preLoaderRoute: typeof AuthenticatedTemplatesTemplateIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/activate/$uid/$token': {
@@ -1096,7 +1116,6 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerWithdrawRoute: typeof AuthenticatedPartnerWithdrawRoute
   AuthenticatedSettingsAccountRoute: typeof AuthenticatedSettingsAccountRoute
   AuthenticatedSettingsLanguageRoute: typeof AuthenticatedSettingsLanguageRoute
-  AuthenticatedTemplatesTemplateIdRoute: typeof AuthenticatedTemplatesTemplateIdRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedContentFoldersFolderIdRoute: typeof AuthenticatedContentFoldersFolderIdRoute
@@ -1141,7 +1160,6 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPartnerWithdrawRoute: AuthenticatedPartnerWithdrawRoute,
   AuthenticatedSettingsAccountRoute: AuthenticatedSettingsAccountRoute,
   AuthenticatedSettingsLanguageRoute: AuthenticatedSettingsLanguageRoute,
-  AuthenticatedTemplatesTemplateIdRoute: AuthenticatedTemplatesTemplateIdRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedContentFoldersFolderIdRoute:
@@ -1225,6 +1243,8 @@ const rootRouteChildren: RootRouteChildren = {
   CancelRoute: CancelRoute,
   SbscrbRoute: SbscrbRoute,
   SubscribeRoute: SubscribeRoute,
+  WelcomeRoute: WelcomeRoute,
+  TemplatesTemplateIdRoute: TemplatesTemplateIdRoute,
   ActivateUidTokenRoute: ActivateUidTokenRoute,
   ResetPassUidTokenRoute: ResetPassUidTokenRoute,
 }

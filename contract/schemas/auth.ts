@@ -128,6 +128,14 @@ export type ResetConfirmBody = Static<typeof ResetConfirmBodySchema>;
 export const TelegramLinkBodySchema = Type.Object({ email: Email(), password: Password() });
 export type TelegramLinkBody = Static<typeof TelegramLinkBodySchema>;
 
+/**
+ * A first open from Telegram: the Mini App's signed init data (re-verified on this call, within
+ * its validity window) proves the identity that "Start here" makes an account for, or that
+ * "I already have an account" attaches to the account signed in with e-mail and password.
+ */
+export const TelegramIdentityBodySchema = Type.Object({ init_data: Text(8192, 1) });
+export type TelegramIdentityBody = Static<typeof TelegramIdentityBodySchema>;
+
 /** A Telegram-first account adds an e-mail and a password (to sign in from a browser too). */
 export const CredentialsBodySchema = Type.Object({ email: Email(), password: Password(), re_password: Password() });
 export type CredentialsBody = Static<typeof CredentialsBodySchema>;

@@ -24,6 +24,21 @@ export const TemplateSummarySchema = Type.Object({
 });
 export type TemplateSummary = Static<typeof TemplateSummarySchema>;
 
+/**
+ * A published template's public card, for a visitor who is not signed in (its link): only what
+ * the card shows, never who published it or from which funnel.
+ */
+export const TemplateCardSchema = Type.Object({
+  id: Type.Integer(),
+  name: Text(),
+  description: Text(),
+  cover_url: Nullable(Text()),
+  stage_count: Type.Integer(),
+  /** Letters in all its series. */
+  letter_count: Type.Integer(),
+});
+export type TemplateCard = Static<typeof TemplateCardSchema>;
+
 /** A stage as the template's preview shows it: the message as the chat will show it. */
 export const TemplateStageSchema = Type.Object({
   title: Text(),

@@ -1,8 +1,9 @@
 // A Telegram Mini App environment in plain Chromium: the launch parameters Telegram puts in the
 // page address, and the native bridge (TelegramWebviewProxy) that records what the app asks of it.
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { API } from '../../contract/auth';
 import { signInitData, type InitDataUser } from '../../scripts/telegram/init-data';
-import { SERVICE_BOT_TOKEN } from './env';
+import { BASE_URL, SERVICE_BOT_TOKEN } from './env';
 
 export const DARK_THEME = {
   bg_color: '#17212b',
@@ -44,8 +45,23 @@ export function signedInitData(user: InitDataUser, botToken = SERVICE_BOT_TOKEN)
   return signInitData({ botToken, user });
 }
 
-/** Opens `path` the way Telegram opens a Mini App, and records the events the app posts. */
-export async function openAsMiniApp(page: Page, path: string, initData: string, theme = DARK_THEME): Promise<void> {
+/**
+ * "Start here" on an earlier first open: the Telegram identity of `initData` has its account
+ * (the API then answers `Authorization: TG <initData>`). Nothing to do if it has one already.
+ */
+export async function startAsTelegramUser(request: APIRequestContext, initData: string): Promise<void> {
+  const started = await request.post(`${BASE_URL}${API.telegramStart}`, { data: { init_data: initData } });
+  // 400: this identity has its account already (or the init data is not genuine: the test says what it expects).
+  if (started.status() !== 201 && started.status() !== 400) throw new Error(`Start here: ${started.status()} ${await started.text()}`);
+}
+
+/**
+ * Opens `path` the way Telegram opens a Mini App, and records the events the app posts. The
+ * Telegram identity has an account already ("Start here" was chosen on an earlier open), unless
+ * `firstOpen`: then the app meets an identity no account knows and offers the choice.
+ */
+export async function openAsMiniApp(page: Page, path: string, initData: string, theme = DARK_THEME, options: { firstOpen?: boolean } = {}): Promise<void> {
+  if (!options.firstOpen) await startAsTelegramUser(page.request, initData);
   await page.addInitScript(() => {
     const w = window as unknown as { __tgEvents: Array<[string, unknown]>; TelegramWebviewProxy: unknown };
     w.__tgEvents = [];

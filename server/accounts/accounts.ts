@@ -2,7 +2,7 @@
 // profile, public profiles, and passwords (reset by e-mail link, change). The data access of the
 // auth API, without HTTP: failures are AccountErrors, which server/http/auth maps to Djoser's
 // exact bodies; rate limits and the request's language stay with the routes.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { PublicUser, RegisterBody, UpdateMeBody } from '../../contract/auth';
 import { ACTIVATION_TOKEN_TTL_S, RESET_TOKEN_TTL_S, type Language } from '../../contract/constants';
 import { activationPath, resetPasswordPath } from '../../contract/routes';
@@ -15,7 +15,8 @@ import type { Mailer } from '../mail/mailer';
 import { activationMail, passwordResetMail } from '../mail/templates';
 import { validatePassword } from './password-validators';
 import { hashPassword, verifyPassword } from './passwords';
-import type { Sessions } from './sessions';
+import { telegramLanguage, type Sessions } from './sessions';
+import type { TelegramUser } from './telegram-init-data';
 import { checkLinkToken, decodeUid, encodeUid, makeLinkToken, type LinkPurpose } from './tokens';
 import { normalizeEmail, toPublicUser } from './users';
 
@@ -40,6 +41,10 @@ export type AccountErrorReason =
   | 'telegram_taken'
   /** The e-mail account is linked to another Telegram identity. */
   | 'other_telegram'
+  /** The Telegram identity opens an account already ("Start here" or attaching it again elsewhere). */
+  | 'telegram_known'
+  /** The init data given as proof of a Telegram identity is forged, foreign, malformed or too old. */
+  | 'invalid_init_data'
   /** Unlinking Telegram would leave no way to sign in (no e-mail and password). */
   | 'last_sign_in'
   /** The account has an e-mail already. */
@@ -134,6 +139,18 @@ export function createAccountService(deps: AccountServiceDeps) {
     );
   }
 
+  /** The identity fresh, genuine init data proves (re-verified on every call that relies on it). */
+  function provenTelegramUser(initData: string): TelegramUser {
+    const valid = sessions.verifyInitData(initData);
+    if (!valid) throw new AccountError('invalid_init_data');
+    return valid.user;
+  }
+
+  async function telegramIdentityKnown(telegramId: number): Promise<boolean> {
+    const [row] = await db.orm.select({ id: users.id }).from(users).where(eq(users.telegramId, telegramId)).limit(1);
+    return row !== undefined;
+  }
+
   /** Others see only active accounts; the user themself and admins see any. */
   const visible = (user: UserRow, viewer: UserRow) => user.isActive || user.id === viewer.id || viewer.role === 'admin';
 
@@ -220,6 +237,59 @@ export function createAccountService(deps: AccountServiceDeps) {
       });
       sessions.forgetUser(telegramUser.id);
       return updated;
+    },
+
+    /**
+     * "Start here" on the first open from Telegram: a new, active account for a Telegram identity
+     * no account knows. Refused if one does (a replayed or repeated call makes no second account).
+     */
+    async startWithTelegram(initData: string): Promise<UserRow> {
+      const tg = provenTelegramUser(initData);
+      const [created] = await db.orm
+        .insert(users)
+        .values({
+          telegramId: tg.id,
+          telegramUsername: tg.username ?? null,
+          telegramPhotoUrl: tg.photo_url ?? null,
+          firstName: tg.first_name,
+          lastName: tg.last_name ?? '',
+          language: telegramLanguage(tg),
+          isActive: true,
+          dateJoined: now(),
+          lastLogin: now(),
+        })
+        .onConflictDoNothing({ target: users.telegramId })
+        .returning();
+      if (!created) throw new AccountError('telegram_known');
+      return created;
+    },
+
+    /**
+     * "I already have an account" on the first open from Telegram: the person signed in with
+     * e-mail and password (`user`), and the Telegram identity the init data proves opens this
+     * account from now on. Only an identity no account knows yet is attached.
+     */
+    async attachTelegram(user: UserRow, initData: string): Promise<UserRow> {
+      const tg = provenTelegramUser(initData);
+      if (user.telegramId === tg.id) return user;
+      if (user.telegramId !== null) throw new AccountError('other_telegram');
+      if (await telegramIdentityKnown(tg.id)) throw new AccountError('telegram_known');
+      try {
+        const [updated] = await sessions.updateUser(user.id, (tx) =>
+          tx
+            .update(users)
+            .set({ telegramId: tg.id, telegramUsername: tg.username ?? null, telegramPhotoUrl: tg.photo_url ?? null })
+            // Another call may have linked a Telegram identity to this account meanwhile.
+            .where(and(eq(users.id, user.id), isNull(users.telegramId)))
+            .returning(),
+        );
+        if (!updated) throw new AccountError('other_telegram');
+        return updated;
+      } catch (error) {
+        // Two accounts raced for one identity: the unique telegram_id lets one of them have it.
+        if (isUniqueViolation(error)) throw new AccountError('telegram_known');
+        throw error;
+      }
     },
 
     /** Unlinks the Telegram identity (the account keeps its e-mail and password to sign in). */

@@ -15,5 +15,8 @@ export const ACCOUNT_ERRORS = {
   lastSignIn: 'Add an e-mail and a password first: without Telegram there would be no way to sign in.',
   hasEmail: 'This account has an e-mail already.',
   userGone: 'User inactive or deleted.',
+  telegramKnown: 'This Telegram account is already linked to an account. Open the app from Telegram to sign in to it.',
+  invalidInitData: 'Invalid or expired Telegram init data. Open the app from Telegram again.',
+  telegramUnknown: 'This Telegram account is not linked to an account yet.',
   telegramOnly: 'Open the app from Telegram to link your Telegram account.',
 } as const;

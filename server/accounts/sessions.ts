@@ -19,9 +19,10 @@ import type { Database, Db } from '../db';
 import type { Listener, ListenerTimings } from '../db/listener';
 import { authTokens, users, type UserRow } from '../db/schema';
 import { API_KEY_PATTERN, generateApiKey, hashApiKey } from './tokens';
-import { validateInitData, type TelegramUser } from './telegram-init-data';
+import { validateInitData, type TelegramUser, type ValidInitData } from './telegram-init-data';
 
-export type AuthResult = { user: UserRow } | { error: 'invalid' | 'inactive' };
+/** 'unknown': genuine init data of a Telegram identity no account knows yet (none is made here). */
+export type AuthResult = { user: UserRow } | { error: 'invalid' | 'inactive' | 'unknown' };
 
 /** A transaction, as Drizzle hands it to db.orm.transaction's callback. */
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -37,8 +38,14 @@ export interface Sessions {
   /** A new API key for one device; only its hash is stored. */
   issue(userId: number, userAgent: string | undefined): Promise<string>;
   byApiKey(key: string): Promise<AuthResult>;
-  /** Validates init data with the service bot token; the first call creates the account. */
+  /**
+   * Validates init data with the service bot token and finds the account of that identity. An
+   * identity no account knows is 'unknown': the person chooses first ("Start here" or "I already
+   * have an account", server/accounts/accounts.ts), so no account is made here.
+   */
   byInitData(raw: string): Promise<AuthResult>;
+  /** The Telegram user genuine, fresh init data vouches for (service bot token, now), or null. */
+  verifyInitData(raw: string): ValidInitData | null;
   /** Ends one device's session, in every process. */
   revoke(key: string): Promise<void>;
   /**
@@ -218,43 +225,21 @@ export function createSessions(db: Db, options: SessionOptions): Sessions {
     .limit(1)
     .prepare('session_by_key_hash');
 
-  async function upsertTelegramUser(tg: TelegramUser): Promise<UserRow> {
+  /** The account of this Telegram identity (username and photo refreshed), or null when no account knows it. */
+  async function knownTelegramUser(tg: TelegramUser): Promise<UserRow | null> {
     const username = tg.username ?? null;
     const photoUrl = tg.photo_url ?? null;
     const [existing] = await db.orm.select().from(users).where(eq(users.telegramId, tg.id)).limit(1);
-    if (existing) {
-      if (existing.telegramUsername === username && existing.telegramPhotoUrl === photoUrl) return existing;
-      return committing(async (tx, stale) => {
-        const [updated] = await tx
-          .update(users)
-          .set({ telegramUsername: username, telegramPhotoUrl: photoUrl })
-          .where(eq(users.id, existing.id))
-          .returning();
-        await stale({ userIds: [existing.id] });
-        return updated ?? existing;
-      });
-    }
-    // Two first calls may race; the unique telegram_id makes the second one an update.
+    if (!existing) return null;
+    if (existing.telegramUsername === username && existing.telegramPhotoUrl === photoUrl) return existing;
     return committing(async (tx, stale) => {
-      const [created] = await tx
-        .insert(users)
-        .values({
-          telegramId: tg.id,
-          telegramUsername: username,
-          telegramPhotoUrl: photoUrl,
-          firstName: tg.first_name,
-          lastName: tg.last_name ?? '',
-          language: telegramLanguage(tg),
-          isActive: true,
-          lastLogin: now(),
-        })
-        .onConflictDoUpdate({
-          target: users.telegramId,
-          set: { telegramUsername: username, telegramPhotoUrl: photoUrl },
-        })
+      const [updated] = await tx
+        .update(users)
+        .set({ telegramUsername: username, telegramPhotoUrl: photoUrl })
+        .where(eq(users.id, existing.id))
         .returning();
-      await stale({ userIds: [created.id] });
-      return created;
+      await stale({ userIds: [existing.id] });
+      return updated ?? existing;
     });
   }
 
@@ -351,9 +336,14 @@ export function createSessions(db: Db, options: SessionOptions): Sessions {
       const valid = validateInitData(raw, botToken, now());
       if (!valid) return { error: 'invalid' };
       const seen = generation;
-      const user = await upsertTelegramUser(valid.user);
+      const user = await knownTelegramUser(valid.user);
+      if (!user) return { error: 'unknown' };
       if (seen === generation && trusted()) remember(cacheKey, { user, authDate: valid.authDate });
       return outcome(user);
+    },
+
+    verifyInitData(raw) {
+      return botToken ? validateInitData(raw, botToken, now()) : null;
     },
 
     async revoke(key) {

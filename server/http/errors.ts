@@ -316,6 +316,10 @@ function accountErrorAnswer(error: AccountError): ApiError {
       return nonFieldError(ACCOUNT_ERRORS.telegramTaken);
     case 'other_telegram':
       return nonFieldError(ACCOUNT_ERRORS.otherTelegram);
+    case 'telegram_known':
+      return new ApiError(400, { detail: ACCOUNT_ERRORS.telegramKnown });
+    case 'invalid_init_data':
+      return fieldError('init_data', ACCOUNT_ERRORS.invalidInitData);
     case 'last_sign_in':
       return new ApiError(400, { detail: ACCOUNT_ERRORS.lastSignIn });
     case 'has_email':

@@ -317,6 +317,8 @@ beforeAll(async () => {
     authDate: Math.floor(env.t.clock.now().getTime() / 1000),
   });
   const telegramUser = { authorization: `TG ${initData}` };
+  // "Start here" on the first open from Telegram makes the account.
+  ok(await env.t.app.inject({ method: 'POST', url: API.telegramStart, payload: { init_data: initData } }), 201);
   ok(await env.t.app.inject({ method: 'GET', url: API.me, headers: telegramUser }));
   callers.push(
     { name: CALLER_NAMES[0], headers: { authorization: `Token ${stranger.key}` }, admin: false },

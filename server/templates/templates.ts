@@ -13,6 +13,7 @@ import {
   type CreateTemplateBody,
   type FunnelTemplate,
   type Template,
+  type TemplateCard,
   type TemplateStats,
   type TemplateSummary,
   type UpdateTemplateBody,
@@ -203,6 +204,25 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     return get(admin, id);
   }
 
+  /** A published template's public card (no credentials: its link, for a visitor who is not signed in); else 404. */
+  async function card(id: number): Promise<TemplateCard> {
+    const [row] = await orm
+      .select()
+      .from(templates)
+      .where(and(eq(templates.id, id), eq(templates.published, true)))
+      .limit(1);
+    const latest = row ? (await latestOf([id])).get(id) : undefined;
+    if (!row || !latest) throw notFound();
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      cover_url: row.coverType ? `${TEMPLATES_API.cover(row.id)}?v=${row.updatedAt.getTime()}` : null,
+      stage_count: latest.snapshot.stages.length,
+      letter_count: latest.snapshot.series.reduce((sum, series) => sum + series.letters.length, 0),
+    };
+  }
+
   /** The cover picture of a published template (no credentials: an <img> shows it). */
   async function cover(id: number): Promise<{ contentType: string; data: Buffer }> {
     const [row] = await orm
@@ -309,7 +329,7 @@ export function createTemplateService({ db, now }: TemplateServiceDeps) {
     await published(admin, id);
   }
 
-  return { requirePublisher, list, get, create, publishVersion, update, setCover, cover, mediaFile, add, funnelTemplate, applyUpdate, stats };
+  return { requirePublisher, list, get, card, create, publishVersion, update, setCover, cover, mediaFile, add, funnelTemplate, applyUpdate, stats };
 }
 
 export type TemplateService = ReturnType<typeof createTemplateService>;

@@ -57,7 +57,7 @@ export function parseErrorBody(body: unknown): { fields: Record<string, string[]
   return coded ? { fields, messages, codes } : { fields, messages };
 }
 
-function isHttpError(error: unknown): error is Error & { response: Response } {
+export function isHttpError(error: unknown): error is Error & { response: Response } {
   return error instanceof Error && error.name === 'HTTPError' && 'response' in error && error.response instanceof Response;
 }
 

@@ -24,6 +24,8 @@ export type ServerErrorKey =
   | 'lastSignIn'
   | 'hasEmail'
   | 'telegramOnly'
+  | 'telegramKnown'
+  | 'invalidInitData'
   | 'ensureLength';
 
 const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
@@ -49,6 +51,8 @@ const KNOWN_SERVER_MESSAGES: Record<string, ServerErrorKey> = {
   'add an e-mail and a password first: without telegram there would be no way to sign in.': 'lastSignIn',
   'this account has an e-mail already.': 'hasEmail',
   'open the app from telegram to link your telegram account.': 'telegramOnly',
+  'this telegram account is already linked to an account. open the app from telegram to sign in to it.': 'telegramKnown',
+  'invalid or expired telegram init data. open the app from telegram again.': 'invalidInitData',
 };
 
 /** The key under `serverErrors` in the locale files for a known server message, else null. */

@@ -1,6 +1,7 @@
 // The signed-in session as the app uses it: state/session.ts's rules wired to the real calls.
 // The calls (ky, the users API) and what a failure means are fetched on first use, so a guest's
 // first paint has none of them (main.tsx says when they are preloaded).
+import { TELEGRAM_UNKNOWN_CODE } from '../../contract/auth';
 import { createAuthSession, type AuthSession } from '@/state/session';
 import { appStore, type AppStore } from '@/state/store';
 
@@ -11,6 +12,12 @@ export function createAppSession(store: AppStore = appStore): AuthSession {
     reportFailure: async (error) => {
       const { failureOf, notifyFailure } = await import('./action');
       notifyFailure(await failureOf(error), store);
+    },
+    isTelegramUnknown: async (error) => {
+      const { isHttpError } = await import('./errors');
+      if (!isHttpError(error) || error.response.status !== 401) return false;
+      const body: unknown = await error.response.clone().json().catch(() => null);
+      return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === TELEGRAM_UNKNOWN_CODE;
     },
   });
 }

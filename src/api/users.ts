@@ -4,6 +4,7 @@ import {
   type ActivationBody,
   type CredentialsBody,
   type TelegramLinkBody,
+  type TelegramIdentityBody,
   type CurrentUser,
   type EmailBody,
   type LoginBody,
@@ -13,6 +14,7 @@ import {
   type SetPasswordBody,
   type UpdateMeBody,
 } from '../../contract/auth';
+import { authorizationHeader } from './authHeader';
 import { apiPath, authClient, publicClient } from './clients';
 
 export function fetchMe(): Promise<Partial<CurrentUser> | null> {
@@ -58,6 +60,24 @@ export async function setPassword(body: SetPasswordBody): Promise<void> {
 /** Inside the Mini App: this Telegram identity opens the e-mail account from now on. */
 export function linkTelegram(body: TelegramLinkBody): Promise<CurrentUser> {
   return authClient.post(apiPath(API.telegramLink), { json: body }).json<CurrentUser>();
+}
+
+/** "Start here" on the first open from Telegram: an account for the identity the init data proves. */
+export function startWithTelegram(body: TelegramIdentityBody): Promise<CurrentUser> {
+  return publicClient.post(apiPath(API.telegramStart), { json: body }).json<CurrentUser>();
+}
+
+/**
+ * "I already have an account": the identity the init data proves opens the account just signed in
+ * to. Its fresh token goes with the call (the session has not switched to it yet).
+ */
+export function attachTelegram(token: string, body: TelegramIdentityBody): Promise<CurrentUser> {
+  return publicClient.post(apiPath(API.telegramAttach), { json: body, headers: { Authorization: authorizationHeader({ token, initData: null }) ?? '' } }).json<CurrentUser>();
+}
+
+/** Ends the session of a token the app has not kept (an attach that was refused). */
+export async function logoutToken(token: string): Promise<void> {
+  await publicClient.post(apiPath(API.logout), { headers: { Authorization: authorizationHeader({ token, initData: null }) ?? '' } });
 }
 
 export function unlinkTelegram(): Promise<CurrentUser> {

@@ -9,6 +9,11 @@ export const tokenAtom = atom<string | null>(null);
 export const userAtom = atom<CurrentUser | null>(null);
 /** Raw Telegram init data (tgWebAppData) when the app runs as a Mini App. */
 export const initDataAtom = atom<string | null>(null);
+/**
+ * The init data is genuine, but no account knows this Telegram identity yet (a first open from
+ * Telegram): the welcome screen asks "I already have an account" or "Start here".
+ */
+export const telegramNewAtom = atom(false);
 
 /** Spec §4: active if a token exists (not "null"/"undefined") or Telegram init data is present. */
 export function isActiveSession(token: string | null, initData: string | null): boolean {

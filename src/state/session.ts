@@ -1,7 +1,7 @@
 // The signed-in session as the router and the screens see it (the router context's `auth`):
 // reading the active flag, loading the current user for the guards, signing in and out.
 import type { CurrentUser } from '../../contract/auth';
-import { activeAtom, clearToken, dropInitData, initDataAtom, setToken, tokenAtom, userAtom } from './auth';
+import { activeAtom, clearToken, dropInitData, initDataAtom, setToken, telegramNewAtom, tokenAtom, userAtom } from './auth';
 import type { AppStore } from './store';
 import { withPreloader } from './ui';
 
@@ -10,6 +10,8 @@ export interface AuthSession {
   isActive(): boolean;
   hasToken(): boolean;
   user(): CurrentUser | null;
+  /** The last load found genuine Telegram init data of an identity no account knows yet. */
+  telegramIsNew(): boolean;
   /**
    * Fetches the current user. A response with an id is saved and returned; anything else, or any
    * failure, clears the token (and stops using refused Telegram init data) and returns null.
@@ -30,6 +32,8 @@ export interface SessionApi {
   logout: () => Promise<void>;
   /** Tells the visitor a call failed (the top notice); a session has no form to show it on. */
   reportFailure: (error: unknown) => Promise<void>;
+  /** Whether fetchMe's failure says the Telegram identity is new (absent: never). */
+  isTelegramUnknown?: (error: unknown) => Promise<boolean>;
 }
 
 function hasId(value: Partial<CurrentUser> | null | undefined): value is CurrentUser {
@@ -49,10 +53,17 @@ export function createAuthSession(store: AppStore, api: SessionApi): AuthSession
     try {
       const me = await withPreloader(() => api.fetchMe(), store);
       if (hasId(me)) {
+        store.set(telegramNewAtom, false);
         store.set(userAtom, me);
         return me;
       }
     } catch (error) {
+      if (usedInitData && (await api.isTelegramUnknown?.(error))) {
+        // A first open from Telegram: not a failure. The init data stays, to prove the identity
+        // to "Start here" or to attach it to the account the person signs in to.
+        store.set(telegramNewAtom, true);
+        return null;
+      }
       await api.reportFailure(error);
     }
     const ended = endSession();
@@ -74,6 +85,7 @@ export function createAuthSession(store: AppStore, api: SessionApi): AuthSession
     isActive: () => store.get(activeAtom),
     hasToken: () => store.get(tokenAtom) !== null,
     user: () => store.get(userAtom),
+    telegramIsNew: () => store.get(telegramNewAtom),
     loadUser,
     signIn: async (token) => {
       // The cookie first: a reload right after signing in finds the visitor signed in.

@@ -3,6 +3,7 @@
 //   TG <raw init data>   inside the Telegram Mini App, checked with the service bot token
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { TELEGRAM_PREFIX, TOKEN_PREFIX } from '../../../contract/constants';
+import { TELEGRAM_UNKNOWN_CODE } from '../../../contract/auth';
 import { ACCOUNT_ERRORS } from '../../accounts/errors';
 import type { Sessions } from '../../accounts/sessions';
 import type { UserRow } from '../../db/schema';
@@ -26,7 +27,11 @@ export const AUTH_MESSAGES = {
   spaces: 'Invalid token header. Token string should not contain spaces.',
   inactive: ACCOUNT_ERRORS.userGone,
   invalidInitData: 'Invalid Telegram init data.',
+  telegramUnknown: ACCOUNT_ERRORS.telegramUnknown,
 } as const;
+
+/** Djoser's detail, plus the code the Mini App reads (contract/auth.ts: TELEGRAM_UNKNOWN_CODE). */
+const TELEGRAM_UNKNOWN_BODY: { detail: string; code: typeof TELEGRAM_UNKNOWN_CODE } = { detail: AUTH_MESSAGES.telegramUnknown, code: TELEGRAM_UNKNOWN_CODE };
 
 /** An onRequest hook: refuses the request with 401 unless it carries valid credentials. */
 export function requireAuth(sessions: Sessions) {
@@ -51,6 +56,8 @@ export function requireAuth(sessions: Sessions) {
     if (scheme === TELEGRAM_PREFIX.toLowerCase()) {
       const result = credentials ? await sessions.byInitData(credentials) : ({ error: 'invalid' } as const);
       if ('error' in result) {
+        // The Mini App tells this one apart by its code and offers the choice of an account.
+        if (result.error === 'unknown') throw new ApiError(401, TELEGRAM_UNKNOWN_BODY, { 'WWW-Authenticate': TELEGRAM_PREFIX });
         throw unauthorized(result.error === 'inactive' ? AUTH_MESSAGES.inactive : AUTH_MESSAGES.invalidInitData, TELEGRAM_PREFIX);
       }
       request.user = result.user;

@@ -17,12 +17,18 @@ let tick = 0;
 /** Fresh init data each call (the cache keys on the raw string). */
 const tg = (user: InitDataUser) => ({ authorization: `TG ${signInitData({ botToken: TEST_BOT_TOKEN, user, authDate: nowS() - (tick++ % 50) })}` });
 const me = (headers: Record<string, string>) => fixture.app.app.inject({ method: 'GET', url: API.me, headers });
+/** "Start here" on the first open from Telegram: the identity gets an account of its own. */
+async function started(user: InitDataUser): Promise<void> {
+  const res = await post(fixture.app.app, API.telegramStart, { init_data: signInitData({ botToken: TEST_BOT_TOKEN, user, authDate: nowS() - 5 }) });
+  expect(res.statusCode, res.body).toBe(201);
+}
 
 describe('linking a Telegram identity to an e-mail account', () => {
   it('signing in once inside the Mini App makes Telegram open the e-mail account, with its funnels', async () => {
     const account = await signedInUser(fixture.app);
     const telegram = tgUser();
-    // First open from Telegram: an empty Telegram account was made for them.
+    // First open from Telegram: they chose "Start here", an empty Telegram account.
+    await started(telegram);
     const first = (await me(tg(telegram))).json();
     expect(first).toMatchObject({ email: null, telegram_id: telegram.id });
 
@@ -40,6 +46,7 @@ describe('linking a Telegram identity to an e-mail account', () => {
   it('refuses clearly: a Telegram identity with funnels of its own, or an account linked to another Telegram', async () => {
     const account = await signedInUser(fixture.app);
     const busy = tgUser();
+    await started(busy);
     // This Telegram identity's own account has a funnel (it can't be moved or merged).
     const funnels = await fixture.app.app.inject({ method: 'GET', url: FUNNELS_API.funnels, headers: tg(busy) });
     expect(funnels.statusCode).toBe(200);
@@ -50,10 +57,10 @@ describe('linking a Telegram identity to an e-mail account', () => {
 
     // The e-mail account takes a first Telegram identity, then refuses a second one.
     const first = tgUser();
-    await me(tg(first));
+    await started(first);
     expect((await post(fixture.app.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, tg(first))).statusCode).toBe(200);
     const second = tgUser();
-    await me(tg(second));
+    await started(second);
     const again = await post(fixture.app.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, tg(second));
     expect(expectJsonError(again, 400)).toEqual({ non_field_errors: [ACCOUNT_ERRORS.otherTelegram] });
 
@@ -64,7 +71,7 @@ describe('linking a Telegram identity to an e-mail account', () => {
 
   it('a Telegram-first user adds an e-mail and password, signs in from a browser, and may then unlink Telegram', async () => {
     const telegram = tgUser({ first_name: 'Pavel' });
-    await me(tg(telegram));
+    await started(telegram);
     // Without an e-mail, unlinking would lock them out.
     const locked = await fixture.app.app.inject({ method: 'DELETE', url: API.telegramLink, headers: tg(telegram) });
     expect(expectJsonError(locked, 400)).toEqual({ detail: ACCOUNT_ERRORS.lastSignIn });
@@ -79,7 +86,7 @@ describe('linking a Telegram identity to an e-mail account', () => {
     expect(expectJsonError(twice, 400)).toEqual({ detail: ACCOUNT_ERRORS.hasEmail });
     const taken = await signedInUser(fixture.app);
     const other = tgUser();
-    await me(tg(other));
+    await started(other);
     const clash = await post(fixture.app.app, API.credentials, { email: taken.email, password: GOOD_PASSWORD, re_password: GOOD_PASSWORD }, tg(other));
     expect(expectJsonError(clash, 400)).toEqual({ email: ['user with this email already exists.'] });
 

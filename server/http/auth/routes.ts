@@ -165,6 +165,14 @@ export function authRoutes(deps: AuthRoutesDeps) {
       await limit('login', request, { kind: 'email', value: normalizeEmail(request.body.email) });
       return toCurrentUser(await accounts.linkTelegram(user, request.body.email, request.body.password));
     });
+    // First open from Telegram of an identity no account knows (GET me answered telegram_unknown).
+    app.post(API.telegramStart, { schema: schemas.telegramStartSchema }, async (request, reply) => {
+      await limit('telegram_start', request);
+      return reply.code(201).send(toCurrentUser(await accounts.startWithTelegram(request.body.init_data)));
+    });
+    app.post(API.telegramAttach, { onRequest: authenticate, schema: schemas.telegramAttachSchema }, async (request) =>
+      toCurrentUser(await accounts.attachTelegram(currentUser(request), request.body.init_data)),
+    );
     app.delete(API.telegramLink, { onRequest: authenticate }, async (request) => toCurrentUser(await accounts.unlinkTelegram(currentUser(request))));
     app.post(API.credentials, { onRequest: authenticate, schema: schemas.credentialsSchema }, async (request) =>
       toCurrentUser(await accounts.addCredentials(currentUser(request), request.body)),

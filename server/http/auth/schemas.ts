@@ -6,6 +6,7 @@ import {
   ActivationBodySchema,
   CredentialsBodySchema,
   TelegramLinkBodySchema,
+  TelegramIdentityBodySchema,
   ByIdQuerySchema,
   ByIdsQuerySchema,
   CurrentUserSchema,
@@ -34,3 +35,5 @@ export const resetConfirmSchema = { body: ResetConfirmBodySchema };
 export const setPasswordSchema = { body: SetPasswordBodySchema };
 export const telegramLinkSchema = { body: TelegramLinkBodySchema, response: { 200: CurrentUserSchema } };
 export const credentialsSchema = { body: CredentialsBodySchema, response: { 200: CurrentUserSchema } };
+export const telegramStartSchema = { body: TelegramIdentityBodySchema, response: { 201: CurrentUserSchema } };
+export const telegramAttachSchema = { body: TelegramIdentityBodySchema, response: { 200: CurrentUserSchema } };

@@ -29,11 +29,19 @@ const sign = (user: InitDataUser, options: { authDate?: number; botToken?: strin
 const meWith = (initData: string, app = fixture.app.app) =>
   app.inject({ method: 'GET', url: API.me, headers: { authorization: `TG ${initData}` } });
 
+/** "Start here" on the first open: the account of this identity exists from now on. */
+async function startAs(user: InitDataUser) {
+  const res = await post(fixture.app.app, API.telegramStart, { init_data: sign(user, { authDate: nowS() - 3 }) });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
 const INVALID = { detail: 'Invalid Telegram init data.' };
 
 describe('Authorization: TG <init data>', () => {
-  it('the first valid call creates an active account for the Telegram user', async () => {
+  it('once started, valid init data opens the active account of the Telegram user', async () => {
     const user = tgUser({ language_code: 'ru' });
+    await startAs(user);
     const res = await meWith(sign(user));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -50,6 +58,7 @@ describe('Authorization: TG <init data>', () => {
 
   it('later calls find the same account and refresh username and photo, not names the user edited', async () => {
     const user = tgUser();
+    await startAs(user);
     const first = (await meWith(sign(user))).json();
     // The user renames themself in the app.
     const renamed = await fixture.app.app.inject({
@@ -98,13 +107,16 @@ describe('Authorization: TG <init data>', () => {
 
   it('accepts init data up to 24 hours old and refuses older or from the future', async () => {
     const user = tgUser();
+    await startAs(user);
     expect((await meWith(sign(user, { authDate: nowS() - INIT_DATA_MAX_AGE_S + 60 }))).statusCode).toBe(200);
     expect(expectJsonError(await meWith(sign(user, { authDate: nowS() - INIT_DATA_MAX_AGE_S - 1 })), 401)).toEqual(INVALID);
     expect(expectJsonError(await meWith(sign(user, { authDate: nowS() + 3600 })), 401)).toEqual(INVALID);
   });
 
   it('init data that worked goes stale after 24 hours, even if the server remembers it', async () => {
-    const initData = sign(tgUser());
+    const user = tgUser();
+    await startAs(user);
+    const initData = sign(user);
     expect((await meWith(initData)).statusCode).toBe(200);
     fixture.app.clock.advance(INIT_DATA_MAX_AGE_S + 1);
     try {
@@ -125,7 +137,7 @@ describe('Authorization: TG <init data>', () => {
 
   it('a deactivated Telegram account is refused', async () => {
     const user = tgUser();
-    const created = (await meWith(sign(user))).json();
+    const created = await startAs(user);
     await fixture.app.db.query('update users set is_active = false where id = $1', [created.id]);
     fixture.app.app.sessions.forgetUser(created.id);
     const res = await meWith(sign(user, { authDate: nowS() - 2 }));
@@ -133,8 +145,9 @@ describe('Authorization: TG <init data>', () => {
   });
 
   it('a Telegram user can log out (204) and has no password to change', async () => {
-    const initData = sign(tgUser());
-    const headers = { authorization: `TG ${initData}` };
+    const user = tgUser();
+    await startAs(user);
+    const headers = { authorization: `TG ${sign(user)}` };
     expect((await post(fixture.app.app, API.logout, undefined, headers)).statusCode).toBe(204);
     const res = await post(fixture.app.app, API.setPassword, { current_password: 'anything-1', new_password: 'Brand-new-pass-7', re_new_password: 'Brand-new-pass-7' }, headers);
     expect(expectJsonError(res, 400)).toEqual({ current_password: ['Invalid password.'] });

@@ -10,6 +10,7 @@ import { FunnelSchema } from '../../../contract/schemas/funnels';
 import {
   CreateTemplateBodySchema,
   FunnelTemplateSchema,
+  TemplateCardSchema,
   TemplateSchema,
   TemplateStatsSchema,
   TemplateSummarySchema,
@@ -96,13 +97,15 @@ export function templateRoutes(deps: TemplateRoutesDeps) {
 }
 
 /**
- * A published template's cover and its preview's media, served without credentials (an <img>
+ * A published template's public card (its link, for a visitor who is not signed in), its cover
+ * and its preview's media, served without credentials (an <img>
  * shows them): registered outside the signed-in API.
  */
 export function templateFileRoutes(deps: TemplateRoutesDeps) {
   const { templates: service } = deps;
   return async function files(untyped: FastifyInstance): Promise<void> {
     const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    app.get(TEMPLATES_PATHS.card, { schema: { params, response: { 200: TemplateCardSchema } } }, async (request) => service.card(idOf(request)));
     app.get(TEMPLATES_PATHS.cover, { schema: { params } }, async (request, reply) => {
       const file = await service.cover(idOf(request));
       return reply.header('content-type', file.contentType).header('cache-control', 'public, max-age=86400').send(file.data);

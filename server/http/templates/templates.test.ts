@@ -185,6 +185,23 @@ describe('templates', () => {
     expect((await env.t.app.inject({ method: 'GET', url: TEMPLATES_API.cover(template.id) })).rawPayload.equals(PNG)).toBe(true);
   });
 
+  it("a published template's public card is read without credentials, with only what the card shows; unpublished or unknown is 404", async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Public card', description: 'Warms people up in two stages' }), 201);
+    ok(await upload(adminKey, TEMPLATES_API.cover(template.id), 'image/png', PNG, 'PUT'));
+    const res = await env.t.app.inject({ method: 'GET', url: TEMPLATES_API.card(template.id) });
+    expect(res.statusCode, res.body).toBe(200);
+    const card = res.json();
+    expect(card).toEqual({ id: template.id, name: 'Public card', description: 'Warms people up in two stages', cover_url: expect.stringContaining(TEMPLATES_API.cover(template.id)), stage_count: 2, letter_count: 1 });
+    expect((await env.t.app.inject({ method: 'GET', url: card.cover_url })).statusCode).toBe(200);
+
+    ok(await call(env, adminKey, 'PATCH', TEMPLATES_API.template(template.id), { published: false }));
+    expect(expectJsonError(await env.t.app.inject({ method: 'GET', url: TEMPLATES_API.card(template.id) }), 404)).toEqual(NOT_FOUND);
+    expect(expectJsonError(await env.t.app.inject({ method: 'GET', url: TEMPLATES_API.card(987_654) }), 404)).toEqual(NOT_FOUND);
+    expect(expectJsonError(await env.t.app.inject({ method: 'GET', url: TEMPLATES_API.card(0) }), 404)).toEqual(NOT_FOUND);
+  });
+
   it('counts people reached through the funnels made from a template', async () => {
     const adminKey = await admin();
     const source = await sourceFunnel(adminKey);

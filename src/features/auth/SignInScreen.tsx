@@ -10,6 +10,7 @@ import { inTelegram, restoreInitData } from '@/telegram/launch';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { AuthLayout } from './AuthLayout';
 import { takeRememberedReturn } from './redirect';
+import { hasSignedInBefore, rememberSignedIn } from './signedInBefore';
 import { useAuth } from './useAuth';
 import { useFormErrors } from './useFormErrors';
 import { checkEmail, checkRequired, hasProblems, problems } from './validation';
@@ -33,6 +34,8 @@ async function api() {
 export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
   const { t } = useTranslation();
   usePageHead(t('signIn.title'), t('signIn.description'));
+  // "Welcome back" only to someone who has signed in on this device before.
+  const [returning] = useState(hasSignedInBefore);
   const auth = useAuth();
   const router = useRouter();
   const [email, setEmail] = useState('');
@@ -54,7 +57,11 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
     const initData = restoreInitData();
     if (!initData) return;
     appStore.set(initDataAtom, initData);
-    if (!(await auth.loadUser())) return;
+    if (!(await auth.loadUser())) {
+      if (auth.telegramIsNew()) await router.navigate({ to: ROUTES.telegramWelcome, search: redirectTo ? { redirect: redirectTo } : {} });
+      return;
+    }
+    rememberSignedIn();
     await router.invalidate();
     await router.navigate({ to: ROUTES.panel });
   }
@@ -74,6 +81,7 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
     }
     const user = await auth.signIn(result.value.auth_token);
     if (!user) return;
+    rememberSignedIn();
     await router.invalidate();
     // A built href of this site is navigated to inside the app (the router's types want `to`).
     // Or the page a visitor came for before signing up (kept across the activation e-mail).
@@ -84,7 +92,7 @@ export function SignInScreen({ redirectTo }: { redirectTo?: string }) {
 
   return (
     <AuthLayout
-      heading={t('signIn.heading')}
+      heading={returning ? t('signIn.heading') : t('signIn.headingFirst')}
       subtitle={t('signIn.subtitle')}
       footer={
         <p>

@@ -1,10 +1,10 @@
 import { isRedirect } from '@tanstack/react-router';
 import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API } from '../../../contract/auth';
+import { API, TELEGRAM_UNKNOWN_CODE } from '../../../contract/auth';
 import { AUTH_COOKIE } from '../../../contract/constants';
 import { ROUTES } from '../../../contract/routes';
-import { activeAtom, initDataAtom, setToken, tokenAtom, userAtom } from '@/state/auth';
+import { activeAtom, initDataAtom, setToken, telegramNewAtom, tokenAtom, userAtom } from '@/state/auth';
 import { failureOf, notifyFailure } from '@/api/action';
 import { createAppSession } from '@/api/session';
 import { createAuthSession, type SessionApi } from '@/state/session';
@@ -123,6 +123,20 @@ describe('the guard chain of login-required routes (spec §4)', () => {
     expect(appStore.get(initDataAtom)).toBeNull();
     expect(appStore.get(activeAtom)).toBe(false);
     expect(await redirectOf(() => requireGuest(auth))).toBeUndefined();
+  });
+
+  it('a first open from Telegram (an identity no account knows) goes to the welcome screen, keeping the init data and showing no error', async () => {
+    appStore.set(telegramNewAtom, false);
+    const initData = 'query_id=AA&user=%7B%22id%22%3A1%7D&auth_date=1&hash=abc';
+    appStore.set(initDataAtom, initData);
+    fakeFetch(() => json({ detail: 'This Telegram account is not linked to an account yet.', code: TELEGRAM_UNKNOWN_CODE }, 401));
+    const auth = createAppSession(appStore);
+    expect(await redirectOf(() => requireUser(auth, '/content/funnels/'))).toBe(ROUTES.telegramWelcome);
+    expect(auth.telegramIsNew()).toBe(true);
+    // The init data still proves the identity to "Start here" or to the account signed in to.
+    expect(appStore.get(initDataAtom)).toBe(initData);
+    expect(appStore.get(topInfoAtom)).toBeNull();
+    appStore.set(telegramNewAtom, false);
   });
 });
 

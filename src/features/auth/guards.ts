@@ -17,7 +17,13 @@ export async function requireUser(auth: AuthSession, wanted?: string): Promise<v
   if (!auth.isActive()) throw toSignIn();
   if (auth.user()) return;
   const user = await auth.loadUser();
-  if (!user) throw toSignIn();
+  if (user) return;
+  // A first open from Telegram: the person chooses an account first, then comes back here.
+  if (auth.telegramIsNew()) {
+    const back = safeRedirect(wanted);
+    throw redirect({ to: ROUTES.telegramWelcome, search: back ? { [REDIRECT_PARAM]: back } : {} });
+  }
+  throw toSignIn();
 }
 
 /** Guests only: a signed-in (active) visitor goes where sign-in would have sent them, else to '/'. */

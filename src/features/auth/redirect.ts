@@ -15,7 +15,7 @@ const UNSAFE = /[\\\s\p{Cc}]/u;
 export function safeRedirect(value: unknown): string | undefined {
   if (typeof value !== 'string' || !ONE_SLASH.test(value) || UNSAFE.test(value)) return undefined;
   // Back to a guest page would only bounce: those are where a signed-in visitor may not be.
-  if ([ROUTES.signIn, ROUTES.signUp, ROUTES.lostPass].some((guestPage) => value.startsWith(guestPage.slice(0, -1)))) return undefined;
+  if ([ROUTES.signIn, ROUTES.signUp, ROUTES.lostPass, ROUTES.telegramWelcome].some((guestPage) => value.startsWith(guestPage.slice(0, -1)))) return undefined;
   return value;
 }
 
