@@ -57,7 +57,17 @@ async function boot(): Promise<void> {
   // A signed-in start calls the API at once (the guard loads the user): fetch the clients now,
   // alongside the messages. A guest's first screen does not need them before first paint.
   const api = () => import('./api/users');
-  if (appStore.get(activeAtom)) void api();
+  const language = startupLanguage(launch.initData);
+  // With a session, the current user and the landing screen's data are asked for now, while the
+  // rest of the start (messages, Telegram's colours) and the screen's code (preloaded from the
+  // HTML: vite.config.ts landingPreloads) are on their way; the guard and the loader take them.
+  const landing = appStore.get(activeAtom)
+    ? import('./routes/-lib/landing').then((module) => {
+        module.startLanding(language, launchHash);
+        return module;
+      }, reportError)
+    : null;
+  if (landing) void api();
 
   // Telegram shell: its colours before the first paint (from the launch parameters, fetched
   // alongside the messages, and only inside Telegram); the SDK after the first paint. Opened by a
@@ -68,11 +78,18 @@ async function boot(): Promise<void> {
         import('./telegram/startPath').then(({ goToStartPath }) => goToStartPath(launchHash), reportError),
       ]
     : [];
-  await Promise.all([initI18n(startupLanguage(launch.initData)), tokenSaved, ...telegram]);
+  await Promise.all([initI18n(language), tokenSaved, ...telegram]);
   // Only inside the Cordova wrapper (its deviceready fires for listeners added late, too).
   if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 
   const router = createAppRouter({ auth: authSession });
+  if (landing) {
+    // Early answers the first screen did not take would be out of date for a later one.
+    const stopWatching = router.subscribe('onResolved', () => {
+      stopWatching();
+      void landing.then((module) => module?.dropLandingData());
+    });
+  }
   // After any change made through the API, what the router loaded before it is out of date.
   onApiChange(() => void router.invalidate());
   const container = document.getElementById('app');
