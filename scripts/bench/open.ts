@@ -41,7 +41,7 @@ const SERVICE_BOT_TOKEN = '4242:bench-open-service-bot-token';
 const TELEGRAM_USER = { id: 5550042, first_name: 'Bench', language_code: 'en' };
 const TELEGRAM_THEME = { bg_color: '#17212b', text_color: '#f5f5f5', hint_color: '#708499', link_color: '#6ab3f3', button_color: '#5288c1', button_text_color: '#ffffff', secondary_bg_color: '#232e3c' };
 const PROFILE = { cpuSlowdown: 4, latencyMs: 60, downBytesPerS: 9e6 / 8, upBytesPerS: 1.5e6 / 8 };
-const OPEN_TIMEOUT_MS = 30_000;
+const OPEN_TIMEOUT_MS = 60_000;
 
 interface RequestRecord {
   id: string;
@@ -168,7 +168,16 @@ function watchFor(selector: string): string {
 async function openOnce(page: Page, recorder: Recorder, url: string, landingData: RegExp): Promise<Open> {
   recorder.reset();
   await page.goto(url, { waitUntil: 'commit' });
-  const handle = await page.waitForFunction(() => (globalThis as unknown as { __landedAt?: number }).__landedAt, undefined, { timeout: OPEN_TIMEOUT_MS, polling: 50 });
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(String(error)));
+  const handle = await page
+    .waitForFunction(() => (globalThis as unknown as { __landedAt?: number }).__landedAt, undefined, { timeout: OPEN_TIMEOUT_MS, polling: 50 })
+    .catch((error: unknown) => {
+      throw new Error(`${url}: the screen was not shown (${String(error)}); at ${page.url()}, console: ${problems.join(' | ')}`);
+    });
   const ms = (await handle.jsonValue()) as number;
   // CDP timestamps are seconds of a monotonic clock; the page's navigation start on the same clock.
   const shownAt = ((await page.evaluate(() => performance.timeOrigin)) + ms) / 1000 - recorder.wallClockOffset;
