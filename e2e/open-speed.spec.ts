@@ -35,6 +35,10 @@ test('the Mini App asks for the panel’s funnels together with the user, and ha
   expect(funnelsSent).toBeGreaterThanOrEqual(0);
   expect(meEnded).toBeGreaterThanOrEqual(0);
   expect(funnelsSent).toBeLessThan(meEnded);
+  // And those answers are what the guard and the panel used: neither is asked for a second time.
+  const sentTimes = (path: string) => seen.filter((entry) => entry.event === 'sent' && entry.path === path).length;
+  expect(sentTimes(API.me)).toBe(1);
+  expect(sentTimes(FUNNELS_API.funnels)).toBe(1);
 
   // The panel's code, and every file it imports, were asked for before the first API request: by
   // the HTML, not discovered once the guard had let the panel load.
