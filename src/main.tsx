@@ -61,13 +61,10 @@ async function boot(): Promise<void> {
   // With a session, the current user and the landing screen's data are asked for now, while the
   // rest of the start (messages, Telegram's colours) and the screen's code (preloaded from the
   // HTML: vite.config.ts landingPreloads) are on their way; the guard and the loader take them.
-  const landing = appStore.get(activeAtom)
-    ? import('./routes/-lib/landing').then((module) => {
-        module.startLanding(language, launchHash);
-        return module;
-      }, reportError)
-    : null;
-  if (landing) void api();
+  if (appStore.get(activeAtom)) {
+    void import('./routes/-lib/landing').then(({ startLanding }) => startLanding(language, launchHash), reportError);
+    void api();
+  }
 
   // Telegram shell: its colours before the first paint (from the launch parameters, fetched
   // alongside the messages, and only inside Telegram); the SDK after the first paint. Opened by a
@@ -83,13 +80,6 @@ async function boot(): Promise<void> {
   if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 
   const router = createAppRouter({ auth: authSession });
-  if (landing) {
-    // Early answers the first screen did not take would be out of date for a later one.
-    const stopWatching = router.subscribe('onResolved', () => {
-      stopWatching();
-      void landing.then((module) => module?.dropLandingData());
-    });
-  }
   // After any change made through the API, what the router loaded before it is out of date.
   onApiChange(() => void router.invalidate());
   const container = document.getElementById('app');

@@ -4,6 +4,11 @@
 // to the normal call, so errors mean exactly what they mean anywhere else.
 
 const early = new Map<string, Promise<Response>>();
+/**
+ * The first screen takes its answers as it loads; one it did not take (a redirect went elsewhere)
+ * must not stand in for a later load, after changes: past this age they are dropped.
+ */
+const LANDING_DATA_MAX_AGE_MS = 10_000;
 
 /** Starts GET `paths` (API paths with their query) with `authorization`, the header the clients send. */
 export function startLandingRequests(paths: readonly string[], authorization: string): void {
@@ -13,6 +18,9 @@ export function startLandingRequests(paths: readonly string[], authorization: st
     request.catch(() => {});
     early.set(path, request);
   }
+  setTimeout(() => {
+    for (const path of paths) early.delete(path);
+  }, LANDING_DATA_MAX_AGE_MS);
 }
 
 /** The early answer for `path` when it is there and succeeded, else `fallback()` (the normal call). */
@@ -24,9 +32,4 @@ export function landingData<T>(path: string, fallback: () => Promise<T>): Promis
     (response) => (response.ok ? (response.json() as Promise<T>) : fallback()),
     () => fallback(),
   );
-}
-
-/** Once the first screen is shown, early answers nobody took are out of date: later loads ask anew. */
-export function dropLandingData(): void {
-  early.clear();
 }

@@ -76,11 +76,6 @@ export function loadMessages(...namespaces: MessageNamespace[]): Promise<void> |
   });
 }
 
-/** Fetches the namespaces' code for `language` ahead of i18next's start (the landing screen's, with its data). */
-export function prefetchMessages(language: Language, namespaces: readonly MessageNamespace[]): void {
-  for (const namespace of namespaces) void bundles[namespace][`../../locales/${language}.json`]?.().catch(() => {});
-}
-
 export function currentLanguage(): Language {
   return i18n.language === 'ru' ? 'ru' : 'en';
 }

@@ -36,8 +36,7 @@ export function hashParams(hash: string): URLSearchParams {
  * Development plays Telegram in a plain tab (mockEnv.ts), so there the parameters are enough.
  */
 function hasTelegramBridge(): boolean {
-  const external = (window as { external?: { notify?: unknown } }).external;
-  return import.meta.env.DEV || 'TelegramWebviewProxy' in window || typeof external?.notify === 'function' || window.parent !== window;
+  return import.meta.env.DEV || typeof (window.external as { notify?: unknown } | undefined)?.notify === 'function' || window.parent !== window;
 }
 
 /** Reads the launch once at boot and keeps the init data (memory + sessionStorage: the hash is lost on navigation). */

@@ -7,13 +7,21 @@ import type { Language } from '../../../contract/constants';
 import { authorizationHeader } from '@/api/authHeader';
 import { startLandingRequests } from '@/api/landingData';
 import { timeZone } from '@/api/timeZone';
-import { prefetchMessages } from '@/i18n/i18n';
 import { initDataAtom, tokenAtom } from '@/state/auth';
 import { appStore } from '@/state/store';
 import { startPathFrom } from '@/telegram/startPath';
 import { LANDING_SCREENS } from './landingScreens';
 
-export { dropLandingData } from '@/api/landingData';
+// The same chunks as i18n.ts's (one per language and namespace), fetched here ahead of i18next's
+// start: the entry, which every first paint carries, stays without this code.
+const messages: Record<string, Record<string, () => Promise<unknown>>> = {
+  panel: import.meta.glob('../../../locales/*.json', { query: '?ns=panel', import: 'default' }),
+  funnels: import.meta.glob('../../../locales/*.json', { query: '?ns=funnels', import: 'default' }),
+};
+
+function prefetchMessages(language: Language, namespaces: readonly string[]): void {
+  for (const namespace of namespaces) void messages[namespace]?.[`../../../locales/${language}.json`]?.().catch(() => {});
+}
 
 /** `launchHash`: the address's hash at boot (a startapp launch lands elsewhere: see startPath.ts). */
 export function startLanding(language: Language, launchHash: string): void {
