@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { MESSAGE_NAMESPACES, namespaceProblems, type MessageNamespace } from './src/i18n/namespaces.js';
+import { LANDING_SCREENS, type LandingScreen } from './src/routes/-lib/landingScreens.js';
 
 /**
  * `locales/<language>.json?ns=<namespace>` is that locale file cut down to the top-level keys of
@@ -99,6 +100,65 @@ export const __vitePreload = (load, deps) => Promise.all((deps || []).filter((de
   };
 }
 
+/**
+ * Puts a small inline script in index.html that, before the entry is even parsed, preloads
+ * (`<link rel="modulepreload">`) the code a visitor with a session will need at once: the API
+ * clients and the early requests (routes/-lib/landing.ts), and the code of the screen the address
+ * opens (LANDING_SCREENS: its route's chunks with everything they import); inside Telegram also
+ * the launch theme and the startapp path. A guest gets none of it (so the first paint of /sign-in/
+ * stays as small as bench:bundle wants it), and every file comes from the HTML in one round trip
+ * instead of one import after another.
+ */
+export function landingPreloads(screens: readonly LandingScreen[] = LANDING_SCREENS): Plugin {
+  let base = '/';
+  return {
+    name: 'landing-preloads',
+    apply: 'build',
+    configResolved: (config) => {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        const chunks = Object.values(bundle).filter((output): output is Rolldown.OutputChunk => output.type === 'chunk');
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+        const entryChunks = chunks.filter((chunk) => chunk.isEntry);
+        // What the entry imports statically (Rolldown's runtime) is preloaded for everyone below.
+        const entries = new Set(entryChunks.flatMap((chunk) => [chunk.fileName, ...chunk.imports]));
+        /** The chunks holding `sourceFile` (a route's split parts too) and all they import, but the entry. */
+        const chunksOf = (...sourceFiles: string[]): string[] => {
+          const wanted = new Set(sourceFiles.map((file) => path.resolve(import.meta.dirname, file)));
+          const found = new Set<string>();
+          const visit = (fileName: string) => {
+            if (found.has(fileName) || entries.has(fileName)) return;
+            found.add(fileName);
+            for (const imported of byFile.get(fileName)?.imports ?? []) visit(imported);
+          };
+          for (const chunk of chunks) if (chunk.moduleIds.some((id) => wanted.has(id.split('?')[0]))) visit(chunk.fileName);
+          if (found.size === 0) throw new Error(`landing-preloads: no chunk holds ${sourceFiles.join(', ')}`);
+          return [...found];
+        };
+        const plan = {
+          telegram: chunksOf('src/telegram/theme.ts', 'src/telegram/startPath.ts'),
+          session: chunksOf('src/routes/-lib/landing.ts', 'src/api/users.ts', 'src/api/funnels.ts'),
+          screens: screens.map((screen) => [screen.path.source, chunksOf(screen.routeFile)]),
+        };
+        // Same tests as launch.ts (init data in the hash or kept in this tab) and token.ts (the
+        // cookie, or ?token= in the address); a wrong guess only costs a preload.
+        const script = `(function(){var d=document,l=location,p=${JSON.stringify(plan)},tg=/[#&]tgWebAppData=/.test(l.hash),add=function(f){var e=d.createElement("link");e.rel="modulepreload";e.crossOrigin="";e.href=${JSON.stringify(base)}+f;d.head.appendChild(e)};try{tg=tg||!!sessionStorage.getItem("funnels/tgWebAppData")}catch(e){}if(tg)p.telegram.forEach(add);if(!tg&&!/(^|;\\s*)auth_token=[^;]/.test(d.cookie)&&!/[?&]token=/.test(l.search))return;p.session.forEach(add);for(var i=0;i<p.screens.length;i++)if(new RegExp(p.screens[i][0]).test(l.pathname)){p.screens[i][1].forEach(add);break}})()`;
+        // What the entry imports statically (Rolldown's runtime), for everyone: with the entry,
+        // not once the entry has arrived.
+        const staticPreloads = entryChunks.flatMap((chunk) => chunk.imports).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`).join('');
+        // Right after the charset: before the stylesheet, which a script after it would wait for.
+        const charset = /<meta charset="UTF-8" \/>\n/i;
+        if (!charset.test(html)) throw new Error('landing-preloads: index.html has no <meta charset="UTF-8" /> to follow');
+        return html.replace(charset, (meta) => `${meta}    <script>${script}</script>${staticPreloads}\n`);
+      },
+    },
+  };
+}
+
 // The dev server proxies the API to the server started by `npm run dev` (PORT, default 3000);
 // `vite preview` does the same, so a built app can be looked at against a running server.
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -118,6 +178,7 @@ export default defineConfig({
     react(),
     localeNamespaces(),
     cssOnlyPreloadHelper(),
+    landingPreloads(),
     precompress(),
   ],
   resolve: {
@@ -163,7 +224,7 @@ export default defineConfig({
             // first call.
             {
               name: 'api',
-              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|errors|serverMessages|action)\b/,
+              test: /node_modules[\\/]ky[\\/]|src[\\/]api[\\/](users|clients|authHeader|errors|serverMessages|action|landingData|timeZone)\b|src[\\/]routes[\\/]-lib[\\/]landing(Screens)?\.ts/,
             },
           ],
         },

@@ -57,7 +57,14 @@ async function boot(): Promise<void> {
   // A signed-in start calls the API at once (the guard loads the user): fetch the clients now,
   // alongside the messages. A guest's first screen does not need them before first paint.
   const api = () => import('./api/users');
-  if (appStore.get(activeAtom)) void api();
+  const language = startupLanguage(launch.initData);
+  // With a session, the current user and the landing screen's data are asked for now, while the
+  // rest of the start (messages, Telegram's colours) and the screen's code (preloaded from the
+  // HTML: vite.config.ts landingPreloads) are on their way; the guard and the loader take them.
+  if (appStore.get(activeAtom)) {
+    void import('./routes/-lib/landing').then(({ startLanding }) => startLanding(language, launchHash), reportError);
+    void api();
+  }
 
   // Telegram shell: its colours before the first paint (from the launch parameters, fetched
   // alongside the messages, and only inside Telegram); the SDK after the first paint. Opened by a
@@ -68,7 +75,7 @@ async function boot(): Promise<void> {
         import('./telegram/startPath').then(({ goToStartPath }) => goToStartPath(launchHash), reportError),
       ]
     : [];
-  await Promise.all([initI18n(startupLanguage(launch.initData)), tokenSaved, ...telegram]);
+  await Promise.all([initI18n(language), tokenSaved, ...telegram]);
   // Only inside the Cordova wrapper (its deviceready fires for listeners added late, too).
   if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 

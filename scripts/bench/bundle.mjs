@@ -14,7 +14,7 @@ import { activeUserToken, CHROMIUM_ARGS, startServer } from './support.mjs';
 const BOT_TOKEN = '42:bench-service-bot-token';
 /** The first paint of /sign-in/ in a plain browser may not fetch more gzipped JavaScript than this. */
 const SIGN_IN_BUDGET_KB = 122;
-const server = await startServer({ port: 3210, env: { TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_API_ROOT: 'http://127.0.0.1:9' } });
+const server = await startServer({ port: 3210, env: { TELEGRAM_BOT_TOKEN: BOT_TOKEN, TELEGRAM_API_ROOT: 'http://127.0.0.1:9' }, startSeconds: 180 });
 const gz = new Map();
 const gzSize = (urlPath) => {
   if (!gz.has(urlPath)) gz.set(urlPath, gzipSync(readFileSync(path.join('dist', urlPath)), { level: 9 }).length);

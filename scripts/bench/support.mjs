@@ -11,7 +11,8 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-export async function startServer({ port, env = {} }) {
+/** `startSeconds`: how long the server may take to answer (the embedded database starts slowly on a busy machine). */
+export async function startServer({ port, env = {}, startSeconds = 30 }) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-'));
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SKIP_BUILD: '1', LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_PER_IP: '100000', ...env },
@@ -27,7 +28,7 @@ export async function startServer({ port, env = {} }) {
     } catch {
       // not listening yet
     }
-    if (i > 300) throw new Error('server did not start');
+    if (i > startSeconds * 10) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

@@ -22,6 +22,7 @@ import {
   type TagBody,
 } from '../../contract/funnels';
 import { apiPath, authClient } from './clients';
+import { timeZone } from './timeZone';
 
 /** Uploads take as long as they take on a slow phone connection. */
 const UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
@@ -104,7 +105,6 @@ export async function removePersonTag(personId: number, tagId: number): Promise<
 }
 
 /** Days (today, a period's first day) are the phone's own time zone's. */
-const timeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 export const getDashboard = (period: StatsPeriod = 'all') => get<DashboardFunnel[]>(FUNNELS_API.dashboard, { tz: timeZone(), period });
 export const getStats = (funnelId: number, period: StatsPeriod) => get<FunnelStats>(FUNNELS_API.stats(funnelId), { tz: timeZone(), period });
 

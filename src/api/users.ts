@@ -16,9 +16,11 @@ import {
 } from '../../contract/auth';
 import { authorizationHeader } from './authHeader';
 import { apiPath, authClient, publicClient } from './clients';
+import { landingData } from './landingData';
 
+/** The answer main.tsx asked for at boot when there is one (landingData.ts), else a new request. */
 export function fetchMe(): Promise<Partial<CurrentUser> | null> {
-  return authClient.get(apiPath(API.me)).json<Partial<CurrentUser> | null>();
+  return landingData(API.me, () => authClient.get(apiPath(API.me)).json<Partial<CurrentUser> | null>());
 }
 
 export function updateMe(body: UpdateMeBody): Promise<CurrentUser> {

@@ -28,6 +28,17 @@ export function hashParams(hash: string): URLSearchParams {
   return new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
 }
 
+/**
+ * Whether Telegram can hear the app: its native bridge (mobile, desktop), window.external.notify
+ * (Windows Phone), or the page framed by web.telegram.org. The Mini App's address opened in a
+ * plain browser (launch parameters copied along) has none: it is a browser, signing in as one,
+ * and the Telegram SDK is not loaded (it would only throw UnknownEnvError at its first call).
+ * Development plays Telegram in a plain tab (mockEnv.ts), so there the parameters are enough.
+ */
+function hasTelegramBridge(): boolean {
+  return import.meta.env.DEV || typeof (window.external as { notify?: unknown } | undefined)?.notify === 'function' || window.parent !== window;
+}
+
 /** Reads the launch once at boot and keeps the init data (memory + sessionStorage: the hash is lost on navigation). */
 export function readTelegramLaunch(): TelegramLaunch {
   const params = hashParams(window.location.hash);
@@ -45,12 +56,8 @@ export function readTelegramLaunch(): TelegramLaunch {
   } else if (!initDataInMemory) {
     initDataInMemory = store?.getItem(INIT_DATA_KEY) ?? null;
   }
-  const inTelegram =
-    params.has('tgWebAppData') ||
-    params.has('tgWebAppPlatform') ||
-    Boolean(launchQueryInMemory) ||
-    Boolean(store?.getItem(INIT_DATA_KEY)) ||
-    'TelegramWebviewProxy' in window;
+  const launched = params.has('tgWebAppData') || params.has('tgWebAppPlatform') || Boolean(launchQueryInMemory) || Boolean(store?.getItem(INIT_DATA_KEY));
+  const inTelegram = 'TelegramWebviewProxy' in window || (launched && hasTelegramBridge());
   inTelegramAtBoot = inTelegram;
   return { inTelegram, initData: initDataInMemory };
 }

@@ -1,7 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { FUNNELS_API } from '../../../../../../contract/funnels';
+import { landingData } from '@/api/landingData';
+import { timeZone } from '@/api/timeZone';
 import { FunnelScreen } from '@/features/funnels/FunnelScreen';
 import { FunnelTemplateSection } from '@/features/templates/FunnelTemplateSection';
 import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
+import { statsRequest } from '@/routes/-lib/landingScreens';
 import { validatePeriodSearch } from '@/routes/-lib/search';
 
 export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/')({
@@ -10,7 +14,12 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
   loader: ({ params, deps }) => {
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
-      const [funnel, stages, stats] = await Promise.all([api.getFunnel(id), api.listStages(id), api.getStats(id, deps.period)]);
+      // The answers main.tsx asked for at boot, when this is the first screen (landingData.ts).
+      const [funnel, stages, stats] = await Promise.all([
+        landingData(FUNNELS_API.funnel(id), () => api.getFunnel(id)),
+        landingData(FUNNELS_API.stages(id), () => api.listStages(id)),
+        landingData(statsRequest(id, deps.period, timeZone()), () => api.getStats(id, deps.period)),
+      ]);
       // Made from a template: where it stands against the template's latest version.
       const template = funnel.template_id === null ? null : await import('@/api/templates').then((templates) => templates.funnelTemplate(id)).catch(() => null);
       return { funnel, stages, stats, template };

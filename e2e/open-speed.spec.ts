@@ -1,0 +1,74 @@
+// How the Mini App opens: the structure of its requests, not their times (bench:open measures
+// those). The panel's data is asked for together with the current user, not once the guard has it,
+// and the panel's code comes from the HTML's preloads, not import after import. Outside Telegram
+// the Mini App's address is a plain sign-in, with no Telegram SDK error in the console.
+import { expect, test, type Page } from '@playwright/test';
+import { API } from '../contract/auth';
+import { FUNNELS_API } from '../contract/funnels';
+import { openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
+
+interface Seen {
+  event: 'sent' | 'ended';
+  path: string;
+}
+
+/** Every request of the page, in the order the browser sent them and their answers ended. */
+function recordRequests(page: Page): Seen[] {
+  const seen: Seen[] = [];
+  page.on('request', (request) => seen.push({ event: 'sent', path: new URL(request.url()).pathname }));
+  page.on('requestfinished', (request) => seen.push({ event: 'ended', path: new URL(request.url()).pathname }));
+  return seen;
+}
+
+const at = (seen: Seen[], event: Seen['event'], path: string | RegExp) =>
+  seen.findIndex((entry) => entry.event === event && (typeof path === 'string' ? entry.path === path : path.test(entry.path)));
+
+test('the Mini App asks for the panel’s funnels together with the user, and has the panel’s code preloaded', async ({ page }) => {
+  const seen = recordRequests(page);
+  await openAsMiniApp(page, '/', signedInitData(telegramUser()));
+  await expect(page).toHaveURL(/\/content\/panel\//);
+  await expect(page.getByText('No funnels yet: connect a bot to start.')).toBeVisible();
+
+  // The funnels are asked for before the answer about the user has arrived: not one after the other.
+  const funnelsSent = at(seen, 'sent', FUNNELS_API.funnels);
+  const meEnded = at(seen, 'ended', API.me);
+  expect(funnelsSent).toBeGreaterThanOrEqual(0);
+  expect(meEnded).toBeGreaterThanOrEqual(0);
+  expect(funnelsSent).toBeLessThan(meEnded);
+  // And those answers are what the guard and the panel used: neither is asked for a second time.
+  const sentTimes = (path: string) => seen.filter((entry) => entry.event === 'sent' && entry.path === path).length;
+  expect(sentTimes(API.me)).toBe(1);
+  expect(sentTimes(FUNNELS_API.funnels)).toBe(1);
+
+  // The panel's code, and every file it imports, were asked for before the first API request: by
+  // the HTML, not discovered once the guard had let the panel load.
+  const panelChunk = seen.find((entry) => /^\/assets\/panel-[\w-]+\.js$/.test(entry.path))?.path;
+  expect(panelChunk).toBeDefined();
+  const panelSource = await (await page.request.get(panelChunk ?? '')).text();
+  const imports = [...panelSource.matchAll(/from"\.\/([\w-]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
+  const firstApi = at(seen, 'sent', /^\/api\//);
+  for (const file of [panelChunk ?? '', ...imports]) {
+    const sent = at(seen, 'sent', file);
+    expect(sent, `${file} is asked for before the first API request`).toBeGreaterThanOrEqual(0);
+    expect(sent, `${file} is asked for before the first API request`).toBeLessThan(firstApi);
+  }
+});
+
+test("the Mini App's address opened in a plain browser signs in as a browser, without the Telegram SDK or an error in the console", async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
+  const seen = recordRequests(page);
+  // The address as Telegram gives it, launch parameters and all, but no init data and no Telegram around.
+  const launch = new URLSearchParams({ tgWebAppVersion: '8.0', tgWebAppPlatform: 'weba', tgWebAppThemeParams: '{"bg_color":"#17212b"}' });
+  await page.goto(`/#${launch.toString()}`);
+  await expect(page).toHaveURL(/\/sign-in\//);
+  await expect(page.getByLabel('Email')).toBeVisible();
+  // The work after the first paint has run (main.tsx asks for the Telegram shell there, before the
+  // preloads of the next screens): no Telegram shell, hence no SDK, was asked for.
+  await expect.poll(() => at(seen, 'ended', /^\/assets\/preloadScreens-[\w-]+\.js$/)).toBeGreaterThanOrEqual(0);
+  expect(at(seen, 'sent', /^\/assets\/(shell|sdk)-[\w-]+\.js$/)).toBe(-1);
+  expect(errors).toEqual([]);
+});
