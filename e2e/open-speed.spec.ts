@@ -2,7 +2,7 @@
 // those). The panel's data is asked for together with the current user, not once the guard has it,
 // and the panel's code comes from the HTML's preloads, not import after import. Outside Telegram
 // the Mini App's address is a plain sign-in, with no Telegram SDK error in the console.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/test';
 import { API } from '../contract/auth';
 import { FUNNELS_API } from '../contract/funnels';
 import { openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
