@@ -75,7 +75,8 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
     const result = await runChange(() => (letter ? updateLetter(letter.id, body) : addLetter(series.id, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['name', 'text', 'buttons', 'sending_time', 'enabled']));
     guard.release();
-    success(t('letters.letterSaved'));
+    // A new letter and a new series start off: once a letter has a time, say the series is still off.
+    success(!series.enabled && result.value.sending_time ? t('letters.letterSavedSeriesOff') : t('letters.letterSaved'));
     await navigate({ to: '/content/funnels/$funnelId/series/$seriesId/', params: { funnelId, seriesId } });
   }
 

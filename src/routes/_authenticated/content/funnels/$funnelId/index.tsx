@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FunnelScreen } from '@/features/funnels/FunnelScreen';
+import { SeriesOffNote } from '@/features/letters/SeriesOffNote';
 import { FunnelTemplateSection } from '@/features/templates/FunnelTemplateSection';
 import { idFrom, loadFunnelsScreen } from '@/routes/-lib/load';
 import { validatePeriodSearch } from '@/routes/-lib/search';
@@ -10,17 +11,19 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
   loader: ({ params, deps }) => {
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
+      // The series only for the line that says which are off: a failure there never blocks the screen.
+      const series = import('@/api/letters').then((letters) => letters.listSeries(id)).catch(() => []);
       const [funnel, stages, stats] = await Promise.all([api.getFunnel(id), api.listStages(id), api.getStats(id, deps.period)]);
       // Made from a template: where it stands against the template's latest version.
       const template = funnel.template_id === null ? null : await import('@/api/templates').then((templates) => templates.funnelTemplate(id)).catch(() => null);
-      return { funnel, stages, stats, template };
+      return { funnel, stages, stats, template, series: await series };
     });
   },
   component: FunnelRoute,
 });
 
 function FunnelRoute() {
-  const { funnel, stages, stats, template } = Route.useLoaderData();
+  const { funnel, stages, stats, template, series } = Route.useLoaderData();
   const navigate = Route.useNavigate();
   return (
     <FunnelScreen
@@ -29,6 +32,7 @@ function FunnelRoute() {
       stages={stages}
       stats={stats}
       template={template ? <FunnelTemplateSection funnel={funnel} template={template} /> : undefined}
+      seriesNote={<SeriesOffNote series={series} />}
       onPeriod={(period) => void navigate({ search: { period: period === 'all' ? undefined : period }, replace: true })}
     />
   );
