@@ -197,3 +197,36 @@ test('the stage and template pages fill {first_name|друг} as the editor prev
   await page.goto(`/templates/${((await created.json()) as { id: number }).id}/`);
   await expect(page.getByTestId('message-preview').first()).toContainText('Привет, Анна! Рады видеть, Смирнова.');
 });
+
+test('date and time fields follow the app language, not the browser', async ({ page, request }) => {
+  // An English browser with the app in Russian: dates read 26.11.2026, times 24-hour.
+  const key = await signIn(page, request, 'layout-dates');
+  const headers = { Authorization: `Token ${key}` };
+  await inRussian(page);
+  await page.goto('/content/contacts/');
+  const from = page.getByTestId('contacts-from');
+  await expect(from).toHaveAttribute('placeholder', '26.11.2026');
+  await from.fill('26.11.2026');
+  await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe('2026-11-26');
+  await page.reload();
+  await expect(page.getByTestId('contacts-from')).toHaveValue('26.11.2026');
+
+  const { funnel } = await newFunnel(request, headers, 'e2e_layout_dates');
+  const series = (await (await request.post(LETTERS_API.series(funnel.id), { headers, data: { name: 'Прогрев', time_zone: 'UTC' } })).json()) as { id: number };
+  await page.goto(`/content/funnels/${funnel.id}/series/${series.id}/letters/new/`);
+  await page.getByTestId('time-set').check();
+  await page.getByTestId('time-unit').selectOption('days');
+  const timeOfDay = page.getByTestId('time-of-day');
+  await expect(timeOfDay).toHaveValue('10:00');
+  await timeOfDay.fill('22:30');
+  await timeOfDay.blur();
+  await expect(timeOfDay).toHaveValue('22:30');
+  await expect(page.getByTestId('next-moments').locator('li').first()).toContainText('22:30');
+
+  // The same screen in English reads the time the English way.
+  await page.context().addCookies([{ name: LANGUAGE_COOKIE, value: 'en', url: BASE_URL }]);
+  await page.reload();
+  await page.getByTestId('time-set').check();
+  await page.getByTestId('time-unit').selectOption('days');
+  await expect(page.getByTestId('time-of-day')).toHaveValue('10:00 AM');
+});
