@@ -3,6 +3,7 @@
 import { useTranslation } from 'react-i18next';
 import type { Series } from '../../../contract/letters';
 import { seriesStatus } from './parts';
+import './letters.css';
 
 export function SeriesOffNote({ series }: { series: Series[] }) {
   const { t } = useTranslation();
