@@ -139,10 +139,10 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   await expect(stageRows(page)).toContainText(['Welcome', 'Offer', 'Thanks']);
 
   // Run: 'Are you sure?' with the warning about the order.
-  await page.getByRole('button', { name: 'Run a bot' }).click();
+  await page.getByRole('button', { name: 'Run the bot' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Are you sure?' });
   await expect(dialog).toContainText("stages can't be swapped");
-  await dialog.getByRole('button', { name: 'Run a bot' }).click();
+  await dialog.getByRole('button', { name: 'Run the bot' }).click();
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
 
   // After the run the order is locked, and the screen says why.
@@ -384,15 +384,15 @@ test('run lists what stands in its way; a revoked token is replaced on the same 
 
   // The confirmation itself says why the bot can't run, and its button stays off.
   await page.goto(`/content/funnels/${funnel.id}/`);
-  await page.getByRole('button', { name: 'Run a bot' }).click();
+  await page.getByRole('button', { name: 'Run the bot' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'The bot can’t run yet' });
   await expect(dialog.getByTestId('run-problems')).toHaveText('The stage “Welcome” has no message. Write one, or delete the stage.');
-  await expect(dialog.getByRole('button', { name: 'Run a bot' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Run the bot' })).toBeDisabled();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
 
   await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text: 'Hello, {first_name}!', media_id: null, buttons: [], next_button: null } });
-  await page.getByRole('button', { name: 'Run a bot' }).click();
-  await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Run a bot' }).click();
+  await page.getByRole('button', { name: 'Run the bot' }).click();
+  await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Run the bot' }).click();
   await expect(page.getByTestId('funnel-state').first()).toHaveText('Running');
 
   const subscriber = { id: 7_000_000 + Math.floor(Math.random() * 1_000_000), first_name: 'Zoe' };

@@ -94,8 +94,8 @@ test('an admin publishes a template; another user adds it, connects a bot, runs 
   await expect(other.getByText(`@${ownBot.username}`).first()).toBeVisible();
   await expect(other.getByTestId('funnel-template')).toContainText('Version 1 · up to date');
 
-  await other.getByRole('button', { name: 'Run a bot' }).click();
-  await other.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Run a bot' }).click();
+  await other.getByRole('button', { name: 'Run the bot' }).click();
+  await other.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Run the bot' }).click();
   await expect(other.getByTestId('funnel-state').first()).toHaveText('Running');
 
   // A subscriber presses /start on the affiliate's bot and gets the template's first message.

@@ -19,6 +19,7 @@ import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent } from '@/ui/blocks';
 import { ConfirmDialog } from '@/ui/Dialog';
+import { DateField } from '@/ui/DateTimeField';
 import { Button, TextField } from '@/ui/form';
 import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
@@ -272,11 +273,11 @@ export function ContactsScreen({
         <div className="people-selects">
           <label className="contacts-date">
             <span>{t('contacts.joinedFrom')}</span>
-            <input className="field-input" type="date" value={filters.joined_from ?? ''} onChange={(event) => setFilters({ joined_from: event.target.value || undefined, page: 1 })} data-testid="contacts-from" />
+            <DateField className="field-input" value={filters.joined_from ?? ''} onChange={(date) => setFilters({ joined_from: date || undefined, page: 1 })} data-testid="contacts-from" />
           </label>
           <label className="contacts-date">
             <span>{t('contacts.joinedTo')}</span>
-            <input className="field-input" type="date" value={filters.joined_to ?? ''} onChange={(event) => setFilters({ joined_to: event.target.value || undefined, page: 1 })} data-testid="contacts-to" />
+            <DateField className="field-input" value={filters.joined_to ?? ''} onChange={(date) => setFilters({ joined_to: date || undefined, page: 1 })} data-testid="contacts-to" />
           </label>
         </div>
       </div>

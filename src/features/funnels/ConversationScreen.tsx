@@ -1,7 +1,7 @@
 // /content/funnels/$funnelId/inbox/$personId/: one person's conversation with the bot, as a chat
 // (what they wrote, what the bot and the owner sent), marked read on opening; the owner answers
 // from here, through the funnel's bot. The answer is plain text: it is escaped for Telegram.
-import { Link } from '@tanstack/react-router';
+import { Link, useRouter } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel, HistoryEntry, PersonDetail, Stage } from '../../../contract/funnels';
@@ -41,6 +41,17 @@ export function ConversationScreen({ funnel, person, stages }: { funnel: Funnel;
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
   }, [newest]);
+  // The router puts a newly opened page at its top once it has rendered, after the effect above:
+  // open at the latest message again then (only on arriving here, not on the 5-second refresh, so
+  // that reading older messages is not interrupted).
+  const router = useRouter();
+  useEffect(
+    () =>
+      router.subscribe('onRendered', (event) => {
+        if (event.hrefChanged) end.current?.scrollIntoView({ block: 'end' });
+      }),
+    [router],
+  );
 
   async function send(event: FormEvent) {
     event.preventDefault();

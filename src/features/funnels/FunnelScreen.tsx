@@ -28,6 +28,7 @@ export function FunnelScreen({
   stages: stageList,
   stats,
   template,
+  seriesNote,
   onPeriod,
 }: {
   funnel: Funnel;
@@ -35,6 +36,8 @@ export function FunnelScreen({
   stats: FunnelStats;
   /** The template section, for a funnel made from a template (the route composes the two features). */
   template?: ReactNode;
+  /** Which series of letters are off and why (the route composes it from the letters feature). */
+  seriesNote?: ReactNode;
   onPeriod: (period: StatsPeriod) => void;
 }) {
   const { t } = useTranslation();
@@ -170,7 +173,7 @@ export function FunnelScreen({
           <RowContent icon={<RowIcon tint="orange"><MegaphoneIcon /></RowIcon>} title={t('mailings.title')} description={t('mailings.rowText')} />
         </Link>
         <Link to="/content/funnels/$funnelId/series/" params={{ funnelId: id }} className="row" data-testid="series-link">
-          <RowContent icon={<RowIcon tint="purple"><SendIcon /></RowIcon>} title={t('letters.title')} description={t('letters.rowText')} />
+          <RowContent icon={<RowIcon tint="purple"><SendIcon /></RowIcon>} title={t('letters.title')} description={<>{t('letters.rowText')}{seriesNote}</>} />
         </Link>
       </Section>
 

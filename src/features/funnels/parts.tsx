@@ -56,7 +56,7 @@ export function StateBadge({ funnel, short = false }: { funnel: FunnelStateField
 type RunDialog = { kind: 'run'; problems: string[] | null; busy: boolean } | { kind: 'stop'; busy: boolean } | null;
 
 /**
- * 'Run a bot' and 'Stop', each after a confirmation. Before a run the server checks the funnel
+ * 'Run the bot' and 'Stop', each after a confirmation. Before a run the server checks the funnel
  * and asks Telegram about the token; what stands in the way is listed on the confirmation itself
  * (and the run button stays off). Success is said only once the server has the new state (and
  * the screen reloads with it); a check or a refused run may have found the token revoked, which

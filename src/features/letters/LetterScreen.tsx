@@ -13,6 +13,7 @@ import { addLetter, deleteLetter, updateLetter } from '@/api/letters';
 import { describeFailure, noticeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
+import { TimeField } from '@/ui/DateTimeField';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
@@ -75,7 +76,8 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
     const result = await runChange(() => (letter ? updateLetter(letter.id, body) : addLetter(series.id, body)));
     if (!result.ok) return setErrors(describeFailure(result.failure, ['name', 'text', 'buttons', 'sending_time', 'enabled']));
     guard.release();
-    success(t('letters.letterSaved'));
+    // A new letter and a new series start off: once a letter has a time, say the series is still off.
+    success(!series.enabled && result.value.sending_time ? t('letters.letterSavedSeriesOff') : t('letters.letterSaved'));
     await navigate({ to: '/content/funnels/$funnelId/series/$seriesId/', params: { funnelId, seriesId } });
   }
 
@@ -146,7 +148,7 @@ export function LetterScreen({ funnel, series, letter, history }: { funnel: Funn
                 {time.unit !== 'hours' ? (
                   <label className="series-field">
                     <span>{t('letters.timeOfDay')}</span>
-                    <input className="field-input" type="time" value={time.timeOfDay} onChange={(e) => setTime({ ...time, timeOfDay: e.target.value })} data-testid="time-of-day" />
+                    <TimeField className="field-input" value={time.timeOfDay} onChange={(timeOfDay) => setTime({ ...time, timeOfDay })} data-testid="time-of-day" />
                   </label>
                 ) : null}
               </div>

@@ -14,6 +14,7 @@ import { EmptyState, RowContent, Section } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { ListIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { seriesStatus } from './parts';
 import './letters.css';
 
 /** The device's time zone: the owner's, for sending times. */
@@ -44,15 +45,31 @@ export function SeriesListScreen({ funnel, series }: { funnel: Funnel; series: S
         </EmptyState>
       ) : (
         <Section>
-          {series.map((s) => (
+          {series.map((s) => {
+            const status = seriesStatus(s);
+            return (
             <Link key={s.id} to="/content/funnels/$funnelId/series/$seriesId/" params={{ funnelId, seriesId: String(s.id) }} className="row" data-testid="series-row">
               <RowContent
                 title={s.name}
-                description={`${t('letters.lettersCount', { count: s.letters.length })} · ${t('letters.membersCount', { count: s.members_count })}`}
-                value={<span className={`series-state${s.enabled ? ' series-state--on' : ''}`}>{s.enabled ? t('letters.on') : t('letters.off')}</span>}
+                description={
+                  <>
+                    {status === 'on' ? null : (
+                      <span className="series-why-off" data-testid="series-why-off">
+                        {t(`letters.whyOff.${status}`)}
+                      </span>
+                    )}
+                    {`${t('letters.lettersCount', { count: s.letters.length })} · ${t('letters.membersCount', { count: s.members_count })}`}
+                  </>
+                }
+                value={
+                  <span className={`series-state${status === 'on' ? ' series-state--on' : ''}`} data-testid="series-row-state">
+                    {status === 'on' ? t('letters.on') : t('letters.off')}
+                  </span>
+                }
               />
             </Link>
-          ))}
+            );
+          })}
         </Section>
       )}
       <form className="form" onSubmit={(event) => void create(event)} noValidate>

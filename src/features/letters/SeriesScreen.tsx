@@ -8,7 +8,7 @@ import type { Stage, Tag } from '../../../contract/funnels';
 import type { Funnel } from '../../../contract/funnels';
 import { CATCH_UP_HOURS_MAX, JOIN_TRIGGERS, type JoinTrigger, type Series } from '../../../contract/letters';
 import { runChange } from '@/api/action';
-import { deleteSeries, setSeriesEnabled, updateSeries } from '@/api/letters';
+import { deleteSeries, setSeriesEnabled, updateLetter, updateSeries } from '@/api/letters';
 import { describeFailure, noticeFailure, success } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -16,7 +16,7 @@ import { RowContent, Section } from '@/ui/blocks';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { Button } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
-import { useSendingTimeText } from './parts';
+import { canOfferSwitchOn, seriesStatus, useSendingTimeText } from './parts';
 import { deviceTimeZone } from './SeriesListScreen';
 import './letters.css';
 
@@ -29,6 +29,7 @@ export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel;
   const seriesId = String(series.id);
   const [enableError, setEnableError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const status = seriesStatus(series);
 
   async function toggle(enabled: boolean) {
     setEnableError(null);
@@ -38,6 +39,18 @@ export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel;
       return setEnableError([...messages, ...Object.values(fields).flat()].join(' '));
     }
     success(enabled ? t('letters.turnedOn') : t('letters.turnedOff'));
+  }
+
+  // The offer switches on the letters that have a time too: a series goes on only with a letter
+  // on, and a new letter starts off, so the first timed letter alone would be refused.
+  async function switchOnWithLetters() {
+    setEnableError(null);
+    const lettersToSwitchOn = status === 'lettersOff' ? series.letters.filter((letter) => letter.sending_time) : [];
+    for (const letter of lettersToSwitchOn) {
+      const result = await runChange(() => updateLetter(letter.id, { enabled: true }));
+      if (!result.ok) return noticeFailure(result.failure);
+    }
+    await toggle(true);
   }
 
   async function save(patch: Parameters<typeof updateSeries>[1]) {
@@ -60,6 +73,15 @@ export function SeriesScreen({ funnel, series, stages, tags }: { funnel: Funnel;
   return (
     <Screen>
       <ScreenHeader title={series.name} subtitle={funnel.name} back={<BackLink to="/content/funnels/$funnelId/series/" params={{ funnelId }} label={t('letters.title')} />} />
+
+      {canOfferSwitchOn(status) ? (
+        <section className="section-block series-offer" data-testid="series-offer">
+          <p className="series-offer-text">{status === 'lettersOff' ? t('letters.offerWithLetters') : t('letters.offer')}</p>
+          <Button onClick={() => void switchOnWithLetters()} data-testid="series-offer-on">
+            {t('letters.offerButton')}
+          </Button>
+        </section>
+      ) : null}
 
       <Section footer={enableError ? <span className="field-error" role="alert">{enableError}</span> : t('letters.onHint')}>
         <label className="row switch-row">

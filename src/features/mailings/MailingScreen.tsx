@@ -13,6 +13,7 @@ import { describeFailure, noticeFailure, success, translateServerMessage, useRef
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { ConfirmDialog } from '@/ui/Dialog';
+import { DateTimeField } from '@/ui/DateTimeField';
 import { Button } from '@/ui/form';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { Screen, ScreenHeader } from '@/ui/Screen';
@@ -326,13 +327,12 @@ export function MailingScreen({
                   {t('mailings.confirm.later')}
                 </label>
                 {dialog.when === 'later' ? (
-                  <input
-                    type="datetime-local"
-                    className="field-input"
+                  <DateTimeField
                     value={dialog.at}
-                    aria-label={t('mailings.confirm.moment')}
-                    onChange={(event) => setDialog({ ...dialog, at: event.target.value })}
-                    data-testid="send-at"
+                    dateLabel={t('mailings.confirm.momentDate')}
+                    timeLabel={t('mailings.confirm.momentTime')}
+                    onChange={(at) => setDialog({ ...dialog, at })}
+                    testId="send-at"
                   />
                 ) : null}
               </fieldset>

@@ -4,6 +4,7 @@
 // (main.tsx starts them with the code: routes/-lib/landing.ts). Plain data: vite.config.ts imports
 // it too.
 import { FUNNELS_API, STATS_PERIODS, type StatsPeriod } from '../../../contract/funnels';
+import { LETTERS_API } from '../../../contract/letters';
 // Relative, not '@/': vite.config.ts imports this file, and the Node side knows no '@/' path.
 // eslint-disable-next-line no-restricted-imports
 import type { MessageNamespace } from '../../i18n/namespaces';
@@ -40,7 +41,7 @@ export const LANDING_SCREENS: readonly LandingScreen[] = [
     messages: ['funnels'],
     requests: (match, search, timeZone) => {
       const id = Number(match[1]);
-      return [FUNNELS_API.funnel(id), FUNNELS_API.stages(id), statsRequest(id, periodOf(search), timeZone)];
+      return [FUNNELS_API.funnel(id), FUNNELS_API.stages(id), statsRequest(id, periodOf(search), timeZone), LETTERS_API.series(id)];
     },
   },
 ];

@@ -4,13 +4,12 @@
 // subscriber will see it. Controlled: the value and its changes belong to the screen, which also
 // saves and uploads (`onPickFile`); only the editing aids (the link box, the caret) live here.
 import { useId, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { BUTTON_TEXT_MAX, CAPTION_MAX, MEDIA_TYPES, MESSAGE_TEXT_MAX, URL_BUTTONS_MAX, type MessageMedia, type UrlButton } from '../../../contract/funnels';
 import { visibleLength } from '../../../contract/telegram-html';
 import { Button } from '@/ui/form';
 import { ImageIcon, PlusIcon, TrashIcon } from '@/ui/glyphs';
 import { MessagePreview } from './MessagePreview';
-import { fillPlaceholders } from '../../../contract/personalise';
 import RichText, { LINK_URL } from './RichText';
 import './message-editor.css';
 
@@ -105,7 +104,6 @@ export function MessageEditor({
   const { limit, length, over } = draftLimit(value);
   const change = (patch: Partial<MessageDraft>) => onChange({ ...value, ...patch });
   const setButton = (index: number, patch: Partial<UrlButton>) => change({ buttons: buttons.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
-  const sample = { first_name: t('editor.sample.first_name'), last_name: t('editor.sample.last_name'), username: t('editor.sample.username') };
 
   return (
     <>
@@ -126,7 +124,7 @@ export function MessageEditor({
           }
         />
         <p className={errors.text || over ? 'field-error' : 'field-hint'} id={`${ids}-text-hint`}>
-          {errors.text?.join(' ') ?? (over ? t('funnels.serverErrors.tooLong', { count: limit }) : media ? t('funnels.message.captionHint') : t('funnels.message.textHint'))}
+          {errors.text?.join(' ') ?? (over ? t('funnels.serverErrors.tooLong', { count: limit }) : media ? t('funnels.message.captionHint') : <Trans i18nKey="funnels.message.textHint" components={{ token: <span className="hint-token" /> }} />)}
         </p>
       </div>
 
@@ -257,7 +255,7 @@ export function MessageEditor({
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.preview')}</h2>
         <MessagePreview
-          text={fillPlaceholders(text, sample)}
+          text={text}
           media={media ? { kind: media.kind, id: media.id, src: value.mediaSrc } : null}
           buttons={buttons}
           nextButton={nextStep && nextOn ? { text: nextText } : null}

@@ -1,11 +1,13 @@
 // A stage's message as the subscriber will see it in Telegram: a chat bubble with the picture
-// or video on top, the formatted text, and the inline buttons under it.
+// or video on top, the formatted text (its {first_name|…} fields filled with a sample person, as
+// a subscriber's own name would be), and the inline buttons under it.
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import type { MessageMedia, UrlButton } from '../../../contract/funnels';
 import { fetchMedia } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { ExternalIcon } from '@/ui/glyphs';
 import { parseTelegramHtml, type HtmlNode } from '../../../contract/telegram-html';
+import { fillPlaceholders } from '../../../contract/personalise';
 import './message-editor.css';
 
 function renderNodes(nodes: HtmlNode[]): ReactNode {
@@ -96,6 +98,8 @@ export function MessagePreview({
   botName: string;
 }) {
   const { t } = useTranslation();
+  // One sample person for every preview (editor, stage, template, mailing): Анна / Anna.
+  const sample = { first_name: t('editor.sample.first_name'), last_name: t('editor.sample.last_name'), username: t('editor.sample.username') };
   const stored = useMediaUrl(media && !media.src ? media.id : null);
   const src = media?.src ?? stored;
   const empty = !text.trim() && !media;
@@ -120,7 +124,7 @@ export function MessagePreview({
           ) : null}
           <div className="bubble-body">
             <span className="bubble-author">{botName}</span>
-            {empty ? <span className="bubble-empty">{t('funnels.message.previewEmpty')}</span> : <div className="bubble-text">{renderNodes(parseTelegramHtml(text))}</div>}
+            {empty ? <span className="bubble-empty">{t('funnels.message.previewEmpty')}</span> : <div className="bubble-text">{renderNodes(parseTelegramHtml(fillPlaceholders(text, sample)))}</div>}
             <span className="bubble-time" aria-hidden="true">
               12:00
             </span>
