@@ -69,6 +69,9 @@ test('a running funnel that cannot reach Telegram says since when, and "Running"
   const card = page.getByTestId('funnel-card').filter({ hasText: 'Coffee Shop' });
   await expect(card.getByTestId('funnel-state')).toHaveText('No connection');
   await expect(card.getByTestId('funnel-health')).toHaveText(/^Can't reach Telegram since \d{1,2}:\d\d( [AP]M)?$/);
+  // The panel's list of funnels says it too.
+  await page.goto('/content/panel/');
+  await expect(page.getByTestId('panel-funnel').filter({ hasText: 'Coffee Shop' })).toContainText('No connection');
 
   // Telegram is back: the first poll that gets through clears it.
   await page.goto(`/content/funnels/${funnelId}/`);

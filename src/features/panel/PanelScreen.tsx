@@ -35,17 +35,19 @@ function FunnelRows({ funnels }: { funnels: Funnel[] }) {
     <Section title={t('panel.funnels')} footer={funnels.length === 0 ? t('panel.funnelsEmpty') : undefined}>
       {shown.map((funnel) => {
         const revoked = funnel.state === 'stopped' && funnel.stop_reason === 'token_revoked';
+        // Running, but its bot has not reached Telegram for a while: not "Running" (funnels/parts.tsx says since when).
+        const unreachable = funnel.state === 'running' && funnel.telegram_unreachable_since !== null;
         return (
           <Link key={funnel.id} to="/content/funnels/$funnelId/" params={{ funnelId: String(funnel.id) }} className="row" data-testid="panel-funnel">
             <RowContent
               icon={
-                <RowIcon tint={revoked ? 'red' : STATE_TINT[funnel.state]}>
+                <RowIcon tint={revoked ? 'red' : unreachable ? 'orange' : STATE_TINT[funnel.state]}>
                   <BotIcon />
                 </RowIcon>
               }
               title={funnel.name}
               description={`${botLabel(funnel)} · ${t('panel.people', { count: funnel.people_count })}`}
-              value={revoked ? t('panel.state.revoked') : t(`panel.state.${funnel.state}`)}
+              value={revoked ? t('panel.state.revoked') : unreachable ? t('panel.state.unreachable') : t(`panel.state.${funnel.state}`)}
             />
           </Link>
         );
