@@ -219,11 +219,11 @@ for (const language of ['en', 'ru'] as const) {
         }
       }
 
-      // Inside Telegram: this Telegram user is linked to the account (as the Mini App's account
-      // screen does it, authenticated by the init data), so the Mini App opens the account's data.
+      // Inside Telegram: this Telegram user is linked to the account (as "I already have an
+      // account" does it on a first open), so the Mini App opens the account's data.
       await page.context().clearCookies();
       const initData = signedInitData({ ...telegramUser(), language_code: language });
-      const linked = await request.post(API.telegramLink, { headers: { Authorization: `TG ${initData}` }, data: { email: a.user.email, password: a.user.password } });
+      const linked = await request.post(API.telegramAttach, { headers: { Authorization: `Token ${a.key}` }, data: { init_data: initData } });
       expect(linked.ok(), await linked.text()).toBe(true);
       for (const [themeName, theme] of [['telegram-dark', DARK_THEME] as const, ['telegram-light', LIGHT_THEME] as const]) {
         for (const [width, viewport] of [[1280, DESKTOP] as const, [390, PHONE] as const]) {

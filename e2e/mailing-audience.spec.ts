@@ -10,7 +10,7 @@ import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API } from '../contract/mailings';
 import { FAKE, fakeBot, signIn } from './support/builder';
 import { BASE_URL } from './support/env';
-import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
+import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
 
 interface Funnel {
   funnelId: number;
@@ -235,6 +235,7 @@ for (const width of widths) {
         await page.context().clearCookies();
         await page.context().addCookies([{ name: LANGUAGE_COOKIE, value: language, url: BASE_URL }]);
         const initData = signedInitData({ ...telegramUser(), language_code: language });
+        await startAsTelegramUser(request, initData); // "Start here" on an earlier first open
         const tgHeaders = { Authorization: `TG ${initData}` };
         const tgFunnel = await paidFunnel(request, tgHeaders, language);
         const tgMailingId = await draft(request, tgHeaders, tgFunnel);

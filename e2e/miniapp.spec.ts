@@ -37,6 +37,7 @@ test('the light Telegram theme drives the colours too', async ({ page }) => {
 
 test('tampered init data ends at sign-in', async ({ allowConsoleError, page }) => {
   allowConsoleError(failedRequest(401, API.me)); // the server refuses the init data
+  allowConsoleError(failedRequest(401, FUNNELS_API.funnels)); // the panel's data, asked for at boot with the user
   const user = telegramUser();
   const tampered = signedInitData(user).replace(encodeURIComponent('"Tanya"'), encodeURIComponent('"Mallory"'));
   expect(tampered).not.toBe(signedInitData(user));
@@ -47,6 +48,7 @@ test('tampered init data ends at sign-in', async ({ allowConsoleError, page }) =
 
 test('init data signed for another bot ends at sign-in', async ({ allowConsoleError, page }) => {
   allowConsoleError(failedRequest(401, API.me)); // the server refuses the init data
+  allowConsoleError(failedRequest(401, FUNNELS_API.funnels)); // the panel's data, asked for at boot with the user
   await openAsMiniApp(page, '/content/panel/', signedInitData(telegramUser(), '999:another-bot-token'), DARK_THEME);
   await expect(page).toHaveURL(/\/sign-in\//);
 });
@@ -81,7 +83,9 @@ test('an e-mail user opens the Mini App, signs in with e-mail once, and Telegram
   await expect(page.getByTestId('funnel-card')).toContainText('Linked Shop');
 });
 
-test('a first open from Telegram asks whether the person has an account; "Start here" makes one, and the next open goes straight in', async ({ page }) => {
+test('a first open from Telegram asks whether the person has an account; "Start here" makes one, and the next open goes straight in', async ({ allowConsoleError, page }) => {
+  allowConsoleError(failedRequest(401, API.me)); // "not linked to an account yet": the question follows
+  allowConsoleError(failedRequest(401, FUNNELS_API.funnels)); // the panel's data, asked for at boot with the user
   const user = telegramUser();
   await openAsMiniApp(page, '/', signedInitData(user), DARK_THEME, { firstOpen: true });
   await expect(page).toHaveURL(/\/welcome\//);
@@ -97,7 +101,9 @@ test('a first open from Telegram asks whether the person has an account; "Start 
   await expect(page.getByRole('heading', { name: 'Welcome! Do you already have an account?' })).toHaveCount(0);
 });
 
-test('a first open from Telegram: "I already have an account" signs in with e-mail once, and Telegram opens that account with its funnels from then on', async ({ page, request }) => {
+test('a first open from Telegram: "I already have an account" signs in with e-mail once, and Telegram opens that account with its funnels from then on', async ({ allowConsoleError, page, request }) => {
+  allowConsoleError(failedRequest(401, API.me)); // "not linked to an account yet": the question follows
+  allowConsoleError(failedRequest(400, API.login)); // a wrong password first
   const account = await createActiveUser(request, newUser('welcome'));
   const key = await loginToken(request, account);
   const username = `welc_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}_bot`;
