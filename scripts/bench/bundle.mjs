@@ -24,6 +24,9 @@ const gzSize = (urlPath) => {
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const token = await activeUserToken(server);
 const initData = signInitData({ botToken: BOT_TOKEN, user: { id: 5550001, first_name: 'Bench' } });
+// The Telegram user has an account ("Start here" on an earlier open): the Mini App opens the panel.
+const started = await fetch(`${server.base}/api/users/telegram/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ init_data: initData }) });
+if (started.status !== 201) throw new Error(`Start here: ${started.status} ${await started.text()}`);
 const tgHash = '#' + new URLSearchParams({ tgWebAppData: initData, tgWebAppVersion: '8.0', tgWebAppPlatform: 'android', tgWebAppThemeParams: '{"bg_color":"#17212b","text_color":"#f5f5f5"}' });
 
 async function measure(label, urlPath, { cookie, telegram } = {}) {
