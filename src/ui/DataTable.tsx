@@ -1,6 +1,7 @@
 // A table of rows for the desktop layout (see useWideLayout): a sticky header, cells that
 // ellipsize, numbers aligned right. A row opens like the card it replaces: its first link is the
 // keyboard's way in (Tab, Enter), and a click anywhere else on the row follows that link too.
+import { Link } from '@tanstack/react-router';
 import type { MouseEvent, ReactNode } from 'react';
 import { currentLanguage } from '@/i18n/i18n';
 import './table.css';
@@ -92,6 +93,26 @@ export function CellText({ children, title, muted }: { children: ReactNode; titl
   return (
     <span className={`data-table-text${muted ? ' data-table-text--muted' : ''}`} title={title ?? (typeof children === 'string' ? children : undefined)}>
       {children}
+    </span>
+  );
+}
+
+/**
+ * A person's name cell: their initial, their name linking to their screen (`from`: the screen
+ * Back returns to), and a muted line under it (their @username, "blocked"…).
+ */
+export function PersonCell({ personId, name, from, note }: { personId: number; name: string; from?: 'people' | 'contacts'; note?: ReactNode }) {
+  return (
+    <span className="data-table-person">
+      <span className="person-avatar" aria-hidden="true">
+        {name.charAt(0).toUpperCase()}
+      </span>
+      <span className="data-table-person-name">
+        <Link to="/content/people/$personId/" params={{ personId: String(personId) }} search={from ? { from } : {}} className="data-table-link" title={name}>
+          {name}
+        </Link>
+        {note}
+      </span>
     </span>
   );
 }

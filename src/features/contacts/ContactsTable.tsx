@@ -1,9 +1,8 @@
 // The contacts as a table on a desktop-wide window (ContactsScreen shows cards on a phone): a
 // column to pick people for tagging and lists, then what each contact row carries.
-import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../../contract/contacts';
-import { CellText, DataTable, formatTableDay, formatTableMoment, type TableColumn } from '@/ui/DataTable';
+import { CellText, DataTable, formatTableDay, formatTableMoment, PersonCell, type TableColumn } from '@/ui/DataTable';
 
 export function contactName(contact: Contact): string {
   return `${contact.first_name} ${contact.last_name}`.trim() || (contact.username ? `@${contact.username}` : String(contact.telegram_id));
@@ -41,17 +40,12 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
       width: '21%',
       header: t('contacts.columns.name'),
       cell: (contact) => (
-        <span className="data-table-person">
-          <span className="person-avatar" aria-hidden="true">
-            {contactName(contact).charAt(0).toUpperCase()}
-          </span>
-          <span className="data-table-person-name">
-            <Link to="/content/people/$personId/" params={{ personId: String(contact.id) }} search={{ from: 'contacts' }} className="data-table-link" title={contactName(contact)}>
-              {contactName(contact)}
-            </Link>
-            {contact.username && contactName(contact) !== `@${contact.username}` ? <CellText muted>@{contact.username}</CellText> : null}
-          </span>
-        </span>
+        <PersonCell
+          personId={contact.id}
+          name={contactName(contact)}
+          from="contacts"
+          note={contact.username && contactName(contact) !== `@${contact.username}` ? <CellText muted>@{contact.username}</CellText> : null}
+        />
       ),
     },
     {

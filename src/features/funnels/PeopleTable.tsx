@@ -1,8 +1,7 @@
 // A funnel's people as a table on a desktop-wide window (PeopleScreen shows cards on a phone).
-import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { Person, Stage, Tag } from '../../../contract/funnels';
-import { CellText, DataTable, formatTableDay, formatTableMoment, type TableColumn } from '@/ui/DataTable';
+import { CellText, DataTable, formatTableDay, formatTableMoment, PersonCell, type TableColumn } from '@/ui/DataTable';
 import { personName, TagChip } from './parts';
 
 export function PeopleTable({ people, stages, tags }: { people: Person[]; stages: Stage[]; tags: Tag[] }) {
@@ -15,23 +14,20 @@ export function PeopleTable({ people, stages, tags }: { people: Person[]; stages
       width: '28%',
       header: t('funnels.people.columns.name'),
       cell: (person) => (
-        <span className="data-table-person">
-          <span className="person-avatar" aria-hidden="true">
-            {personName(person).charAt(0).toUpperCase()}
-          </span>
-          <span className="data-table-person-name">
-            <Link to="/content/people/$personId/" params={{ personId: String(person.id) }} search={{ from: 'people' }} className="data-table-link" title={personName(person)}>
-              {personName(person)}
-            </Link>
-            {person.blocked ? (
+        <PersonCell
+          personId={person.id}
+          name={personName(person)}
+          from="people"
+          note={
+            person.blocked ? (
               <CellText>
                 <span className="person-blocked">{t('funnels.person.blocked')}</span>
               </CellText>
             ) : person.username && personName(person) !== `@${person.username}` ? (
               <CellText muted>@{person.username}</CellText>
-            ) : null}
-          </span>
-        </span>
+            ) : null
+          }
+        />
       ),
     },
     {

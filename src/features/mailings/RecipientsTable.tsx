@@ -1,9 +1,8 @@
 // A mailing's recipients as a table on a desktop-wide window (MailingScreen shows a list on a
 // phone): who, their state, when it was sent or last changed, and what went wrong in words (Telegram's own text only as a tooltip).
-import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { Recipient } from '../../../contract/mailings';
-import { CellText, DataTable, formatTableMoment, type TableColumn } from '@/ui/DataTable';
+import { CellText, DataTable, formatTableMoment, PersonCell, type TableColumn } from '@/ui/DataTable';
 import { RecipientProblem, RecipientState } from './RecipientState';
 
 const recipientName = (r: Recipient) => [r.first_name, r.last_name].filter(Boolean).join(' ') || (r.username ? `@${r.username}` : '—');
@@ -16,17 +15,11 @@ export function RecipientsTable({ recipients }: { recipients: Recipient[] }) {
       width: '32%',
       header: t('mailings.recipients.columns.name'),
       cell: (r) => (
-        <span className="data-table-person">
-          <span className="person-avatar" aria-hidden="true">
-            {recipientName(r).charAt(0).toUpperCase()}
-          </span>
-          <span className="data-table-person-name">
-            <Link to="/content/people/$personId/" params={{ personId: String(r.person_id) }} className="data-table-link" title={recipientName(r)}>
-              {recipientName(r)}
-            </Link>
-            {r.username && recipientName(r) !== `@${r.username}` ? <CellText muted>@{r.username}</CellText> : null}
-          </span>
-        </span>
+        <PersonCell
+          personId={r.person_id}
+          name={recipientName(r)}
+          note={r.username && recipientName(r) !== `@${r.username}` ? <CellText muted>@{r.username}</CellText> : null}
+        />
       ),
     },
     {
