@@ -1,10 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { defineConfig, minifySync, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { MESSAGE_NAMESPACES, namespaceProblems, type MessageNamespace } from './src/i18n/namespaces.js';
+import { API } from './contract/auth.js';
+import { LANGUAGES } from './contract/constants.js';
+import { STATS_PERIODS } from './contract/funnels.js';
+import { landingBoot, type BootPlan } from './src/api/bootScript.js';
 import { LANDING_SCREENS, type LandingScreen } from './src/routes/-lib/landingScreens.js';
 
 /**
@@ -101,13 +105,12 @@ export const __vitePreload = (load, deps) => Promise.all((deps || []).filter((de
 }
 
 /**
- * Puts a small inline script in index.html that, before the entry is even parsed, preloads
- * (`<link rel="modulepreload">`) the code a visitor with a session will need at once: the API
- * clients and the early requests (routes/-lib/landing.ts), and the code of the screen the address
- * opens (LANDING_SCREENS: its route's chunks with everything they import); inside Telegram also
- * the launch theme and the startapp path. A guest gets none of it (so the first paint of /sign-in/
- * stays as small as bench:bundle wants it), and every file comes from the HTML in one round trip
- * instead of one import after another.
+ * Puts a small inline script in index.html (api/bootScript.ts) that, before the entry is
+ * even parsed, preloads (`<link rel="modulepreload">`) what the screen the address opens needs at
+ * once (LANDING_SCREENS: its route's chunks with everything they import, and its strings in the
+ * visitor's language; with a session the API clients, inside Telegram the launch theme and the
+ * startapp path) and, with a session, sends that screen's requests. Every file comes from the HTML
+ * in one round trip instead of one import after another, and the data travels with the code.
  */
 export function landingPreloads(screens: readonly LandingScreen[] = LANDING_SCREENS): Plugin {
   let base = '/';
@@ -139,14 +142,26 @@ export function landingPreloads(screens: readonly LandingScreen[] = LANDING_SCRE
           if (found.size === 0) throw new Error(`landing-preloads: no chunk holds ${sourceFiles.join(', ')}`);
           return [...found];
         };
-        const plan = {
+        // Each language's strings that a first screen needs, one chunk per namespace (i18n.ts
+        // imports them by language).
+        const namespaces = new Set(['common', ...screens.flatMap((screen) => screen.messages)]);
+        const messages: BootPlan['messages'] = {};
+        for (const chunk of chunks) {
+          const part = chunk.facadeModuleId && /[\\/](\w+)\.json\?ns=(\w+)$/.exec(chunk.facadeModuleId);
+          if (part && namespaces.has(part[2])) (messages[part[1]] ??= {})[part[2]] = chunk.fileName;
+        }
+        const plan: BootPlan = {
+          base,
           telegram: chunksOf('src/telegram/theme.ts', 'src/telegram/startPath.ts'),
-          session: chunksOf('src/routes/-lib/landing.ts', 'src/api/users.ts', 'src/api/funnels.ts'),
-          screens: screens.map((screen) => [screen.path.source, chunksOf(screen.routeFile)]),
+          session: chunksOf('src/api/users.ts', 'src/api/funnels.ts'),
+          me: API.me,
+          languages: [...LANGUAGES],
+          messages,
+          screens: screens.map((screen) => ({ path: screen.path.source, session: screen.session, chunks: chunksOf(screen.routeFile), messages: screen.messages, requests: screen.requests })),
+          periods: [...STATS_PERIODS],
         };
-        // Same tests as launch.ts (init data in the hash or kept in this tab) and token.ts (the
-        // cookie, or ?token= in the address); a wrong guess only costs a preload.
-        const script = `(function(){var d=document,l=location,p=${JSON.stringify(plan)},tg=/[#&]tgWebAppData=/.test(l.hash),add=function(f){var e=d.createElement("link");e.rel="modulepreload";e.crossOrigin="";e.href=${JSON.stringify(base)}+f;d.head.appendChild(e)};try{tg=tg||!!sessionStorage.getItem("funnels/tgWebAppData")}catch(e){}if(tg)p.telegram.forEach(add);if(!tg&&!/(^|;\\s*)auth_token=[^;]/.test(d.cookie)&&!/[?&]token=/.test(l.search))return;p.session.forEach(add);for(var i=0;i<p.screens.length;i++)if(new RegExp(p.screens[i][0]).test(l.pathname)){p.screens[i][1].forEach(add);break}})()`;
+        // The boot script's own source (self-contained: see bootScript.ts), minified, run with the plan.
+        const script = minifySync('boot.js', `(${landingBoot.toString()})(${JSON.stringify(plan)})`).code.trim();
         // What the entry imports statically (Rolldown's runtime), for everyone: with the entry,
         // not once the entry has arrived.
         const staticPreloads = entryChunks.flatMap((chunk) => chunk.imports).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`).join('');

@@ -40,17 +40,23 @@ test('the Mini App asks for the panel’s funnels together with the user, and ha
   expect(sentTimes(API.me)).toBe(1);
   expect(sentTimes(FUNNELS_API.funnels)).toBe(1);
 
-  // The panel's code, and every file it imports, were asked for before the first API request: by
-  // the HTML, not discovered once the guard had let the panel load.
+  // The data, the panel's code with every file it imports, and the strings were all asked for by
+  // the HTML (index.html's boot script), before the app's own code had even arrived: not
+  // discovered once the entry ran, nor once the guard had let the panel load.
+  const entryEnded = at(seen, 'ended', /^\/assets\/index-[\w-]+\.js$/);
+  expect(entryEnded).toBeGreaterThanOrEqual(0);
+  expect(at(seen, 'sent', API.me), 'the user is asked for before the entry has arrived').toBeLessThan(entryEnded);
+  expect(funnelsSent, 'the funnels are asked for before the entry has arrived').toBeLessThan(entryEnded);
   const panelChunk = seen.find((entry) => /^\/assets\/panel-[\w-]+\.js$/.test(entry.path))?.path;
   expect(panelChunk).toBeDefined();
   const panelSource = await (await page.request.get(panelChunk ?? '')).text();
   const imports = [...panelSource.matchAll(/from"\.\/([\w-]+\.js)"/g)].map((match) => `/assets/${match[1]}`);
-  const firstApi = at(seen, 'sent', /^\/api\//);
-  for (const file of [panelChunk ?? '', ...imports]) {
+  const strings = seen.filter((entry) => entry.event === 'sent' && /^\/assets\/en-(common|panel)-[\w-]+\.js$/.test(entry.path)).map((entry) => entry.path);
+  expect(strings).toHaveLength(2);
+  for (const file of [panelChunk ?? '', ...imports, ...strings]) {
     const sent = at(seen, 'sent', file);
-    expect(sent, `${file} is asked for before the first API request`).toBeGreaterThanOrEqual(0);
-    expect(sent, `${file} is asked for before the first API request`).toBeLessThan(firstApi);
+    expect(sent, `${file} is asked for before the entry has arrived`).toBeGreaterThanOrEqual(0);
+    expect(sent, `${file} is asked for before the entry has arrived`).toBeLessThan(entryEnded);
   }
 });
 

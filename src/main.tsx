@@ -58,13 +58,9 @@ async function boot(): Promise<void> {
   // alongside the messages. A guest's first screen does not need them before first paint.
   const api = () => import('./api/users');
   const language = startupLanguage(launch.initData);
-  // With a session, the current user and the landing screen's data are asked for now, while the
-  // rest of the start (messages, Telegram's colours) and the screen's code (preloaded from the
-  // HTML: vite.config.ts landingPreloads) are on their way; the guard and the loader take them.
-  if (appStore.get(activeAtom)) {
-    void import('./routes/-lib/landing').then(({ startLanding }) => startLanding(language, launchHash), reportError);
-    void api();
-  }
+  // With a session, index.html's boot script has already asked for the current user and the
+  // landing screen's data (api/bootScript.ts); the guard and the loader take the answers.
+  if (appStore.get(activeAtom)) void api();
 
   // Telegram shell: its colours before the first paint (from the launch parameters, fetched
   // alongside the messages, and only inside Telegram); the SDK after the first paint. Opened by a

@@ -89,7 +89,7 @@ describe('the route tree', () => {
 
   it('lets a signed-in user into the panel and greets them by first name', async () => {
     setToken('good', appStore);
-    const requests = fakeFetch(() => json(alice));
+    const requests = fakeFetch((request) => json(request.path === FUNNELS_API.funnels ? [] : alice));
     const router = renderAt('/');
     await waitFor(() => expect(router.state.location.pathname).toBe(ROUTES.panel));
     expect(await screen.findByText('Hi, Alice!')).toBeTruthy();
