@@ -2,11 +2,11 @@
 // loader then takes (landingData matches by path and query), else the screen waits for a second
 // request; and what it preloads must be the code and strings in the language the app will pick.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STATS_PERIODS } from '../../contract/funnels';
+import { STATS_PERIODS } from '../../../contract/funnels';
 import { LANDING_SCREENS, statsRequest } from '@/routes/-lib/landingScreens';
-import { landingBoot, type BootPlan, type EarlyRequests } from './bootScript';
-import { landingData } from './landingData';
-import { timeZone } from './timeZone';
+import { landingBoot, type BootPlan, type EarlyRequests } from '@/api/bootScript';
+import { landingData } from '@/api/landingData';
+import { timeZone } from '@/api/timeZone';
 
 const plan: BootPlan = {
   base: '/',
