@@ -249,7 +249,8 @@ export function createBillingService(deps: BillingServiceDeps) {
           paidUntil,
           graceUntil,
           renews: true,
-          externalId: event.externalId ?? current.externalId,
+          // A renewal keeps the subscription's id (Stars: the first charge id, what cancelling takes).
+          externalId: firstPayment ? (event.externalId ?? current.externalId) : (current.externalId ?? event.externalId ?? null),
           cancelGeneration: firstPayment ? current.cancelGeneration + 1 : current.cancelGeneration,
           updatedAt: at,
         })
