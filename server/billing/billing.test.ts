@@ -344,4 +344,26 @@ describe('billing', () => {
     const [sub] = await env.t.db.orm.select().from(subscriptions).where(eq(subscriptions.userId, someone.id));
     expect(sub.planId).toBe(made.id);
   });
+
+  it('over the people limit, new people are still recorded but mailings and series are refused; running bots are not', async () => {
+    await paidPlan();
+    // A free plan with mailings and letters but room for one person.
+    const free = await services.billing.createPlan({ title: 'Free', is_free: true, limits: { running_funnels: 1, people: 1, mailings: true, letters: true } });
+    try {
+      const { key } = await newUser();
+      const funnel = await runnableFunnel(key);
+      ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
+      const mailing = ok<Mailing>(await call(env, key, 'POST', MAILINGS_API.mailings(funnel.id), draftMailing), 201);
+      const series = await seriesReady(key, funnel.id);
+      await addPerson(env, funnel.id);
+      expect(await subscriptionOf(key)).toMatchObject({ state: 'free', limits: { people: 1 }, usage: { people: 2, running_funnels: 1 } });
+      expect(expectJsonError(await call(env, key, 'POST', MAILINGS_API.send(mailing.id), {}), 402)).toEqual(INACTIVE);
+      expect(expectJsonError(await call(env, key, 'POST', LETTERS_API.enable(series.id)), 402)).toEqual(INACTIVE);
+      // Stopping and running the one bot again is still allowed: nobody who presses Start is lost.
+      ok(await call(env, key, 'POST', FUNNELS_API.stop(funnel.id)));
+      ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
+    } finally {
+      await services.billing.updatePlan(free.id, { archived: true });
+    }
+  });
 });
