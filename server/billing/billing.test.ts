@@ -186,6 +186,15 @@ describe('billing', () => {
     const plan = await paidPlan();
     const { id, key } = await newUser();
     const start = env.t.clock.now().getTime();
+    const heard: Array<{ kind: 'payment' | 'refund'; payerUserId: number; paymentKey: string; amount?: number; currency?: string }> = [];
+    services.billing.setPartnerHooks({
+      async onPayment({ payerUserId, paymentKey, amount, currency }) {
+        if (payerUserId === id) heard.push({ kind: 'payment', payerUserId, paymentKey, amount, currency });
+      },
+      async onRefund({ payerUserId, paymentKey }) {
+        if (payerUserId === id) heard.push({ kind: 'refund', payerUserId, paymentKey });
+      },
+    });
     const payment = starsEvent(id, plan.id, 'payment');
     expect(await services.billing.applyEvent(payment)).toEqual({ applied: true });
     const first = await subscriptionOf(key);
@@ -213,6 +222,13 @@ describe('billing', () => {
     expect(await services.billing.applyEvent(refund)).toEqual({ applied: false });
     const kinds = (await env.t.db.orm.select().from(billingEvents).where(eq(billingEvents.userId, id))).map((row) => row.kind);
     expect(kinds).toEqual(['payment', 'renewal', 'cancel', 'refund']);
+    // The partner programme heard each payment and the refund once, after they were applied.
+    expect(heard.map(({ kind, paymentKey }) => [kind, paymentKey])).toEqual([
+      ['payment', payment.key],
+      ['payment', expect.stringMatching(/^stars:charge:/)],
+      ['refund', payment.key],
+    ]);
+    expect(heard[0]).toMatchObject({ amount: 500, currency: 'XTR' });
   });
 
   it('the database refuses to change or delete a ledger line', async () => {
