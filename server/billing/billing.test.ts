@@ -413,4 +413,13 @@ describe('billing', () => {
     expect(mail.text).toContain('https://funnels.test/cancel/?token=');
     expect(chat()).toHaveLength(1);
   });
+
+  it('three runs at once on the free plan: exactly one bot runs', async () => {
+    await paidPlan();
+    const { key } = await newUser();
+    const made = [await runnableFunnel(key), await runnableFunnel(key), await runnableFunnel(key)];
+    const answers = await Promise.all(made.map((funnel) => call(env, key, 'POST', FUNNELS_API.run(funnel.id))));
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 402, 402]);
+    expect((await subscriptionOf(key)).usage.running_funnels).toBe(1);
+  });
 });
