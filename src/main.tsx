@@ -15,7 +15,7 @@ import { cookieWritesSettled, holdCookieWrites, loadCookieLibrary } from './stat
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
-import { REFERRAL_QUERY_PARAM } from '../contract/partner-ref';
+import { REF_QUERY_PARAM } from '../contract/partner';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
 
@@ -54,7 +54,7 @@ async function boot(): Promise<void> {
   const tokenSaved = cookieWritesSettled();
   // A partner's web link (?ref=): its parameter leaves the address before the router reads it; the
   // module comes only with the parameter, alongside the messages.
-  const referral = new URLSearchParams(window.location.search).has(REFERRAL_QUERY_PARAM)
+  const referral = new URLSearchParams(window.location.search).has(REF_QUERY_PARAM)
     ? import('./state/referral').then(({ takeReferral }) => takeReferral(), reportError)
     : undefined;
   const launchHash = window.location.hash;

@@ -2,18 +2,18 @@
 // from is kept in the `ref` cookie for 90 days (the server binds it at sign-up), the click is
 // reported, and the parameter leaves the address. main.tsx imports this only when the address
 // has the parameter, so nobody else downloads it.
-import { REFERRAL_COOKIE, REFERRAL_COOKIE_DAYS, REFERRAL_QUERY_PARAM, PARTNER_CLICKS_PATH, isPartnerUid } from '../../contract/partner-ref';
+import { PARTNER_API, PARTNER_UID_PATTERN, REF_COOKIE, REF_COOKIE_DAYS, REF_QUERY_PARAM, type PartnerClickBody } from '../../contract/partner';
 import { readCookie, writeCookie } from './cookies';
 
 /** Takes `?ref=` out of the address (no reload; other parameters and the hash stay) and returns it. */
 export function takeReferralFromAddress(): string | null {
   const url = new URL(window.location.href);
-  if (!url.searchParams.has(REFERRAL_QUERY_PARAM)) return null;
-  const uid = url.searchParams.get(REFERRAL_QUERY_PARAM)?.trim() ?? '';
-  url.searchParams.delete(REFERRAL_QUERY_PARAM);
+  if (!url.searchParams.has(REF_QUERY_PARAM)) return null;
+  const uid = url.searchParams.get(REF_QUERY_PARAM)?.trim() ?? '';
+  url.searchParams.delete(REF_QUERY_PARAM);
   const search = url.searchParams.toString();
   window.history.replaceState(window.history.state, '', `${url.pathname}${search ? `?${search}` : ''}${url.hash}`);
-  return isPartnerUid(uid) ? uid : null;
+  return new RegExp(PARTNER_UID_PATTERN).test(uid) ? uid : null;
 }
 
 /**
@@ -23,20 +23,20 @@ export function takeReferralFromAddress(): string | null {
  * that outlives a navigation (keepalive).
  */
 export function rememberReferral(uid: string): void {
-  if (readCookie(REFERRAL_COOKIE) === undefined) {
+  if (readCookie(REF_COOKIE) === undefined) {
     void writeCookie(
-      REFERRAL_COOKIE,
+      REF_COOKIE,
       uid,
-      { expires: REFERRAL_COOKIE_DAYS, path: '/', sameSite: 'Lax', secure: window.location.protocol === 'https:' },
+      { expires: REF_COOKIE_DAYS, path: '/', sameSite: 'Lax', secure: window.location.protocol === 'https:' },
       true,
     ).catch(() => {
       // js-cookie could not be fetched: the visit is still counted below.
     });
   }
-  void fetch(PARTNER_CLICKS_PATH, {
+  void fetch(PARTNER_API.clicks, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ uid, kind: 'web' }),
+    body: JSON.stringify({ uid, kind: 'web' } satisfies PartnerClickBody),
     keepalive: true,
   }).catch(() => {
     // Offline: one visit less in the partner's statistics, nothing the visitor needs to know.
