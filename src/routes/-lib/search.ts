@@ -3,6 +3,7 @@
 // the funnel screens' chunks.
 import type { ContactsSearch } from '../../../contract/contacts';
 import type { StatsPeriod } from '../../../contract/funnels';
+import type { PartnerPeriod, WithdrawalState } from '../../../contract/partner';
 
 const PERIODS: readonly StatsPeriod[] = ['today', '7d', '30d', 'all'];
 
@@ -149,3 +150,32 @@ export interface FunnelsSearch {
 export function validateFunnelsSearch(search: Record<string, unknown>): FunnelsSearch {
   return positive(search.folder) ? { folder: positive(search.folder) } : {};
 }
+
+const PARTNER_PERIOD_VALUES: readonly PartnerPeriod[] = ['7d', '30d', '90d', 'all'];
+
+export interface PartnerPeriodSearch {
+  period?: PartnerPeriod;
+}
+
+/** ?period=7d|30d|90d|all on the partner's charts (30 days when missing or unknown). */
+export function validatePartnerPeriodSearch(search: Record<string, unknown>): PartnerPeriodSearch {
+  const period = search.period;
+  return PARTNER_PERIOD_VALUES.includes(period as PartnerPeriod) ? { period: period as PartnerPeriod } : {};
+}
+
+/** ?page= of the partner's transactions (1 = first, left out). */
+export function validatePageSearch(search: Record<string, unknown>): { page?: number } {
+  const page = positive(search.page);
+  return page && page > 1 ? { page } : {};
+}
+
+const WITHDRAWAL_FILTERS: ReadonlyArray<WithdrawalState | 'all'> = ['requested', 'approved', 'rejected', 'paid', 'all'];
+
+/** ?state= of the admin's withdrawal requests (the queue of new ones when missing). */
+export function validateWithdrawalStateSearch(search: Record<string, unknown>): { state?: WithdrawalState | 'all' } {
+  const state = search.state as WithdrawalState | 'all';
+  return WITHDRAWAL_FILTERS.includes(state) ? { state } : {};
+}
+
+/** The period the partner's charts show when the address names none. */
+export const PARTNER_DEFAULT_PERIOD: PartnerPeriod = '30d';
