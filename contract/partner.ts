@@ -9,10 +9,8 @@ export type * from './schemas/partner';
 
 /** `?start=ref_<uid>` (bot) and `?startapp=ref_<uid>` (Mini App) carry a link's uid. */
 export const PARTNER_START_PREFIX = 'ref_';
-/** The web form `/?ref=<uid>`: the SPA keeps the uid in this cookie for REF_COOKIE_DAYS days. */
-export const REF_QUERY_PARAM = 'ref';
-export const REF_COOKIE = 'ref';
-export const REF_COOKIE_DAYS = 90;
+/** The web form `/?ref=<uid>` and its cookie (in their own module: the app's boot reads them). */
+export { REF_COOKIE, REF_COOKIE_DAYS, REF_QUERY_PARAM } from './partner-ref';
 /** A link's uid: url-safe, short (the server makes 10 characters; this is what it accepts). */
 export const PARTNER_UID_PATTERN = '^[A-Za-z0-9_-]{4,32}$';
 export const PARTNER_LINK_LABEL_MAX = 64;

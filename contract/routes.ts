@@ -14,8 +14,6 @@ export const ROUTES = {
   newTemplate: '/content/templates/new/',
   settings: '/settings/',
   language: '/settings/language/',
-  /** Admins only: partners' withdrawal requests. */
-  settingsWithdrawals: '/settings/withdrawals/',
   subscribe: '/subscribe/',
   subscribeCard: '/sbscrb/',
   cancel: '/cancel/',

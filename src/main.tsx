@@ -15,7 +15,7 @@ import { cookieWritesSettled, holdCookieWrites, loadCookieLibrary } from './stat
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
-import { REF_QUERY_PARAM } from '../contract/partner';
+import { REF_QUERY_PARAM } from '../contract/partner-ref';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
 

@@ -2,7 +2,8 @@
 // from is kept in the `ref` cookie for 90 days (the server binds it at sign-up), the click is
 // reported, and the parameter leaves the address. main.tsx imports this only when the address
 // has the parameter, so nobody else downloads it.
-import { PARTNER_API, PARTNER_UID_PATTERN, REF_COOKIE, REF_COOKIE_DAYS, REF_QUERY_PARAM, type PartnerClickBody } from '../../contract/partner';
+import { PARTNER_API, PARTNER_UID_PATTERN, type PartnerClickBody } from '../../contract/partner';
+import { REF_COOKIE, REF_COOKIE_DAYS, REF_QUERY_PARAM } from '../../contract/partner-ref';
 import { readCookie, writeCookie } from './cookies';
 
 /** Takes `?ref=` out of the address (no reload; other parameters and the hash stay) and returns it. */

@@ -53,10 +53,13 @@ function Actions({ withdrawal, onAct }: { withdrawal: AdminWithdrawal; onAct: (w
   );
 }
 
-export function AdminWithdrawalsScreen({ withdrawals, filter, onFilter }: { withdrawals: AdminWithdrawal[]; filter: AdminWithdrawalsFilter; onFilter: (filter: AdminWithdrawalsFilter) => void }) {
+/** Every request comes at once (a queue an admin works through is short); the tabs filter it here. */
+export function AdminWithdrawalsScreen({ withdrawals: all }: { withdrawals: AdminWithdrawal[] }) {
   const { t, i18n } = useTranslation();
   usePageHead(t('adminWithdrawals.title'));
   const wide = useWideLayout();
+  const [filter, setFilter] = useState<AdminWithdrawalsFilter>('requested');
+  const withdrawals = filter === 'all' ? all : all.filter((withdrawal) => withdrawal.state === filter);
   const [asking, setAsking] = useState<{ withdrawal: AdminWithdrawal; action: WithdrawalAction } | null>(null);
   const money = (withdrawal: AdminWithdrawal) => formatMoney(withdrawal.amount, withdrawal.currency, i18n.language);
 
@@ -81,7 +84,7 @@ export function AdminWithdrawalsScreen({ withdrawals, filter, onFilter }: { with
             role="tab"
             aria-selected={value === filter}
             className={`partner-period-tab${value === filter ? ' partner-period-tab--on' : ''}`}
-            onClick={() => onFilter(value)}
+            onClick={() => setFilter(value)}
           >
             {value === 'all' ? t('adminWithdrawals.all') : t(`partnerWithdraw.states.${value}`)}
           </button>

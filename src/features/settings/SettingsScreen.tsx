@@ -72,7 +72,7 @@ export function SettingsScreen() {
       </Section>
       {user?.role === 'admin' ? (
         <Section title={t('settings.admin')}>
-          <Link to={ROUTES.settingsWithdrawals} className="row" data-testid="settings-withdrawals">
+          <Link to="/settings/withdrawals/" className="row" data-testid="settings-withdrawals">
             <RowContent icon={<RowIcon tint="orange"><WalletIcon /></RowIcon>} title={t('settings.withdrawals')} description={t('settings.withdrawalsText')} />
           </Link>
         </Section>

@@ -3,19 +3,19 @@
 // the funnel screens' chunks.
 import type { ContactsSearch } from '../../../contract/contacts';
 import type { StatsPeriod } from '../../../contract/funnels';
-import type { PartnerPeriod, WithdrawalState } from '../../../contract/partner';
+import type { PartnerPeriod } from '../../../contract/partner';
 
-const PERIODS: readonly StatsPeriod[] = ['today', '7d', '30d', 'all'];
+/** A search parameter that takes one of a few words: kept when it is one of them, else dropped. */
+function choiceSearch<Key extends string, Value extends string>(key: Key, values: readonly Value[]) {
+  return (search: Record<string, unknown>): { [K in Key]?: Value } => (values.includes(search[key] as Value) ? ({ [key]: search[key] } as { [K in Key]?: Value }) : {});
+}
 
 export interface PeriodSearch {
   period?: StatsPeriod;
 }
 
 /** ?period=today|7d|30d|all (all time when missing or unknown). */
-export function validatePeriodSearch(search: Record<string, unknown>): PeriodSearch {
-  const period = search.period;
-  return PERIODS.includes(period as StatsPeriod) ? { period: period as StatsPeriod } : {};
-}
+export const validatePeriodSearch: (search: Record<string, unknown>) => PeriodSearch = choiceSearch('period', ['today', '7d', '30d', 'all'] satisfies StatsPeriod[]);
 
 export interface PeopleSearch {
   q?: string;
@@ -151,30 +151,13 @@ export function validateFunnelsSearch(search: Record<string, unknown>): FunnelsS
   return positive(search.folder) ? { folder: positive(search.folder) } : {};
 }
 
-const PARTNER_PERIOD_VALUES: readonly PartnerPeriod[] = ['7d', '30d', '90d', 'all'];
-
-export interface PartnerPeriodSearch {
-  period?: PartnerPeriod;
-}
-
 /** ?period=7d|30d|90d|all on the partner's charts (30 days when missing or unknown). */
-export function validatePartnerPeriodSearch(search: Record<string, unknown>): PartnerPeriodSearch {
-  const period = search.period;
-  return PARTNER_PERIOD_VALUES.includes(period as PartnerPeriod) ? { period: period as PartnerPeriod } : {};
-}
+export const validatePartnerPeriodSearch = choiceSearch('period', ['7d', '30d', '90d', 'all'] satisfies PartnerPeriod[]);
 
 /** ?page= of the partner's transactions (1 = first, left out). */
 export function validatePageSearch(search: Record<string, unknown>): { page?: number } {
   const page = positive(search.page);
   return page && page > 1 ? { page } : {};
-}
-
-const WITHDRAWAL_FILTERS: ReadonlyArray<WithdrawalState | 'all'> = ['requested', 'approved', 'rejected', 'paid', 'all'];
-
-/** ?state= of the admin's withdrawal requests (the queue of new ones when missing). */
-export function validateWithdrawalStateSearch(search: Record<string, unknown>): { state?: WithdrawalState | 'all' } {
-  const state = search.state as WithdrawalState | 'all';
-  return WITHDRAWAL_FILTERS.includes(state) ? { state } : {};
 }
 
 /** The period the partner's charts show when the address names none. */

@@ -5,8 +5,8 @@ import { PARTNER_DEFAULT_PERIOD, validatePartnerPeriodSearch } from '@/routes/-l
 
 export const Route = createFileRoute('/_authenticated/partner/statistics')({
   validateSearch: validatePartnerPeriodSearch,
-  loaderDeps: ({ search }) => ({ period: search.period ?? PARTNER_DEFAULT_PERIOD }),
-  loader: ({ deps }) => loadPartnerScreen((api) => api.partnerStatistics(deps.period)),
+  loaderDeps: ({ search }) => search,
+  loader: ({ deps }) => loadPartnerScreen((api) => api.partnerStatistics(deps.period ?? PARTNER_DEFAULT_PERIOD)),
   component: PartnerStatisticsRoute,
 });
 

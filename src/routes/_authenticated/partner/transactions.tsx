@@ -5,8 +5,8 @@ import { validatePageSearch } from '@/routes/-lib/search';
 
 export const Route = createFileRoute('/_authenticated/partner/transactions')({
   validateSearch: validatePageSearch,
-  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
-  loader: async ({ deps }) => ({ ledger: await loadPartnerScreen((api) => api.partnerTransactions(deps.page)), page: deps.page }),
+  loaderDeps: ({ search }) => search,
+  loader: async ({ deps: { page = 1 } }) => ({ ledger: await loadPartnerScreen((api) => api.partnerTransactions(page)), page }),
   component: PartnerTransactionsRoute,
 });
 

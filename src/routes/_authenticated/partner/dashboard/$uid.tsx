@@ -5,9 +5,9 @@ import { PARTNER_DEFAULT_PERIOD, validatePartnerPeriodSearch } from '@/routes/-l
 
 export const Route = createFileRoute('/_authenticated/partner/dashboard/$uid')({
   validateSearch: validatePartnerPeriodSearch,
-  loaderDeps: ({ search }) => ({ period: search.period ?? PARTNER_DEFAULT_PERIOD }),
+  loaderDeps: ({ search }) => search,
   // Someone else's link, or none with that uid: the server's 404, shown as not found.
-  loader: ({ params, deps }) => loadPartnerScreen((api) => api.partnerLinkStats(params.uid, deps.period)),
+  loader: ({ params, deps }) => loadPartnerScreen((api) => api.partnerLinkStats(params.uid, deps.period ?? PARTNER_DEFAULT_PERIOD)),
   component: PartnerLinkRoute,
 });
 
