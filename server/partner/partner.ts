@@ -383,16 +383,18 @@ export function createPartnerService(deps: PartnerDeps) {
     },
 
     /**
-     * Binds a new account to the link that brought it, for good (first touch: the cookie or start
-     * parameter it signed up with, else a pending referral of its Telegram id). Called only right
+     * Binds a new account to the link that brought it, for good (first touch: a pending referral
+     * of its Telegram id from the service bot, else the cookie or start parameter it signed up with). Called only right
      * after the account was made: an existing account is never attributed. Nobody refers
      * themselves: not the partner's account, nor one with the partner's Telegram id or e-mail.
      * `appClick`: the sign-up came through a Mini App link (its click is recorded now).
      */
     async attributeSignup(account: NewAccount, ref: { uid: string | null; appClick?: boolean }): Promise<boolean> {
-      let link = ref.uid ? await linkByUid(ref.uid) : null;
-      if (link && ref.appClick) await recordClick(link.id, 'app');
-      if (!link && account.telegramId !== null) {
+      const given = ref.uid ? await linkByUid(ref.uid) : null;
+      if (given && ref.appClick) await recordClick(given.id, 'app');
+      // A referral the service bot saw earlier (/start ref_…) came first: it wins over today's link.
+      let link = given;
+      if (account.telegramId !== null) {
         const [pending] = await db.query<{ uid: string }>(
           `select l.uid from partner_pending_referrals p join partner_links l on l.id = p.link_id
             where p.telegram_id = $1 and p.created_at > $2`,
