@@ -62,6 +62,11 @@ export const API_ERROR_CODES = [
   'not_from_template',
   // lists
   'segment_members',
+  // partner programme
+  'too_many_links',
+  'below_minimum',
+  'above_available',
+  'withdrawal_state',
   // anything
   'not_found',
 ] as const;

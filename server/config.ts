@@ -50,6 +50,33 @@ export interface Config {
   testClock: boolean;
   /** ADMIN_EMAILS: accounts with these e-mails are made admins when activated (and at start). */
   adminEmails: string[];
+  partner: PartnerConfig;
+}
+
+/** The partner programme's terms (server/partner/). */
+export interface PartnerConfig {
+  /** PARTNER_COMMISSION_PERCENT: of each referred payment, renewals included (rounded down). */
+  commissionPercent: number;
+  /** PARTNER_HOLD_S: a commission is pending this long (the refund window), then available. */
+  holdSeconds: number;
+  /** PARTNER_MIN_WITHDRAWAL, e.g. "XTR:1000,USD:5000": the least a withdrawal asks for, per currency (minor units). */
+  minimumWithdrawal: Record<string, number>;
+}
+
+export const DEFAULT_PARTNER_COMMISSION_PERCENT = 30;
+export const DEFAULT_PARTNER_HOLD_S = 14 * 24 * 3600;
+export const DEFAULT_PARTNER_MIN_WITHDRAWAL: Record<string, number> = { XTR: 1000, USD: 5000, EUR: 5000 };
+
+function minimumWithdrawalFrom(env: Env): Record<string, number> {
+  const raw = optional(env, 'PARTNER_MIN_WITHDRAWAL');
+  if (raw === null) return { ...DEFAULT_PARTNER_MIN_WITHDRAWAL };
+  const minimums: Record<string, number> = {};
+  for (const pair of raw.split(/[\s,;]+/).filter(Boolean)) {
+    const match = /^([A-Za-z]{3}):(\d+)$/.exec(pair);
+    if (!match) throw new Error(`PARTNER_MIN_WITHDRAWAL must look like "XTR:1000,USD:5000", got "${raw}"`);
+    minimums[match[1].toUpperCase()] = Number(match[2]);
+  }
+  return minimums;
 }
 
 type Env = Record<string, string | undefined>;
@@ -118,5 +145,10 @@ export function loadConfig(env: Env = process.env): Config {
       .map((email) => email.trim().toLowerCase())
       .filter(Boolean),
     sendRate: Math.min(Math.max(int(env, 'SEND_RATE', DEFAULT_SEND_RATE), 1), TELEGRAM_FREE_RATE),
+    partner: {
+      commissionPercent: Math.min(int(env, 'PARTNER_COMMISSION_PERCENT', DEFAULT_PARTNER_COMMISSION_PERCENT), 100),
+      holdSeconds: int(env, 'PARTNER_HOLD_S', DEFAULT_PARTNER_HOLD_S),
+      minimumWithdrawal: minimumWithdrawalFrom(env),
+    },
   };
 }

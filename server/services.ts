@@ -26,6 +26,7 @@ import type { Mailer } from './mail/mailer';
 import { createMailingService } from './mailings/mailings';
 import { interactiveBotApi } from './telegram/client';
 import { createTemplateService } from './templates/templates';
+import { createPartnerService } from './partner/partner';
 
 /** Where the services log (the app's logger, or a child of it). */
 export interface ServiceLog {
@@ -108,6 +109,8 @@ export function createServices(deps: ServiceDeps) {
     templates: createTemplateService({ db, now }),
     contacts: createContactsService({ db }),
     crm: createCrmService({ db, now }),
+    /** The partner programme: links, attribution, commissions (told by billing's PartnerHooks), withdrawals. */
+    partner: createPartnerService({ db, config, now }),
     /** Only with TEST_CLOCK=1: no route can move anyone's schedule otherwise. */
     testClock: config.testClock ? createTestClock({ db }) : null,
   };

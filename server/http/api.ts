@@ -3,6 +3,7 @@
 // (http/errors.ts). What must stay public — the auth API, health, webhooks, the SPA, and a
 // published template's files — is registered outside the signed-in scope.
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
 import { contactRoutes } from './contacts/routes';
@@ -11,9 +12,10 @@ import { codedErrorHandling } from './errors';
 import { funnelRoutes } from './funnels/routes';
 import { letterRoutes } from './letters/routes';
 import { mailingRoutes } from './mailings/routes';
+import { partnerClickRoutes, partnerRoutes } from './partner/routes';
 import { templateFileRoutes, templateRoutes } from './templates/routes';
 
-export function productApi(services: Services) {
+export function productApi(services: Services, config: Pick<Config, 'rateLimit'>) {
   return async function productApiPlugin(app: FastifyInstance): Promise<void> {
     codedErrorHandling(app);
     await app.register(async function signedIn(scope: FastifyInstance) {
@@ -24,7 +26,9 @@ export function productApi(services: Services) {
       await scope.register(templateRoutes(services));
       await scope.register(contactRoutes(services));
       await scope.register(crmRoutes(services));
+      await scope.register(partnerRoutes(services));
     });
     await app.register(templateFileRoutes(services));
+    await app.register(partnerClickRoutes({ ...services, config }));
   };
 }
