@@ -67,6 +67,9 @@ export const API_ERROR_CODES = [
   'below_minimum',
   'above_available',
   'withdrawal_state',
+  // billing
+  /** 402: the action needs a paid plan (the app shows 'Subscription isn't active'). */
+  'subscription_inactive',
   // anything
   'not_found',
 ] as const;

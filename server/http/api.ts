@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
+import { billingPublicRoutes, billingRoutes } from './billing/routes';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
 import { codedErrorHandling } from './errors';
@@ -27,8 +28,10 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       await scope.register(contactRoutes(services));
       await scope.register(crmRoutes(services));
       await scope.register(partnerRoutes(services));
+      await scope.register(billingRoutes(services));
     });
     await app.register(templateFileRoutes(services));
     await app.register(partnerClickRoutes({ ...services, config }));
+    await app.register(billingPublicRoutes(services));
   };
 }
