@@ -9,6 +9,7 @@
 //              await stripe.renew(subscriptionId); await stripe.refund(subscriptionId);
 //              await stripe.redeliver(eventId);  // the same event again
 //   by hand:   npx tsx scripts/card/fake-stripe.ts --port 8082 --webhook http://127.0.0.1:3000/api/billing/card/webhook/
+//              (npm run dev:telegram and the e2e config start it so, with the keys they give the server)
 //
 // Stripe API:  POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST /v1/subscriptions/:id,
 //              GET /v1/invoice_payments, POST /v1/refunds (form-encoded, Stripe's error bodies)
@@ -752,8 +753,10 @@ async function main(): Promise<void> {
     if (arg === '--port') options.port = Number(value());
     else if (arg === '--host') options.host = value();
     else if (arg === '--webhook') options.webhookUrl = value();
+    else if (arg === '--secret-key') options.secretKey = value();
+    else if (arg === '--webhook-secret') options.webhookSecret = value();
     else if (arg === '--help' || arg === '-h') {
-      console.log('Usage: tsx scripts/card/fake-stripe.ts [--port 8082] [--host 127.0.0.1] [--webhook URL]');
+      console.log('Usage: tsx scripts/card/fake-stripe.ts [--port 8082] [--host 127.0.0.1] [--webhook URL] [--secret-key sk_…] [--webhook-secret whsec_…]');
       process.exit(0);
     } else throw new Error(`Unknown argument ${arg} (try --help)`);
   }
