@@ -7,30 +7,16 @@ import { CARD_SUBSCRIBE_ROUTE } from '../../../contract/billing';
 import type { Db } from '../../db';
 import { COMMON_ERRORS, invalid, invalidField, unavailable } from '../../domain-error';
 import type { ServiceLog } from '../../services';
+import type { BillingEvent, PaymentMethodPort } from '../ports';
 import { CARD_ERRORS } from './errors';
 import { isRefusal, type CardPaymentRefunded, type CardProvider } from './provider';
 
 /** The ledger's key of a card webhook event (its idempotency). */
 export const cardEventKey = (providerEventId: string) => `card:event:${providerEventId}`;
 
-/** The billing core's event, as card payments send it (server/billing: applyEvent). */
-export interface CardLedgerEvent {
-  key: string;
-  userId: number;
-  kind: 'payment' | 'renewal' | 'refund';
-  method: 'card';
-  planId: number | null;
-  amount: number;
-  currency: string;
-  paidUntil: Date | null;
-  externalId?: string | null;
-  chargeId?: string | null;
-  refundOfKey?: string | null;
-}
-
 /** What card payments need of the billing core. */
 export interface CardBillingPort {
-  applyEvent(event: CardLedgerEvent): Promise<{ applied: boolean }>;
+  applyEvent(event: BillingEvent): Promise<{ applied: boolean }>;
 }
 
 /** What became of a webhook; the route answers by it. */
@@ -148,12 +134,12 @@ export function createCardPayments({ db, publicUrl, provider, billing, log }: Ca
 
     /** The `card` PaymentMethodPort: renewal stops at the provider; access lasts to the period's end. */
     paymentMethod: {
-      async cancelRenewal(subscription: { externalId: string | null }): Promise<void> {
+      async cancelRenewal(subscription): Promise<void> {
         if (!provider) throw unavailable(CARD_ERRORS.cardOff);
         if (!subscription.externalId) return;
         await provider.cancelAtPeriodEnd(subscription.externalId);
       },
-    },
+    } satisfies PaymentMethodPort,
   };
 }
 

@@ -28,8 +28,10 @@ beforeAll(async () => {
   const config = testConfig({
     stripe: { secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, api: { host: fake.host, port: fake.port, protocol: 'http' } },
   });
-  services = createServices({ config, db: testDb.db, mailer: recordingMailer(), log: silentLog });
-  t = await createTestApp(testDb.db, { config, deps: { services } });
+  // The services are built here (the test reads services.billing), so they and the test share one mailer.
+  const mailer = recordingMailer();
+  services = createServices({ config, db: testDb.db, mailer, log: silentLog });
+  t = Object.assign(await createTestApp(testDb.db, { config, mailer, deps: { services } }), { mailer });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address();
   if (!address || typeof address !== 'object') throw new Error('the app does not listen');
@@ -207,7 +209,7 @@ describe('card webhooks', () => {
 describe('cancel at period end', () => {
   it('cancelling renewal tells Stripe to stop at the period end, and access lasts until then', async () => {
     const user = await payingUser();
-    const token = new URL(services.billing.cancelLink(user.id)).searchParams.get('token')!;
+    const token = new URL(await services.billing.cancelLink(user.id)).searchParams.get('token')!;
     const res = await t.app.inject({ method: 'POST', url: BILLING_API.cancel, payload: { token } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ method: 'card', renews: false });
