@@ -8,6 +8,8 @@ import { loggableError } from './db/errors';
 import type { ListenerTimings } from './db/listener';
 import { createAccountService } from './accounts/accounts';
 import { createBillingService } from './billing/billing';
+import { createCardPayments } from './billing/card/card';
+import { createStripeProvider } from './billing/card/stripe';
 import { graceNoticeSender } from './billing/notices';
 import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
@@ -106,6 +108,9 @@ export function createServices(deps: ServiceDeps) {
     graceNotice: graceNoticeSender({ db, serviceBot, mailer, log }),
     partnerHooks: partner,
   });
+  // Card payments (Stripe, or its local fake): off without STRIPE_SECRET_KEY.
+  const card = createCardPayments({ db, publicUrl: config.publicUrl, provider: config.stripe ? createStripeProvider(config.stripe) : null, billing, log });
+  billing.registerPaymentMethod('card', card.paymentMethod);
   return {
     /** The services' clock (tests move it). */
     now,
@@ -116,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     limiter: createRateLimiter(db, config.rateLimit.windowS, now),
     accounts: createAccountService({ db, config, mailer, sessions, now, background: (task) => background.run(task) }),
     billing,
+    card,
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
+import { cardCheckoutRoutes, cardWebhookRoutes } from './billing/card';
 import { billingPublicRoutes, billingRoutes } from './billing/routes';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
@@ -29,9 +30,12 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       await scope.register(crmRoutes(services));
       await scope.register(partnerRoutes(services));
       await scope.register(billingRoutes(services));
+      await scope.register(cardCheckoutRoutes(services));
     });
     await app.register(templateFileRoutes(services));
     await app.register(partnerClickRoutes({ ...services, config }));
     await app.register(billingPublicRoutes(services));
+    // The provider's signature is its login; the plugin reads its body raw to check it.
+    await app.register(cardWebhookRoutes(services));
   };
 }
