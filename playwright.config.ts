@@ -4,6 +4,7 @@ import {
   CHROMIUM_ARGS,
   E2E_ADMIN_EMAIL,
   E2E_DATA_DIR,
+  E2E_PARTNER_HOLD_S,
   E2E_PORT,
   FAKE_STRIPE_PORT,
   FAKE_STRIPE_SECRET_KEY,
@@ -72,6 +73,10 @@ export default defineConfig({
         // Tests only: POST /api/test/clock/ moves the letters' schedule forward (no waiting hours).
         TEST_CLOCK: '1',
         ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+        // The partner programme's hold shortened (14 days in production) so that e2e/partner.spec.ts
+        // sees a commission pending, then available; and a minimum a test commission reaches.
+        PARTNER_HOLD_S: String(E2E_PARTNER_HOLD_S),
+        PARTNER_MIN_WITHDRAWAL: 'USD:100,EUR:100,XTR:10',
       },
     },
   ],

@@ -27,4 +27,6 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** ADMIN_EMAILS of the e2e server: this account is an admin once activated. */
+/** Seconds a partner's commission is pending in the e2e server (playwright.config.ts). */
+export const E2E_PARTNER_HOLD_S = 15;
 export const E2E_ADMIN_EMAIL = 'e2e.admin@example.com';
