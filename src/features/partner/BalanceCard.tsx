@@ -6,7 +6,7 @@ import { formatMoney } from './format';
 /** Available and pending per currency; with nothing earned yet, the programme's terms instead. */
 export function BalanceCard({ balance }: { balance: PartnerBalances }) {
   const { t, i18n } = useTranslation();
-  const terms = t('partner.terms', { percent: balance.commission_percent, days: balance.hold_days });
+  const terms = t('partner.terms', { percent: balance.commission_percent, count: balance.hold_days });
   if (balance.balances.length === 0) {
     return (
       <div className="balance-card" data-testid="partner-balance">

@@ -63,7 +63,7 @@ export function PartnerChart({ days }: { days: PartnerDay[] }) {
               { ...axis, size: 40, values: (_u, ticks) => ticks.map((value) => (Number.isInteger(value) ? String(value) : '')) },
             ],
             series: [
-              { value: (_u, ts) => (ts == null ? '' : dayFormat.format(new Date(ts * 1000))) },
+              { label: t('partner.day'), value: (_u, ts) => (ts == null ? '' : dayFormat.format(new Date(ts * 1000))) },
               { label: t('partner.clicks'), stroke: cssColor(frame, '--color-link'), width: 2 },
               { label: t('partner.signups'), stroke: cssColor(frame, '--color-success'), width: 2 },
               { label: t('partner.paying'), stroke: cssColor(frame, '--tint-orange'), width: 2 },

@@ -10,7 +10,7 @@ import { createPartnerLink } from '@/api/partner';
 import { describeFailure, success } from '@/api/useApi';
 import { showTopInfo, usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
-import { EmptyState, RowContent, RowIcon, Section, Stat, StatGrid, type Tint } from '@/ui/blocks';
+import { EmptyState, RowContent, RowIcon, Section, Stat, type Tint } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { CopyIcon, SendIcon } from '@/ui/glyphs';
 import { ChartIcon, LinkIcon, ListIcon, WalletIcon } from '@/ui/icons';
@@ -152,12 +152,12 @@ export function PartnerDashboardScreen({ links, balance }: { links: PartnerLink[
     <Screen>
       <ScreenHeader title={t('partner.title')} subtitle={t('partner.subtitle')} back={<BackLink to={ROUTES.panel} label={t('common.back')} />} />
       <BalanceCard balance={balance} />
-      <StatGrid>
+      <div className="stat-grid partner-totals">
         <Stat label={t('partner.clicks')} value={clicks} testId="partner-total-clicks" />
         <Stat label={t('partner.signups')} value={signups} testId="partner-total-signups" />
         <Stat label={t('partner.paying')} value={paying} testId="partner-total-paying" />
         <Stat label={t('partner.commission')} value={formatMonies(commission, i18n.language, '0')} testId="partner-total-commission" />
-      </StatGrid>
+      </div>
       <Section>
         <NavRow to={ROUTES.partnerTransactions} icon={<ListIcon />} tint="blue" title={t('partner.transactions')} />
         <NavRow to={ROUTES.partnerStatistics} icon={<ChartIcon />} tint="green" title={t('partner.statistics')} />

@@ -84,7 +84,7 @@ function WithdrawForm({ balance }: { balance: PartnerBalances }) {
           </div>
         ) : null}
         <TextField
-          label={t('partnerWithdraw.amount', { currency: line.currency === 'XTR' ? '⭐' : line.currency })}
+          label={t('partnerWithdraw.amount', { currency: line.currency === 'XTR' ? '★' : line.currency })}
           name="amount"
           inputMode="decimal"
           autoComplete="off"

@@ -6,12 +6,12 @@ describe('partner money', () => {
     expect(formatMoney(1250, 'USD', 'en')).toBe('$12.50');
     expect(formatMoney(-300, 'USD', 'en', true)).toBe('-$3.00');
     expect(formatMoney(300, 'USD', 'en', true)).toBe('+$3.00');
-    expect(formatMoney(150, 'XTR', 'en')).toBe('150 ⭐');
+    expect(formatMoney(150, 'XTR', 'en')).toBe('150 ★');
     expect(formatMoney(1250, 'USD', 'ru').replace(/\s/g, ' ')).toBe('12,50 $');
   });
 
   it('lists several currencies, skipping zeros, or says there is nothing', () => {
-    expect(formatMonies([{ amount: 300, currency: 'USD' }, { amount: 0, currency: 'EUR' }, { amount: 45, currency: 'XTR' }], 'en', '0')).toBe('$3.00 · 45 ⭐');
+    expect(formatMonies([{ amount: 300, currency: 'USD' }, { amount: 0, currency: 'EUR' }, { amount: 45, currency: 'XTR' }], 'en', '0')).toBe('$3.00 · 45 ★');
     expect(formatMonies([], 'en', '—')).toBe('—');
     expect(sumMonies([[{ amount: 1, currency: 'USD' }], [{ amount: 2, currency: 'USD' }, { amount: 5, currency: 'XTR' }]])).toEqual([
       { amount: 3, currency: 'USD' },

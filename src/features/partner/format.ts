@@ -15,12 +15,13 @@ export function currencyDigits(currency: string): number {
   }
 }
 
-/** "$12.50", "12,50 $", "⭐ 150"; `signed` shows a + on gains (ledger lines). */
+/** "$12.50", "12,50 $", "150 ★"; `signed` shows a + on gains (ledger lines). */
 export function formatMoney(amount: number, currency: string, language: string, signed = false): string {
   const digits = currencyDigits(currency);
   const major = amount / 10 ** digits;
   const signDisplay = signed ? 'exceptZero' : 'auto';
-  if (currency === STARS) return `${new Intl.NumberFormat(language, { signDisplay }).format(major)} ⭐`;
+  // ★, not the ⭐ emoji: every font has it, where a WebView without an emoji font shows a box.
+  if (currency === STARS) return `${new Intl.NumberFormat(language, { signDisplay }).format(major)} ★`;
   try {
     return new Intl.NumberFormat(language, { style: 'currency', currency, signDisplay, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(major);
   } catch {
@@ -28,7 +29,7 @@ export function formatMoney(amount: number, currency: string, language: string, 
   }
 }
 
-/** Several currencies on one line ("$12.50 · 150 ⭐"); `empty` when there is nothing. */
+/** Several currencies on one line ("$12.50 · 150 ★"); `empty` when there is nothing. */
 export function formatMonies(monies: readonly Money[], language: string, empty: string): string {
   const shown = monies.filter((money) => money.amount !== 0);
   return shown.length === 0 ? empty : shown.map((money) => formatMoney(money.amount, money.currency, language)).join(' · ');
