@@ -22,7 +22,6 @@ const userScreens = [
   '/settings/account/',
   '/partner/dashboard/',
   '/partner/transactions/',
-  '/partner/dashboard/demo-link/',
   '/partner/withdraw/',
   '/partner/statistics/',
 ];

@@ -235,7 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes({ ...services, config }));
   app.decorate('funnelRuntime', services.runtime);
-  await app.register(productApi(services));
+  await app.register(productApi(services, config));
   if (services.testClock) await app.register(testClockRoutes({ ...services, testClock: services.testClock }));
   if (deps.funnelWebhooks) await app.register(webhookRoutes({ secretKey: config.secretKey, webhooks: deps.funnelWebhooks }));
   if (spa) await spa.register(app);

@@ -50,6 +50,43 @@ export interface Config {
   testClock: boolean;
   /** ADMIN_EMAILS: accounts with these e-mails are made admins when activated (and at start). */
   adminEmails: string[];
+  partner: PartnerConfig;
+  /** Card payments (Stripe); null without STRIPE_SECRET_KEY: card payment is off, the rest works. */
+  stripe: StripeConfig | null;
+}
+
+/** The partner programme's terms (server/partner/). */
+export interface PartnerConfig {
+  /** PARTNER_COMMISSION_PERCENT: of each referred payment, renewals included (rounded down). */
+  commissionPercent: number;
+  /** PARTNER_HOLD_S: a commission is pending this long (the refund window), then available. */
+  holdSeconds: number;
+  /** PARTNER_MIN_WITHDRAWAL, e.g. "XTR:1000,USD:5000": the least a withdrawal asks for, per currency (minor units). */
+  minimumWithdrawal: Record<string, number>;
+}
+
+export const DEFAULT_PARTNER_COMMISSION_PERCENT = 30;
+export const DEFAULT_PARTNER_HOLD_S = 14 * 24 * 3600;
+export const DEFAULT_PARTNER_MIN_WITHDRAWAL: Record<string, number> = { XTR: 1000, USD: 5000, EUR: 5000 };
+
+function minimumWithdrawalFrom(env: Env): Record<string, number> {
+  const raw = optional(env, 'PARTNER_MIN_WITHDRAWAL');
+  if (raw === null) return { ...DEFAULT_PARTNER_MIN_WITHDRAWAL };
+  const minimums: Record<string, number> = {};
+  for (const pair of raw.split(/[\s,;]+/).filter(Boolean)) {
+    const match = /^([A-Za-z]{3}):(\d+)$/.exec(pair);
+    if (!match) throw new Error(`PARTNER_MIN_WITHDRAWAL must look like "XTR:1000,USD:5000", got "${raw}"`);
+    minimums[match[1].toUpperCase()] = Number(match[2]);
+  }
+  return minimums;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: the endpoint's signing secret (whsec_…), required with the key. */
+  webhookSecret: string;
+  /** STRIPE_API_HOST/PORT/PROTOCOL: only to point the SDK at a local fake (scripts/card/fake-stripe.ts). */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -77,6 +114,18 @@ function secretKeyFrom(env: Env, dataDir: string): string {
   const key = randomBytes(32).toString('hex');
   writeFileSync(file, key + '\n', { mode: 0o600 });
   return key;
+}
+
+function stripeFrom(env: Env): StripeConfig | null {
+  const secretKey = optional(env, 'STRIPE_SECRET_KEY');
+  if (!secretKey) return null;
+  const webhookSecret = optional(env, 'STRIPE_WEBHOOK_SECRET');
+  if (!webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (the webhook endpoint\'s signing secret, whsec_…)');
+  const host = optional(env, 'STRIPE_API_HOST');
+  if (!host) return { secretKey, webhookSecret, api: null };
+  const protocol = optional(env, 'STRIPE_API_PROTOCOL') ?? 'https';
+  if (protocol !== 'http' && protocol !== 'https') throw new Error(`STRIPE_API_PROTOCOL must be http or https, got "${protocol}"`);
+  return { secretKey, webhookSecret, api: { host, port: int(env, 'STRIPE_API_PORT', protocol === 'http' ? 80 : 443), protocol } };
 }
 
 function trustProxyFrom(env: Env): boolean | number | string {
@@ -117,6 +166,12 @@ export function loadConfig(env: Env = process.env): Config {
       .split(/[\s,;]+/)
       .map((email) => email.trim().toLowerCase())
       .filter(Boolean),
+    stripe: stripeFrom(env),
     sendRate: Math.min(Math.max(int(env, 'SEND_RATE', DEFAULT_SEND_RATE), 1), TELEGRAM_FREE_RATE),
+    partner: {
+      commissionPercent: Math.min(int(env, 'PARTNER_COMMISSION_PERCENT', DEFAULT_PARTNER_COMMISSION_PERCENT), 100),
+      holdSeconds: int(env, 'PARTNER_HOLD_S', DEFAULT_PARTNER_HOLD_S),
+      minimumWithdrawal: minimumWithdrawalFrom(env),
+    },
   };
 }

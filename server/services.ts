@@ -8,6 +8,8 @@ import { loggableError } from './db/errors';
 import type { ListenerTimings } from './db/listener';
 import { createAccountService } from './accounts/accounts';
 import { createBillingService } from './billing/billing';
+import { createCardPayments } from './billing/card/card';
+import { createStripeProvider } from './billing/card/stripe';
 import { graceNoticeSender } from './billing/notices';
 import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
@@ -29,6 +31,7 @@ import type { Mailer } from './mail/mailer';
 import { createMailingService } from './mailings/mailings';
 import { interactiveBotApi } from './telegram/client';
 import { createTemplateService } from './templates/templates';
+import { createPartnerService } from './partner/partner';
 
 /** Where the services log (the app's logger, or a child of it). */
 export interface ServiceLog {
@@ -92,6 +95,8 @@ export function createServices(deps: ServiceDeps) {
   // Billing first: the funnels, mailings and series services call its gate. The partner
   // programme's hooks and the card method's port are given to it where those are built.
   const serviceBot = config.telegramBotToken ? interactiveBotApi(config.telegramBotToken, config.telegramApiRoot) : null;
+  // Before billing: every applied payment and refund is told to it (billing's PartnerHooks).
+  const partner = createPartnerService({ db, config, now });
   const billing = createBillingService({
     db,
     config,
@@ -101,7 +106,11 @@ export function createServices(deps: ServiceDeps) {
     wake: () => deps.deliveries?.wake(),
     paymentMethods: { stars: starsCancelPort({ db, serviceBot }) },
     graceNotice: graceNoticeSender({ db, serviceBot, mailer, log }),
+    partnerHooks: partner,
   });
+  // Card payments (Stripe, or its local fake): off without STRIPE_SECRET_KEY.
+  const card = createCardPayments({ db, publicUrl: config.publicUrl, provider: config.stripe ? createStripeProvider(config.stripe) : null, billing, log });
+  billing.registerPaymentMethod('card', card.paymentMethod);
   return {
     /** The services' clock (tests move it). */
     now,
@@ -112,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     limiter: createRateLimiter(db, config.rateLimit.windowS, now),
     accounts: createAccountService({ db, config, mailer, sessions, now, background: (task) => background.run(task) }),
     billing,
+    card,
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
@@ -125,6 +135,8 @@ export function createServices(deps: ServiceDeps) {
     templates: createTemplateService({ db, now }),
     contacts: createContactsService({ db }),
     crm: createCrmService({ db, now }),
+    /** The partner programme: links, attribution, commissions (told by billing's PartnerHooks), withdrawals. */
+    partner,
     /** Only with TEST_CLOCK=1: no route can move anyone's schedule otherwise. */
     testClock: config.testClock ? createTestClock({ db }) : null,
   };

@@ -15,6 +15,7 @@ import { cookieWritesSettled, holdCookieWrites, loadCookieLibrary } from './stat
 import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
+import { REF_QUERY_PARAM } from '../contract/partner-ref';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
 
@@ -51,6 +52,11 @@ async function boot(): Promise<void> {
   // A token from the address is in its cookie before the app shows the visitor signed in (a
   // reload keeps them signed in); without one, nothing is queued and nothing is fetched.
   const tokenSaved = cookieWritesSettled();
+  // A partner's web link (?ref=): its parameter leaves the address before the router reads it; the
+  // module comes only with the parameter, alongside the messages.
+  const referral = new URLSearchParams(window.location.search).has(REF_QUERY_PARAM)
+    ? import('./state/referral').then(({ takeReferral }) => takeReferral(), reportError)
+    : undefined;
   const launchHash = window.location.hash;
   const launch = readTelegramLaunch();
   appStore.set(initDataAtom, launch.initData);
@@ -71,7 +77,7 @@ async function boot(): Promise<void> {
         import('./telegram/startPath').then(({ goToStartPath }) => goToStartPath(launchHash), reportError),
       ]
     : [];
-  await Promise.all([initI18n(language), tokenSaved, ...telegram]);
+  await Promise.all([initI18n(language), tokenSaved, referral, ...telegram]);
   // Only inside the Cordova wrapper (its deviceready fires for listeners added late, too).
   if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 

@@ -6,6 +6,7 @@ import Cookies from 'js-cookie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API } from '../contract/auth';
 import { FUNNELS_API } from '../contract/funnels';
+import { PARTNER_API } from '../contract/partner';
 import { LANGUAGE_COOKIE } from '../contract/constants';
 import { ROUTES } from '../contract/routes';
 import { createAppRouter } from './router';
@@ -108,10 +109,14 @@ describe('the route tree', () => {
 
   it('redirects /partner/ to /partner/dashboard/ for a signed-in user', async () => {
     appStore.set(initDataAtom, 'query_id=1&hash=x');
-    fakeFetch(() => json(alice));
+    const totals = { clicks: 3, signups: 1, paying: 1, revenue: [{ amount: 1000, currency: 'USD' }], commission: [{ amount: 300, currency: 'USD' }] };
+    const link = { uid: 'abcd1234', label: null, is_default: true, created_at: '2026-11-01T00:00:00Z', web_url: 'http://app.test/?ref=abcd1234', bot_url: null, app_url: null, totals };
+    const balance = { balances: [{ currency: 'USD', available: 0, pending: 300, debt: 0, minimum_withdrawal: 1000 }], commission_percent: 30, hold_days: 14, minimum_withdrawal: [] };
+    fakeFetch((request) => json(request.path === PARTNER_API.links ? [link] : request.path === PARTNER_API.balance ? balance : alice));
     const router = renderAt(ROUTES.partner);
     await waitFor(() => expect(router.state.location.pathname).toBe(ROUTES.partnerDashboard));
-    expect(await screen.findByText('Your balance')).toBeTruthy();
+    expect(await screen.findByText('http://app.test/?ref=abcd1234')).toBeTruthy();
+    expect(screen.getByTestId('partner-pending').textContent).toBe('$3.00');
   });
 
   it('switches the language at once, remembers it and keeps it on the account', async () => {

@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type BotError, Composer, type Context, GrammyError, InlineKeyboard, webhookCallback } from 'grammy';
 import type { Config } from '../config';
+import type { PartnerService } from '../partner/partner';
 import { createBot, describeBotApiError, isTransientBotApiError } from '../telegram/client';
 import { SERVICE_BOT_MESSAGES, serviceBotLanguage, type ServiceBotLanguage } from './service-bot-messages';
 
@@ -39,11 +40,16 @@ function webAppMenuButton(language: ServiceBotLanguage, url: string) {
   return { type: 'web_app' as const, text: SERVICE_BOT_MESSAGES[language].menuButton, web_app: { url } };
 }
 
+/** What the service bot tells the partner programme (server/partner). */
+export type ServiceBotPartnerPort = Pick<PartnerService, 'recordBotStart' | 'setServiceBotUsername'>;
+
 /** /start in a private chat: a welcome in the person's language with a button into the app. */
-export function serviceBotBehaviour(appUrl: string): Composer<Context> {
+export function serviceBotBehaviour(appUrl: string, partner?: ServiceBotPartnerPort): Composer<Context> {
   const behaviour = new Composer();
   // Telegram allows web_app buttons in private chats only.
   behaviour.chatType('private').command('start', async (ctx) => {
+    // /start ref_<uid>: a partner's bot link (a click, and a referral kept until the person signs up).
+    if (partner && ctx.match) await partner.recordBotStart(ctx.from.id, ctx.match);
     const language = serviceBotLanguage(ctx.from.language_code);
     const messages = SERVICE_BOT_MESSAGES[language];
     await ctx.reply(messages.welcome, { reply_markup: new InlineKeyboard().webApp(messages.openApp, appUrl) });
@@ -68,10 +74,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export async function startServiceBot({
   app,
   config,
+  partner,
   startupWaitMs = SERVICE_BOT_STARTUP_WAIT_MS,
 }: {
   app: FastifyInstance;
   config: Config;
+  /** The partner programme: /start ref_<uid>, and the bot's @username for the partner links. */
+  partner?: ServiceBotPartnerPort;
   /** Tests shorten this; the server uses the default. */
   startupWaitMs?: number;
 }): Promise<ServiceBot> {
@@ -88,7 +97,7 @@ export async function startServiceBot({
 
   const onUpdateError = (error: BotError) =>
     log.error({ update_id: error.ctx.update.update_id }, `Service bot could not answer an update: ${describe(error.error)}`);
-  bot.errorBoundary(onUpdateError, serviceBotBehaviour(appUrl));
+  bot.errorBoundary(onUpdateError, serviceBotBehaviour(appUrl, partner));
   bot.catch(onUpdateError);
 
   if (useWebhook) {
@@ -133,6 +142,7 @@ export async function startServiceBot({
     const me = await step('connect to Telegram (getMe)', () => bot.api.getMe(apiSignal));
     if (!me) return;
     bot.botInfo = me;
+    partner?.setServiceBotUsername(me.username);
     await step('set its commands', async () => {
       for (const language of ['en', 'ru'] as const) {
         const commands = [{ command: 'start', description: SERVICE_BOT_MESSAGES[language].startCommand }];

@@ -665,6 +665,136 @@ export const contactListMembers = pgTable(
   (t) => [primaryKey({ columns: [t.listId, t.personId] }), index('contact_list_members_person_idx').on(t.personId)],
 );
 
+// The partner programme (issue 23). Links with a public uid each; clicks on them; who signed up
+// through which link (once, for good); a referral seen by the service bot before its Telegram
+// user signed up; the partner ledger (append-only: a trigger refuses UPDATE and DELETE, and the
+// balance is always its sum per currency); withdrawal requests, whose state changes live here.
+
+export const partnerLinks = pgTable(
+  'partner_links',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    uid: varchar('uid', { length: 32 }).notNull().unique(),
+    label: varchar('label', { length: 64 }),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('partner_links_user_idx').on(t.userId),
+    // One default link per user, made lazily: two first visits at once make one.
+    uniqueIndex('partner_links_default_idx').on(t.userId).where(sql`${t.isDefault}`),
+  ],
+);
+
+export const partnerClicks = pgTable(
+  'partner_clicks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => partnerLinks.id, { onDelete: 'cascade' }),
+    kind: varchar('kind', { length: 3 }).notNull().$type<'web' | 'bot' | 'app'>(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('partner_clicks_link_idx').on(t.linkId, t.createdAt), check('partner_clicks_kind_check', sql`${t.kind} in ('web', 'bot', 'app')`)],
+);
+
+/** Who signed up through a partner's link: one row per referred user, written once at sign-up. */
+export const partnerAttributions = pgTable(
+  'partner_attributions',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => partnerLinks.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('partner_attributions_link_idx').on(t.linkId, t.createdAt)],
+);
+
+/** /start ref_<uid> in the service bot from a Telegram user with no account yet: the first one is kept. */
+export const partnerPendingReferrals = pgTable('partner_pending_referrals', {
+  telegramId: bigint('telegram_id', { mode: 'number' }).primaryKey(),
+  linkId: integer('link_id')
+    .notNull()
+    .references(() => partnerLinks.id, { onDelete: 'cascade' }),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export const partnerWithdrawals = pgTable(
+  'partner_withdrawals',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    method: varchar('method', { length: 200 }).notNull(),
+    state: varchar('state', { length: 9 }).notNull().default('requested').$type<'requested' | 'approved' | 'rejected' | 'paid'>(),
+    requestedAt: timestamptz('requested_at').notNull().defaultNow(),
+    approvedAt: timestamptz('approved_at'),
+    rejectedAt: timestamptz('rejected_at'),
+    paidAt: timestamptz('paid_at'),
+  },
+  (t) => [
+    index('partner_withdrawals_user_idx').on(t.userId, t.requestedAt),
+    index('partner_withdrawals_state_idx').on(t.state, t.requestedAt),
+    check('partner_withdrawals_state_check', sql`${t.state} in ('requested', 'approved', 'rejected', 'paid')`),
+    check('partner_withdrawals_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * The partner ledger. `key` makes each line happen once: commission:<payment key>,
+ * reversal:<payment key> (the void or the clawback of that payment's commission),
+ * withdrawal:<id>, withdrawal_returned:<id>. A line counts as available from available_at on
+ * (a commission: payment + hold; its void: the same moment, so the two net to zero in either
+ * bucket; the others: when written).
+ */
+export const partnerLedger = pgTable(
+  'partner_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    key: text('key').notNull().unique(),
+    kind: varchar('kind', { length: 19 }).notNull().$type<'commission' | 'void' | 'clawback' | 'withdrawal' | 'withdrawal_returned'>(),
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    availableAt: timestamptz('available_at').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** The referred payment (commission, void, clawback): the billing ledger's key, who paid, how much, through which link. */
+    paymentKey: text('payment_key'),
+    payerUserId: integer('payer_user_id'),
+    paymentAmount: integer('payment_amount'),
+    linkId: integer('link_id'),
+    withdrawalId: integer('withdrawal_id').references(() => partnerWithdrawals.id),
+  },
+  (t) => [
+    index('partner_ledger_user_idx').on(t.userId, t.currency, t.availableAt),
+    index('partner_ledger_payment_idx').on(t.paymentKey),
+    index('partner_ledger_link_idx').on(t.linkId, t.createdAt),
+    check('partner_ledger_kind_check', sql`${t.kind} in ('commission', 'void', 'clawback', 'withdrawal', 'withdrawal_returned')`),
+  ],
+);
+
+/** Payments refunded (billing keys), so a commission that arrives after its refund is never written. */
+export const partnerRefundedPayments = pgTable('partner_refunded_payments', {
+  paymentKey: text('payment_key').primaryKey(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+});
+
+export type PartnerLinkRow = typeof partnerLinks.$inferSelect;
+export type PartnerLedgerRow = typeof partnerLedger.$inferSelect;
+export type PartnerWithdrawalRow = typeof partnerWithdrawals.$inferSelect;
+
 // ---------------------------------------------------------------------------------------------
 // Billing (issue 23): plans, one subscription per user, and the append-only ledger of payments,
 // renewals, refunds and cancellations (a trigger refuses UPDATE, DELETE and TRUNCATE on it).

@@ -3,8 +3,10 @@
 // (http/errors.ts). What must stay public — the auth API, health, webhooks, the SPA, and a
 // published template's files — is registered outside the signed-in scope.
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
+import { cardCheckoutRoutes, cardWebhookRoutes } from './billing/card';
 import { billingPublicRoutes, billingRoutes } from './billing/routes';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
@@ -12,9 +14,10 @@ import { codedErrorHandling } from './errors';
 import { funnelRoutes } from './funnels/routes';
 import { letterRoutes } from './letters/routes';
 import { mailingRoutes } from './mailings/routes';
+import { partnerClickRoutes, partnerRoutes } from './partner/routes';
 import { templateFileRoutes, templateRoutes } from './templates/routes';
 
-export function productApi(services: Services) {
+export function productApi(services: Services, config: Pick<Config, 'rateLimit'>) {
   return async function productApiPlugin(app: FastifyInstance): Promise<void> {
     codedErrorHandling(app);
     await app.register(async function signedIn(scope: FastifyInstance) {
@@ -25,9 +28,14 @@ export function productApi(services: Services) {
       await scope.register(templateRoutes(services));
       await scope.register(contactRoutes(services));
       await scope.register(crmRoutes(services));
+      await scope.register(partnerRoutes(services));
       await scope.register(billingRoutes(services));
+      await scope.register(cardCheckoutRoutes(services));
     });
     await app.register(templateFileRoutes(services));
+    await app.register(partnerClickRoutes({ ...services, config }));
     await app.register(billingPublicRoutes(services));
+    // The provider's signature is its login; the plugin reads its body raw to check it.
+    await app.register(cardWebhookRoutes(services));
   };
 }

@@ -14,7 +14,7 @@ export const MESSAGE_NAMESPACES = {
   serverErrors: ['serverErrors'],
   panel: ['panel', 'dashboard'],
   settings: ['settings', 'language', 'account'],
-  partner: ['partner', 'partnerTransactions', 'partnerLink', 'partnerWithdraw', 'partnerStatistics'],
+  partner: ['partner', 'partnerTransactions', 'partnerLink', 'partnerWithdraw', 'partnerStatistics', 'adminWithdrawals'],
   billing: ['subscribe', 'cancel'],
   /** The funnel builder's screens. */
   funnels: ['funnels', 'editor', 'mailings', 'letters', 'templates', 'contacts', 'crm', 'deliveryError'],

@@ -9,6 +9,8 @@ import { ACCOUNT_ERRORS } from '../../accounts/errors';
 import type { Bucket } from '../../accounts/rate-limit';
 import { normalizeEmail, toCurrentUser } from '../../accounts/users';
 import type { Config } from '../../config';
+import { PARTNER_UID_PATTERN, REF_COOKIE } from '../../../contract/partner';
+import { refFromStartParam } from '../../partner/partner';
 import type { Services } from '../../services';
 import { loggableError } from '../../db/errors';
 import { ApiError } from '../errors';
@@ -16,7 +18,23 @@ import { currentUser, requireAuth } from './authenticate';
 import * as schemas from './schemas';
 
 
-export type AuthRoutesDeps = Pick<Services, 'sessions' | 'limiter' | 'accounts'> & { config: Config };
+export type AuthRoutesDeps = Pick<Services, 'sessions' | 'limiter' | 'accounts' | 'partner'> & { config: Config };
+
+const PARTNER_UID = new RegExp(PARTNER_UID_PATTERN);
+
+/** The partner link's uid the SPA kept from a `/?ref=` visit (the `ref` cookie), if well-formed. */
+function refCookie(request: FastifyRequest): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name !== REF_COOKIE) continue;
+    const value = rest.join('=').trim();
+    if (PARTNER_UID.test(value)) return value;
+  }
+  return null;
+}
+
+/** The start parameter of genuine init data (already verified by the call that made the account). */
+const startParamOf = (initData: string) => new URLSearchParams(initData).get('start_param');
 
 function throttled(retryAfterS: number): ApiError {
   const unit = retryAfterS === 1 ? 'second' : 'seconds';
@@ -55,7 +73,16 @@ function requestLanguage(request: FastifyRequest, fromBody: Language | undefined
 }
 
 export function authRoutes(deps: AuthRoutesDeps) {
-  const { config, sessions, limiter, accounts } = deps;
+  const { config, sessions, limiter, accounts, partner } = deps;
+
+  /** First touch, bound at sign-up: a failure here is logged, never a failed sign-up. */
+  async function attribute(request: FastifyRequest, ...args: Parameters<typeof partner.attributeSignup>) {
+    try {
+      await partner.attributeSignup(...args);
+    } catch (error) {
+      request.log.error({ error: loggableError(error) }, 'partner attribution failed');
+    }
+  }
   const authenticate = requireAuth(sessions);
   const { perIp, perEmail } = config.rateLimit;
 
@@ -76,6 +103,7 @@ export function authRoutes(deps: AuthRoutesDeps) {
       const email = normalizeEmail(request.body.email);
       await limit('register', request, { kind: 'email', value: email });
       const user = await accounts.register({ ...request.body, language: requestLanguage(request, request.body.language) });
+      await attribute(request, { id: user.id, email: user.email, telegramId: null }, { uid: refCookie(request) });
       try {
         await accounts.sendActivation(user);
       } catch (error) {
@@ -168,7 +196,11 @@ export function authRoutes(deps: AuthRoutesDeps) {
     // First open from Telegram of an identity no account knows (GET me answered telegram_unknown).
     app.post(API.telegramStart, { schema: schemas.telegramStartSchema }, async (request, reply) => {
       await limit('telegram_start', request);
-      return reply.code(201).send(toCurrentUser(await accounts.startWithTelegram(request.body.init_data)));
+      const user = await accounts.startWithTelegram(request.body.init_data);
+      // A Mini App link (startapp=ref_<uid>, or a template's tpl_<id>_ref_<uid>) is its click and its referral.
+      const uid = refFromStartParam(startParamOf(request.body.init_data));
+      await attribute(request, { id: user.id, email: user.email, telegramId: user.telegramId }, { uid, appClick: uid !== null });
+      return reply.code(201).send(toCurrentUser(user));
     });
     app.post(API.telegramAttach, { onRequest: authenticate, schema: schemas.telegramAttachSchema }, async (request) =>
       toCurrentUser(await accounts.attachTelegram(currentUser(request), request.body.init_data)),

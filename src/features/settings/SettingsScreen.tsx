@@ -6,7 +6,7 @@ import { ROUTES } from '../../../contract/routes';
 import { userAtom } from '@/state/auth';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
-import { GlobeIcon, LogoutIcon, UserIcon } from '@/ui/icons';
+import { GlobeIcon, LogoutIcon, UserIcon, WalletIcon } from '@/ui/icons';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 
@@ -70,6 +70,13 @@ export function SettingsScreen() {
           />
         </Link>
       </Section>
+      {user?.role === 'admin' ? (
+        <Section title={t('settings.admin')}>
+          <Link to="/settings/withdrawals/" className="row" data-testid="settings-withdrawals">
+            <RowContent icon={<RowIcon tint="orange"><WalletIcon /></RowIcon>} title={t('settings.withdrawals')} description={t('settings.withdrawalsText')} />
+          </Link>
+        </Section>
+      ) : null}
       <Section>
         <button type="button" className="row row--destructive" onClick={() => void signOut()}>
           <RowContent

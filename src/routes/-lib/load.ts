@@ -3,6 +3,7 @@
 // from the API shown as the not-found screen rather than an error.
 import { notFound } from '@tanstack/react-router';
 import type * as FunnelsApi from '@/api/funnels';
+import type * as PartnerApi from '@/api/partner';
 import { loadMessages } from '@/i18n/i18n';
 
 /** A positive whole id from a path parameter; anything else is a route that does not exist. */
@@ -21,6 +22,17 @@ function isNotFound(error: unknown): boolean {
  */
 export async function loadFunnelsScreen<T>(fetch: (api: typeof FunnelsApi) => Promise<T>): Promise<T> {
   const [api] = await Promise.all([import('@/api/funnels'), loadMessages('funnels')]);
+  try {
+    return await fetch(api);
+  } catch (error) {
+    if (isNotFound(error)) throw notFound();
+    throw error;
+  }
+}
+
+/** The same for the partner programme's screens: its API and its messages, at once. */
+export async function loadPartnerScreen<T>(fetch: (api: typeof PartnerApi) => Promise<T>): Promise<T> {
+  const [api] = await Promise.all([import('@/api/partner'), loadMessages('partner')]);
   try {
     return await fetch(api);
   } catch (error) {

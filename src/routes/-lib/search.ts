@@ -3,18 +3,19 @@
 // the funnel screens' chunks.
 import type { ContactsSearch } from '../../../contract/contacts';
 import type { StatsPeriod } from '../../../contract/funnels';
+import type { PartnerPeriod } from '../../../contract/partner';
 
-const PERIODS: readonly StatsPeriod[] = ['today', '7d', '30d', 'all'];
+/** A search parameter that takes one of a few words: kept when it is one of them, else dropped. */
+function choiceSearch<Key extends string, Value extends string>(key: Key, values: readonly Value[]) {
+  return (search: Record<string, unknown>): { [K in Key]?: Value } => (values.includes(search[key] as Value) ? ({ [key]: search[key] } as { [K in Key]?: Value }) : {});
+}
 
 export interface PeriodSearch {
   period?: StatsPeriod;
 }
 
 /** ?period=today|7d|30d|all (all time when missing or unknown). */
-export function validatePeriodSearch(search: Record<string, unknown>): PeriodSearch {
-  const period = search.period;
-  return PERIODS.includes(period as StatsPeriod) ? { period: period as StatsPeriod } : {};
-}
+export const validatePeriodSearch: (search: Record<string, unknown>) => PeriodSearch = choiceSearch('period', ['today', '7d', '30d', 'all'] satisfies StatsPeriod[]);
 
 export interface PeopleSearch {
   q?: string;
@@ -149,3 +150,15 @@ export interface FunnelsSearch {
 export function validateFunnelsSearch(search: Record<string, unknown>): FunnelsSearch {
   return positive(search.folder) ? { folder: positive(search.folder) } : {};
 }
+
+/** ?period=7d|30d|90d|all on the partner's charts (30 days when missing or unknown). */
+export const validatePartnerPeriodSearch = choiceSearch('period', ['7d', '30d', '90d', 'all'] satisfies PartnerPeriod[]);
+
+/** ?page= of the partner's transactions (1 = first, left out). */
+export function validatePageSearch(search: Record<string, unknown>): { page?: number } {
+  const page = positive(search.page);
+  return page && page > 1 ? { page } : {};
+}
+
+/** The period the partner's charts show when the address names none. */
+export const PARTNER_DEFAULT_PERIOD: PartnerPeriod = '30d';
