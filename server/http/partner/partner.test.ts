@@ -6,7 +6,16 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
-import { PARTNER_API, REF_COOKIE, type PartnerBalances, type PartnerLink, type PartnerTransactionsPage, type Withdrawal } from '../../../contract/partner';
+import {
+  PARTNER_API,
+  REF_COOKIE,
+  type PartnerBalances,
+  type PartnerLink,
+  type PartnerLinkStats,
+  type PartnerStatistics,
+  type PartnerTransactionsPage,
+  type Withdrawal,
+} from '../../../contract/partner';
 import { signInitData, type InitDataUser } from '../../../scripts/telegram/init-data';
 import { buildApp } from '../../app';
 import { createServices, type Services } from '../../services';
@@ -141,6 +150,62 @@ describe('links', () => {
     }
     expect((await defaultLink(partner.key)).totals.clicks).toBe(2);
     expect(expectJsonError(await post(t.app, PARTNER_API.clicks, { uid: '../x', kind: 'web' }), 400)).toHaveProperty('uid');
+  });
+});
+
+describe('figures', () => {
+  it('a link’s days show clicks → sign-ups → paying → revenue and commission; all links together in the statistics', async () => {
+    const partner = await signedInUser(t);
+    const link = await defaultLink(partner.key);
+    const labelled = (await t.app.inject({ method: 'POST', url: PARTNER_API.links, headers: auth(partner.key), payload: { label: 'Blog' } })).json() as PartnerLink;
+    const firstDay = t.clock.now().toISOString().slice(0, 10);
+    for (let i = 0; i < 3; i++) expect((await post(t.app, PARTNER_API.clicks, { uid: link.uid, kind: 'web' })).statusCode).toBe(204);
+    expect((await post(t.app, PARTNER_API.clicks, { uid: labelled.uid, kind: 'web' })).statusCode).toBe(204);
+    const referred = await signUpWithRef(link.uid);
+    await pay(referred.id, 1000);
+    t.clock.advance(DAY_S);
+    const secondDay = t.clock.now().toISOString().slice(0, 10);
+    await pay(referred.id, 500, 'USD');
+
+    const stats = await get<PartnerLinkStats>(`${PARTNER_API.linkStats(link.uid)}?period=7d`, partner.key);
+    expect(stats.days).toHaveLength(7);
+    expect(stats.days.at(-1)?.date).toBe(secondDay);
+    expect(stats.days.find((day) => day.date === firstDay)).toEqual({
+      date: firstDay,
+      clicks: 3,
+      signups: 1,
+      paying: 1,
+      revenue: [{ currency: 'XTR', amount: 1000 }],
+      commission: [{ currency: 'XTR', amount: 300 }],
+    });
+    expect(stats.days.at(-1)).toMatchObject({ clicks: 0, signups: 0, paying: 1, revenue: [{ currency: 'USD', amount: 500 }] });
+    // The same person paying twice is one paying person over the period.
+    expect(stats.totals).toMatchObject({ clicks: 3, signups: 1, paying: 1 });
+
+    const all = await get<PartnerStatistics>(`${PARTNER_API.statistics}?period=30d`, partner.key);
+    expect(all.days).toHaveLength(30);
+    expect(all.totals).toMatchObject({ clicks: 4, signups: 1, paying: 1, commission: [{ currency: 'USD', amount: 150 }, { currency: 'XTR', amount: 300 }] });
+    expect(all.links.map((l) => [l.label, l.totals.clicks])).toEqual([
+      [null, 3],
+      ['Blog', 1],
+    ]);
+    expect(expectJsonError(await t.app.inject({ method: 'GET', url: `${PARTNER_API.statistics}?period=1y`, headers: auth(partner.key) }), 400)).toHaveProperty('period');
+  });
+
+  it('web clicks are rate-limited per address', async () => {
+    const partner = await signedInUser(t);
+    const link = await defaultLink(partner.key);
+    const limited = await buildApp({ config: { ...t.config, rateLimit: { windowS: 900, perIp: 1, perEmail: 1 } }, db: testDb.db, mailer: t.mailer, logger: false, services });
+    try {
+      const click = () => limited.inject({ method: 'POST', url: PARTNER_API.clicks, payload: { uid: link.uid, kind: 'web' }, remoteAddress: '10.9.8.7' });
+      for (let i = 0; i < 4; i++) expect((await click()).statusCode).toBe(204);
+      const refused = await click();
+      expect(expectJsonError(refused, 429)).toHaveProperty('detail');
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect((await defaultLink(partner.key)).totals.clicks).toBe(4);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
