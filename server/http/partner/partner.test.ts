@@ -291,6 +291,15 @@ describe('commission', () => {
     const key = await pay(referred.id, 1001);
     await pay(referred.id, 1001, 'XTR', key);
     expect(await balanceIn(partner.key, 'XTR')).toMatchObject({ available: 0, pending: 300, debt: 0 });
+    expect(await get<PartnerBalances>(PARTNER_API.balance, partner.key)).toMatchObject({
+      commission_percent: 30,
+      hold_days: 14,
+      hold_seconds: HOLD_S,
+      minimum_withdrawal: [
+        { currency: 'XTR', amount: 1000 },
+        { currency: 'USD', amount: 5000 },
+      ],
+    });
     const [line] = (await transactions(partner.key)).results;
     expect(line).toMatchObject({ kind: 'commission', amount: 300, currency: 'XTR', state: 'pending' });
     expect(new Date(line.available_at).getTime() - new Date(line.date).getTime()).toBe(HOLD_S * 1000);
