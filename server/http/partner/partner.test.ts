@@ -419,6 +419,21 @@ describe('withdrawals', () => {
   });
 });
 
+describe('a partner’s Telegram-first account', () => {
+  it('is not let go when its Telegram identity moves to an e-mail account: its referrals stay bound to its link', async () => {
+    const identity = tgUser();
+    const partnerId = await startHere(identity);
+    const tgAuth = { authorization: `TG ${initDataOf(identity)}` };
+    const [link] = (await t.app.inject({ method: 'GET', url: PARTNER_API.links, headers: tgAuth })).json() as PartnerLink[];
+    const referred = await signUpWithRef(link.uid);
+    const account = await signedInUser(t);
+    const moved = await post(t.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, { authorization: `TG ${initDataOf(identity)}` });
+    expect(expectJsonError(moved, 400)).toHaveProperty('non_field_errors');
+    expect(await referredBy(referred.id)).toBe(link.uid);
+    expect(await t.db.query('select 1 from users where id = $1', [partnerId])).toHaveLength(1);
+  });
+});
+
 describe('ownership and admins', () => {
   it('one partner never sees another’s link, ledger or withdrawals', async () => {
     const owner = await partnerWithAvailable(1200);
