@@ -460,3 +460,49 @@ describe('ownership and admins', () => {
     expect(expectJsonError(await t.app.inject({ method: 'GET', url: PARTNER_API.balance }), 401)).toHaveProperty('detail');
   });
 });
+
+describe('bad input', () => {
+  it('is a clear 4xx on every partner route, never a 500', async () => {
+    const partner = await signedInUser(t);
+    const admin = await adminKey();
+    const bodies = [
+      undefined,
+      '',
+      '{}',
+      'null',
+      '[]',
+      '{"amount": 1e309, "currency": "XTR", "method": "x"}',
+      '{"amount": -5, "currency": "xtr", "method": ""}',
+      '{"amount": 1000, "currency": "XTR", "method": "' + 'm'.repeat(201) + '"}',
+      '{"amount": 1000, "currency": "XTR", "method": "\\u0000"}',
+      '{"label": "\\ud800"}',
+      '{"label": "' + 'l'.repeat(65) + '"}',
+      '{"uid": "' + 'A'.repeat(5000) + '", "kind": "web"}',
+      '{"uid": "AbCd1234", "kind": "bot"}',
+      '{"__proto__": {"role": "admin"}, "amount": 1000}',
+    ];
+    const routes: Array<[string, string, string]> = [
+      ['POST', PARTNER_API.links, partner.key],
+      ['POST', PARTNER_API.withdrawals, partner.key],
+      ['POST', PARTNER_API.clicks, partner.key],
+      ['POST', PARTNER_API.adminWithdrawalAction(1, 'approve'), admin],
+      ['GET', `${PARTNER_API.transactions}?page=-1`, partner.key],
+      ['GET', `${PARTNER_API.transactions}?page=99999999999`, partner.key],
+      ['GET', `${PARTNER_API.statistics}?period=%00`, partner.key],
+      ['GET', `${PARTNER_API.linkStats('..%2F..')}`, partner.key],
+      ['GET', `${PARTNER_API.adminWithdrawals}?state=lost`, admin],
+      ['POST', '/api/admin/withdrawals/99999999999999/paid/', admin],
+    ];
+    const statuses = new Set<number>();
+    for (const [method, url, key] of routes) {
+      for (const payload of bodies) {
+        const res = await t.app.inject({ method: method as 'POST', url, headers: { ...auth(key), 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : payload });
+        expect(res.statusCode, `${method} ${url} ${payload?.slice(0, 80)}: ${res.body}`).toBeLessThan(500);
+        statuses.add(res.statusCode);
+      }
+    }
+    // The routes are there and read the input: refusals are the API's own (400 field errors, 404 for the unknown request).
+    expect([...statuses].sort()).toEqual([400, 404]);
+  });
+});
+
