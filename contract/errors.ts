@@ -62,6 +62,9 @@ export const API_ERROR_CODES = [
   'not_from_template',
   // lists
   'segment_members',
+  // billing
+  /** 402: the action needs a paid plan (the app shows 'Subscription isn't active'). */
+  'subscription_inactive',
   // anything
   'not_found',
 ] as const;
