@@ -270,6 +270,14 @@ export class FakeTelegram {
     this.payments.refundPayment(refund);
   }
 
+  /**
+   * Telegram delivers a message of the chat to the bot again, as a new update (what a bot sees
+   * when it died before confirming an update): for proving that handling is idempotent.
+   */
+  redeliverMessage(token: string, chatId: number, messageId: number): Update {
+    return this.payments.redeliverMessage(token, chatId, messageId);
+  }
+
   /** A subscription (by any of its charge ids) as Telegram sees it: cancelled, ended (refunded), paid to. */
   starSubscription(chargeId: string): { canceled: boolean; ended: boolean; expiresAt: number } | undefined {
     return this.payments.subscriptionState(chargeId);

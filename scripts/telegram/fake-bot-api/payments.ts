@@ -281,6 +281,13 @@ export class StarPayments {
     return subscription ? { canceled: subscription.canceled, ended: subscription.ended, expiresAt: subscription.expiresAt } : undefined;
   }
 
+  redeliverMessage(token: string, chatId: number, messageId: number): Update {
+    const bot = this.state.botFor(token);
+    const stored = bot.chats.get(chatId)?.messages.get(messageId);
+    if (!stored) throw new ControlError(404, `No message ${messageId} in the chat with ${chatId}`);
+    return this.updates.pushUpdate(bot, { message: clone(stored.message) } as Omit<Update, 'update_id'>);
+  }
+
   reset(): void {
     this.invoices.clear();
     this.charges.clear();
