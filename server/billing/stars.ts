@@ -1,7 +1,7 @@
 // Telegram Stars: the invoice link for a plan (the service bot's createInvoiceLink), the answer to
 // pre_checkout_query, successful_payment and refunded_payment into the billing ledger (exactly
-// once: the key is the charge id), the admin's refund, and cancelling renewal
-// (editUserStarSubscription). Access changes on successful_payment alone; the Mini App's invoice
+// once: the key is the charge id) and the admin's refund. Cancelling renewal
+// (editUserStarSubscription) is billing's stars PaymentMethodPort (./stars-cancel.ts). Access changes on successful_payment alone; the Mini App's invoice
 // status only decides what the screen says. No HTTP and no grammY context here: the service bot
 // and the routes hand in plain values.
 import type { Api } from 'grammy';
@@ -10,29 +10,16 @@ import { STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECONDS } from '../../contrac
 import type { Db } from '../db';
 import { COMMON_ERRORS, type DomainMessage, invalidField, unavailable } from '../domain-error';
 import { telegramRefusal } from '../funnels/bot-api';
+import type { BillingEvent } from './ports';
 
-/** billing.applyEvent's event (the shared model; billing core's service takes it). */
-export interface BillingEvent {
-  key: string;
-  userId: number;
-  kind: 'payment' | 'renewal' | 'refund' | 'cancel';
-  method: 'stars' | 'card';
-  planId: number | null;
-  amount: number;
-  currency: string;
-  paidUntil: Date | null;
-  externalId?: string | null;
-  chargeId?: string | null;
-  refundOfKey?: string | null;
-}
 
 /** The Bot API methods Stars payments call, with the service bot's token. */
-export type StarsBotApi = Pick<Api, 'createInvoiceLink' | 'refundStarPayment' | 'editUserStarSubscription'>;
+export type StarsBotApi = Pick<Api, 'createInvoiceLink' | 'refundStarPayment'>;
 
 export const STARS_ERRORS = {
   planNotSold: { code: 'invalid', text: 'This plan cannot be bought with Stars.' },
   noStarsPayment: { code: 'invalid', text: 'This user has no Stars payment to refund.' },
-  notSetUp: { code: 'stars_unavailable', text: 'Stars payments are not set up on this server (no service bot).' },
+  notSetUp: { code: 'invalid', text: 'Stars payments are not set up on this server (no service bot).' },
   telegramDown: { code: 'telegram_down', text: 'Telegram is not answering. Try again in a minute.' },
   telegramRefused: (description: string): DomainMessage => ({ code: 'invalid', text: `Telegram refused: ${description}`, detail: description }),
 } as const satisfies Record<string, DomainMessage | ((...args: never[]) => DomainMessage)>;
@@ -231,19 +218,6 @@ export function createStarsService({ db, api, billing }: StarsDeps) {
       return { user_id: userId, charge_id: last.charge_id, amount: last.amount, currency: STARS_CURRENCY };
     },
 
-    /** The `stars` PaymentMethodPort: Telegram stops renewing; access lasts to the end of the period. */
-    paymentMethod: {
-      async cancelRenewal(subscription: { userId: number; externalId: string | null }): Promise<void> {
-        if (!subscription.externalId) return;
-        const telegramId = await telegramIdOf(subscription.userId);
-        if (telegramId === null) return;
-        try {
-          await requireApi().editUserStarSubscription(telegramId, subscription.externalId, true);
-        } catch (error) {
-          throw telegramFailure(error);
-        }
-      },
-    },
   };
 }
 
