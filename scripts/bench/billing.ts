@@ -9,6 +9,7 @@
 // Embedded PGlite in a throw-away DATA_DIR, or a throw-away database on the PostgreSQL server of
 // DATABASE_URL. BENCH_PAYMENTS (1000) and BENCH_USERS (100) change the load.
 import { rmSync } from 'node:fs';
+import type { Update } from 'grammy/types';
 import pg from 'pg';
 import { startFakeBotApi } from '../telegram/fake-bot-api';
 import { STARS_SUBSCRIPTION_PERIOD_SECONDS } from '../../contract/billing';
@@ -92,6 +93,25 @@ async function main(): Promise<void> {
       }),
     );
 
+    // The server's share: from the getUpdates answer that carried a pre-checkout leaving the fake
+    // to the bot's answer arriving (what the fake's own queue adds is left out).
+    const deliveredAt = new Map<string, number>();
+    const serverShares: number[] = [];
+    const callMethod = fake.callMethod.bind(fake);
+    fake.callMethod = async (botToken, method, params, signal) => {
+      const arrivedAt = performance.now();
+      if (method === 'answerPreCheckoutQuery') {
+        const leftAt = deliveredAt.get(String(params.string('pre_checkout_query_id')));
+        if (leftAt !== undefined) serverShares.push(arrivedAt - leftAt);
+      }
+      const outcome = await callMethod(botToken, method, params, signal);
+      if (method === 'getUpdates' && outcome.ok) {
+        const leftAt = performance.now();
+        for (const update of outcome.result as Update[]) if (update.pre_checkout_query) deliveredAt.set(update.pre_checkout_query.id, leftAt);
+      }
+      return outcome;
+    };
+
     console.log(`Stars burst: ${PAYMENTS} payments at once across ${USERS} users (${data.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'})`);
     const startedAt = performance.now();
     const answerTimes: number[] = [];
@@ -124,6 +144,8 @@ async function main(): Promise<void> {
     const unknown = ledger.filter((row) => !paid.includes(row.charge_id)).length;
     const answers = spread(answerTimes);
     console.log(`  pre-checkout answer: p50 ${ms(answers.p50)}, p90 ${ms(answers.p90)}, p99 ${ms(answers.p99)}, max ${ms(answers.max)}`);
+    const shares = spread(serverShares);
+    console.log(`  of which the server (update handed over → answer): p50 ${ms(shares.p50)}, p99 ${ms(shares.p99)}`);
     console.log(`  all ${PAYMENTS} answered in ${ms(answeredAt - startedAt)}; all recorded ${ms(recordedAt - startedAt)} after the burst began`);
     console.log(`  paid ${paid.length}/${PAYMENTS}; ledger: ${ledger.length} charges, ${missing} missing, ${twice} twice, ${unknown} not paid`);
     const ok = paid.length === PAYMENTS && missing === 0 && twice === 0 && unknown === 0 && ledger.length === PAYMENTS;

@@ -8,6 +8,7 @@ import type { Api } from 'grammy';
 import type { PreCheckoutQuery, RefundedPayment, SuccessfulPayment } from 'grammy/types';
 import { STARS_CURRENCY, STARS_SUBSCRIPTION_PERIOD_SECONDS } from '../../contract/billing';
 import type { Db } from '../db';
+import { microBatch } from '../db/micro-batch';
 import { COMMON_ERRORS, type DomainMessage, invalidField, unavailable } from '../domain-error';
 import { telegramRefusal } from '../funnels/bot-api';
 import type { BillingEvent } from './ports';
@@ -66,7 +67,36 @@ export interface StarsDeps {
   billing: { applyEvent(event: BillingEvent): Promise<{ applied: boolean }> };
 }
 
+/** What a pre-checkout needs to know: the plan's price now, and who the invoice's user is on Telegram. */
+interface CheckoutFacts {
+  price_stars: number | null;
+  archived: boolean | null;
+  telegram_id: string | number | null;
+  is_active: boolean | null;
+}
+
+/** A burst of pre-checkouts is looked up this many at a time, in one statement (group commit). */
+const CHECKOUT_BATCH_MAX = 500;
+
 export function createStarsService({ db, api, billing }: StarsDeps) {
+  // Pre-checkouts come in bursts (a plan launched, a renewal day) and each must be answered
+  // within 10 s: the lookups of one turn, or of those that waited for the last batch, go as one
+  // statement instead of queueing one by one (the embedded database runs one statement at a time).
+  const checkoutFacts = microBatch(
+    async (items: Array<{ userId: number; planId: number }>): Promise<CheckoutFacts[]> => {
+      const rows = await db.query<CheckoutFacts & { i: string | number }>(
+        `select q.i, p.price_stars, p.archived, u.telegram_id, u.is_active
+           from unnest($1::int[], $2::int[]) with ordinality as q(user_id, plan_id, i)
+           left join users u on u.id = q.user_id
+           left join plans p on p.id = q.plan_id`,
+        [items.map((item) => item.userId), items.map((item) => item.planId)],
+      );
+      const byIndex = new Map(rows.map((row) => [Number(row.i), row]));
+      return items.map((_, index) => byIndex.get(index + 1) ?? { price_stars: null, archived: null, telegram_id: null, is_active: null });
+    },
+    { maxInFlight: 1, maxItems: CHECKOUT_BATCH_MAX },
+  );
+
   function requireApi(): StarsBotApi {
     if (!api) throw unavailable(STARS_ERRORS.notSetUp);
     return api;
@@ -118,18 +148,14 @@ export function createStarsService({ db, api, billing }: StarsDeps) {
 
     /**
      * Whether to take this payment: the plan is still sold at the invoice's price, in Stars, and
-     * the payer is the Telegram account of the user the invoice was made out to. One statement.
+     * the payer is the Telegram account of the user the invoice was made out to. One statement
+     * (shared with the other pre-checkouts of the moment).
      */
     async checkPreCheckout(query: Pick<PreCheckoutQuery, 'from' | 'currency' | 'total_amount' | 'invoice_payload'>): Promise<PreCheckoutDecision> {
       const invoice = readStarsInvoicePayload(query.invoice_payload);
       if (!invoice || query.currency !== STARS_CURRENCY) return { ok: false, reason: 'plan_unavailable' };
-      const [row] = await db.query<{ price_stars: number | null; archived: boolean | null; telegram_id: string | number | null }>(
-        `select p.price_stars, p.archived, u.telegram_id
-           from users u left join plans p on p.id = $2
-          where u.id = $1 and u.is_active`,
-        [invoice.userId, invoice.planId],
-      );
-      if (!row || row.telegram_id == null || Number(row.telegram_id) !== query.from.id) return { ok: false, reason: 'wrong_account' };
+      const row = await checkoutFacts({ userId: invoice.userId, planId: invoice.planId });
+      if (!row.is_active || row.telegram_id == null || Number(row.telegram_id) !== query.from.id) return { ok: false, reason: 'wrong_account' };
       if (row.archived !== false || row.price_stars === null) return { ok: false, reason: 'plan_unavailable' };
       if (row.price_stars !== invoice.price || query.total_amount !== invoice.price) return { ok: false, reason: 'price_changed' };
       return { ok: true };
