@@ -11,6 +11,7 @@ import { createBillingService } from './billing/billing';
 import { createCardPayments } from './billing/card/card';
 import { createStripeProvider } from './billing/card/stripe';
 import { graceNoticeSender } from './billing/notices';
+import { createStarsService } from './billing/stars';
 import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions } from './accounts/sessions';
@@ -122,6 +123,8 @@ export function createServices(deps: ServiceDeps) {
     accounts: createAccountService({ db, config, mailer, sessions, now, background: (task) => background.run(task) }),
     billing,
     card,
+    /** Telegram Stars: invoices, the service bot's pre-checkouts and payments, admin refunds. */
+    stars: createStarsService({ db, api: serviceBot, billing }),
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),

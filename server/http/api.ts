@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
 import { cardCheckoutRoutes, cardWebhookRoutes } from './billing/card';
 import { billingPublicRoutes, billingRoutes } from './billing/routes';
+import { starsRoutes } from './billing/stars';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
 import { codedErrorHandling } from './errors';
@@ -31,6 +32,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       await scope.register(partnerRoutes(services));
       await scope.register(billingRoutes(services));
       await scope.register(cardCheckoutRoutes(services));
+      await scope.register(starsRoutes(services));
     });
     await app.register(templateFileRoutes(services));
     await app.register(partnerClickRoutes({ ...services, config }));
