@@ -220,6 +220,22 @@ describe('cancel at period end', () => {
   });
 });
 
+describe('paying twice', () => {
+  it('a user whose subscription renews is not sent to pay again (409); once its renewal is cancelled, they may', async () => {
+    const user = await payingUser();
+    const sessionsBefore = fake.sessions.size;
+    const twice = await checkout(user.key);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ code: 'already_subscribed' });
+    expect(fake.sessions.size).toBe(sessionsBefore);
+    const token = new URL(await services.billing.cancelLink(user.id)).searchParams.get('token')!;
+    expect((await t.app.inject({ method: 'POST', url: BILLING_API.cancel, payload: { token } })).statusCode).toBe(200);
+    const again = await checkout(user.key);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(fake.sessions.size).toBe(sessionsBefore + 1);
+  });
+});
+
 describe('card payment off', () => {
   it('without STRIPE_SECRET_KEY the checkout says card payment is not set up, and the webhook takes nothing', async () => {
     const offConfig = testConfig({ stripe: null });
