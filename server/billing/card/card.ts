@@ -27,7 +27,7 @@ export type CardWebhookOutcome =
   /** Seen before (the ledger already has its key): nothing changed. */
   | { outcome: 'replayed' }
   | { outcome: 'ignored' }
-  /** A refund of a payment whose own webhook has not arrived yet: the provider is to deliver it again later. */
+  /** Not to be decided now (a refund before its payment, the provider unreachable): the provider delivers it again later. */
   | { outcome: 'retry_later' };
 
 export interface CardPaymentsDeps {
@@ -111,7 +111,14 @@ export function createCardPayments({ db, publicUrl, provider, billing, log }: Ca
     /** A webhook as it arrived: the exact bytes and the signature header. */
     async receiveWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<CardWebhookOutcome> {
       if (!provider) return { outcome: 'refused', reason: 'Card payment is off.' };
-      const parsed = await provider.parseWebhook(rawBody, signatureHeader);
+      let parsed;
+      try {
+        parsed = await provider.parseWebhook(rawBody, signatureHeader);
+      } catch (error) {
+        // Signed, but what it refers to could not be looked up at the provider now: it delivers again.
+        log.warn({ error: error instanceof Error ? error.message : String(error) }, 'card webhook: the provider could not be asked about it');
+        return { outcome: 'retry_later' };
+      }
       if (isRefusal(parsed)) return { outcome: 'refused', reason: parsed.reason };
       if (parsed.type === 'ignored') return { outcome: 'ignored' };
       if (parsed.type === 'payment_refunded') return refund(parsed);

@@ -236,6 +236,32 @@ describe('paying twice', () => {
   });
 });
 
+describe('provider unreachable', () => {
+  it('the checkout answers 503 card_provider_down, and a signed refund is sent back for later (503), never a 500', async () => {
+    // The same keys, but Stripe's API at a port where nothing listens.
+    const closed = await startFakeStripe();
+    const deadPort = closed.port;
+    await closed.close();
+    const config = testConfig({ stripe: { secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, api: { host: '127.0.0.1', port: deadPort, protocol: 'http' } } });
+    const down = await createTestApp(testDb.db, { config });
+    try {
+      const user = await signedInUser(down);
+      const res = await down.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, headers: auth(user.key), payload: { plan_id: cardPlanId } });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'card_provider_down' });
+
+      const paying = await payingUser();
+      const refund = await fake.refund(paying.subscription.id);
+      const body = JSON.stringify(refund);
+      const hook = await down.app.inject({ method: 'POST', url: BILLING_API.cardWebhook, headers: { 'content-type': 'application/json', [CARD_SIGNATURE_HEADER]: fake.signature(body) }, payload: body });
+      expect(hook.statusCode, hook.body).toBe(503);
+      expect(hook.headers['retry-after']).toBeDefined();
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe('card payment off', () => {
   it('without STRIPE_SECRET_KEY the checkout says card payment is not set up, and the webhook takes nothing', async () => {
     const offConfig = testConfig({ stripe: null });
