@@ -27,7 +27,7 @@ const day = (language: Language, at: Date) =>
 
 const WORDING: Record<Language, (notice: GraceNotice) => { subject: string; paragraphs: string[]; button: string }> = {
   en: (notice) => ({
-    subject: 'Your subscription has ended: your bots keep working for 3 more days',
+    subject: `Your subscription has ended: your bots keep working for ${GRACE_DAYS} more days`,
     paragraphs: [
       `The paid period of your ${SITE_NAME} subscription is over. Your running bots keep answering for ${GRACE_DAYS} more days, until ${day('en', notice.graceUntil)} (UTC).`,
       'After that, bots above the free plan stop, and mailings and series of letters pause. Nothing is deleted: everything resumes by itself once you subscribe again.',
@@ -36,7 +36,7 @@ const WORDING: Record<Language, (notice: GraceNotice) => { subject: string; para
     button: 'Subscribe',
   }),
   ru: (notice) => ({
-    subject: 'Подписка закончилась: боты работают ещё 3 дня',
+    subject: `Подписка закончилась: боты работают ещё ${GRACE_DAYS} дня`,
     paragraphs: [
       `Оплаченный период подписки ${SITE_NAME} закончился. Запущенные боты будут отвечать ещё ${GRACE_DAYS} дня — до ${day('ru', notice.graceUntil)} (UTC).`,
       'После этого боты сверх бесплатного тарифа остановятся, а рассылки и серии писем встанут на паузу. Ничего не удалится: всё продолжится само, как только вы снова оформите подписку.',
