@@ -62,6 +62,8 @@ export const API_ERROR_CODES = [
   'not_from_template',
   // lists
   'segment_members',
+  // billing: a gated action without an active subscription (HTTP 402)
+  'subscription_inactive',
   // anything
   'not_found',
 ] as const;

@@ -49,6 +49,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   template_up_to_date: 'templateUpToDate',
   not_from_template: 'notFromTemplate',
   segment_members: 'segmentMembers',
+  subscription_inactive: 'subscriptionInactive',
   not_found: 'notFound',
 };
 
