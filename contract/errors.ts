@@ -62,7 +62,8 @@ export const API_ERROR_CODES = [
   'not_from_template',
   // lists
   'segment_members',
-  // billing: a gated action without an active subscription (HTTP 402)
+  // billing
+  /** 402: the action needs a paid plan (the app shows 'Subscription isn't active'). */
   'subscription_inactive',
   // anything
   'not_found',

@@ -54,7 +54,8 @@ export const COLOR_PATTERN = '^#[0-9a-fA-F]{6}$';
 
 export const FUNNEL_STATES = ['draft', 'running', 'stopped'] as const;
 /** Why the runtime stopped a funnel by itself (shown to its owner). */
-export const STOP_REASONS = ['token_revoked'] as const;
+/** token_revoked: Telegram refused the token; billing: the subscription ended (a payment runs it again). */
+export const STOP_REASONS = ['token_revoked', 'billing'] as const;
 export type FunnelState = (typeof FUNNEL_STATES)[number];
 export type StopReason = (typeof STOP_REASONS)[number] | null;
 

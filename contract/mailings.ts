@@ -13,7 +13,8 @@ export const MAILING_STATES = ['draft', 'scheduled', 'sending', 'paused', 'cance
 export type MailingState = (typeof MAILING_STATES)[number];
 
 /** Why a mailing paused by itself (shown to its owner); null = the owner paused it. */
-export const MAILING_PAUSE_REASONS = ['token_revoked', 'too_many_errors', 'paid_broadcast_unavailable'] as const;
+/** billing: the subscription ended (a payment resumes it by itself). */
+export const MAILING_PAUSE_REASONS = ['token_revoked', 'too_many_errors', 'paid_broadcast_unavailable', 'billing'] as const;
 export type MailingPauseReason = (typeof MAILING_PAUSE_REASONS)[number];
 
 /**

@@ -4,7 +4,7 @@
 // messages every area shares (DRF's field wording, "Not found.") are here.
 import type { CodedMessage } from '../contract/errors';
 
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unavailable' | 'too_large' | 'unsupported';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'unavailable' | 'too_large' | 'unsupported' | 'payment_required';
 
 /** A message of a domain service: its English text and its code (with the number in it). */
 export interface DomainMessage extends CodedMessage {
@@ -41,3 +41,4 @@ export const conflict = (message: DomainMessage) => new DomainError('conflict', 
 export const unavailable = (message: DomainMessage) => new DomainError('unavailable', null, message);
 export const tooLarge = (message: DomainMessage) => new DomainError('too_large', null, message);
 export const unsupported = (message: DomainMessage) => new DomainError('unsupported', null, message);
+export const paymentRequired = (message: DomainMessage) => new DomainError('payment_required', null, message);

@@ -7,6 +7,9 @@ import type { Db } from './db';
 import { loggableError } from './db/errors';
 import type { ListenerTimings } from './db/listener';
 import { createAccountService } from './accounts/accounts';
+import { createBillingService } from './billing/billing';
+import { graceNoticeSender } from './billing/notices';
+import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions } from './accounts/sessions';
 import { createContactsService } from './contacts/contacts';
@@ -86,6 +89,19 @@ export function createServices(deps: ServiceDeps) {
     listenerTimings: deps.sessionListenerTimings,
   });
   const botApi = (token: string) => interactiveBotApi(token, config.telegramApiRoot);
+  // Billing first: the funnels, mailings and series services call its gate. The partner
+  // programme's hooks and the card method's port are given to it where those are built.
+  const serviceBot = config.telegramBotToken ? interactiveBotApi(config.telegramBotToken, config.telegramApiRoot) : null;
+  const billing = createBillingService({
+    db,
+    config,
+    now,
+    log,
+    runtime,
+    wake: () => deps.deliveries?.wake(),
+    paymentMethods: { stars: starsCancelPort({ db, serviceBot }) },
+    graceNotice: graceNoticeSender({ db, serviceBot, mailer, log }),
+  });
   return {
     /** The services' clock (tests move it). */
     now,
@@ -95,15 +111,16 @@ export function createServices(deps: ServiceDeps) {
     sessions,
     limiter: createRateLimiter(db, config.rateLimit.windowS, now),
     accounts: createAccountService({ db, config, mailer, sessions, now, background: (task) => background.run(task) }),
-    funnels: createFunnelService({ db, config, now, botApi, runtime }),
+    billing,
+    funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
     media: createMediaService({ db }),
     dashboard: createDashboardService({ db, now }),
     stats: createStatsService({ db, now }),
     inbox: createInboxService({ db, config, botApi }),
-    mailings: createMailingService({ db, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake() }),
-    series: createSeriesService({ db, now }),
+    mailings: createMailingService({ db, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake(), gate: billing }),
+    series: createSeriesService({ db, now, gate: billing }),
     letterScheduler: new LetterScheduler(db),
     templates: createTemplateService({ db, now }),
     contacts: createContactsService({ db }),

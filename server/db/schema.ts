@@ -111,7 +111,8 @@ export const funnels = pgTable(
     /** The CRM folder it is grouped in (at most one). */
     folderId: integer('folder_id').references((): AnyPgColumn => crmFolders.id, { onDelete: 'set null' }),
     state: varchar('state', { length: 10 }).notNull().default('draft').$type<'draft' | 'running' | 'stopped'>(),
-    stopReason: varchar('stop_reason', { length: 32 }).$type<'token_revoked' | null>(),
+    /** Why it stopped by itself: Telegram refused the token, or billing stopped it when a subscription ended (a payment runs it again). */
+    stopReason: varchar('stop_reason', { length: 32 }).$type<'token_revoked' | 'billing' | null>(),
     archivedAt: timestamptz('archived_at'),
     /** Set the first time the bot is run; from then on the stage order is locked. */
     firstRunAt: timestamptz('first_run_at'),
@@ -327,7 +328,7 @@ export const mailings = pgTable(
       .notNull()
       .default('draft')
       .$type<'draft' | 'scheduled' | 'sending' | 'paused' | 'cancelled' | 'finished'>(),
-    pauseReason: varchar('pause_reason', { length: 32 }).$type<'token_revoked' | 'too_many_errors' | 'paid_broadcast_unavailable' | null>(),
+    pauseReason: varchar('pause_reason', { length: 32 }).$type<'token_revoked' | 'too_many_errors' | 'paid_broadcast_unavailable' | 'billing' | null>(),
     paidBroadcast: boolean('paid_broadcast').notNull().default(false),
     scheduledAt: timestamptz('scheduled_at'),
     startedAt: timestamptz('started_at'),
@@ -483,6 +484,8 @@ export const letterSeries = pgTable(
     catchUpHours: integer('catch_up_hours').notNull().default(24),
     /** Joins count from this moment (null: the series is off). */
     enabledAt: timestamptz('enabled_at'),
+    /** Billing switched it off when the subscription ended: its enabled_at, put back on payment. */
+    billingPausedEnabledAt: timestamptz('billing_paused_enabled_at'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [index('letter_series_funnel_idx').on(t.funnelId)],
@@ -661,3 +664,90 @@ export const contactListMembers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.listId, t.personId] }), index('contact_list_members_person_idx').on(t.personId)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Billing (issue 23): plans, one subscription per user, and the append-only ledger of payments,
+// renewals, refunds and cancellations (a trigger refuses UPDATE, DELETE and TRUNCATE on it).
+
+export const plans = pgTable(
+  'plans',
+  {
+    id: serial('id').primaryKey(),
+    title: varchar('title', { length: 64 }).notNull(),
+    description: text('description').notNull().default(''),
+    isFree: boolean('is_free').notNull().default(false),
+    /** null: no limit. */
+    maxRunningFunnels: integer('max_running_funnels'),
+    maxPeople: integer('max_people'),
+    mailings: boolean('mailings').notNull().default(false),
+    letters: boolean('letters').notNull().default(false),
+    priceStars: integer('price_stars'),
+    /** Minor units of card_currency. */
+    priceCard: integer('price_card'),
+    cardCurrency: varchar('card_currency', { length: 3 }),
+    archived: boolean('archived').notNull().default(false),
+    position: integer('position').notNull().default(0),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  () => [
+    check('plans_card_price_check', sql`(price_card is null) = (card_currency is null)`),
+    check('plans_free_unpriced_check', sql`not is_free or (price_stars is null and price_card is null)`),
+  ],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    planId: integer('plan_id').references(() => plans.id, { onDelete: 'set null' }),
+    method: varchar('method', { length: 8 }).notNull().$type<'stars' | 'card'>(),
+    paidUntil: timestamptz('paid_until').notNull(),
+    /** Bots keep answering to here (paid_until + 3 days; a refund ends it at once). */
+    graceUntil: timestamptz('grace_until').notNull(),
+    /** false once cancelled (or refunded): access lasts to paid_until, then ends. */
+    renews: boolean('renews').notNull().default(true),
+    /** Stars: the first telegram_payment_charge_id; card: the provider's subscription id. */
+    externalId: text('external_id'),
+    /** Up by one with each new subscription: a cancel link signed for an older one stops working. */
+    cancelGeneration: integer('cancel_generation').notNull().default(0),
+    /** The paid_until whose grace notice went out (once per ending). */
+    graceNotifiedFor: timestamptz('grace_notified_for'),
+    /** The paid_until whose ending (stopping what is over the free plan) was applied. */
+    endedFor: timestamptz('ended_for'),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('subscriptions_paid_until_idx').on(t.paidUntil), check('subscriptions_method_check', sql`${t.method} in ('stars', 'card')`)],
+);
+
+export const billingEvents = pgTable(
+  'billing_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** No foreign key: the ledger outlives a deleted account. */
+    userId: integer('user_id').notNull(),
+    /** Idempotency: stars:charge:<charge id>, stars:refund:<charge id>, card:event:<event id>, cancel:<user>:<generation>. */
+    key: text('key').notNull().unique(),
+    kind: varchar('kind', { length: 8 }).notNull().$type<'payment' | 'renewal' | 'refund' | 'cancel'>(),
+    method: varchar('method', { length: 8 }).notNull().$type<'stars' | 'card'>(),
+    planId: integer('plan_id'),
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 8 }).notNull(),
+    paidUntil: timestamptz('paid_until'),
+    externalId: text('external_id'),
+    chargeId: text('charge_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('billing_events_user_idx').on(t.userId, t.id),
+    check('billing_events_kind_check', sql`${t.kind} in ('payment', 'renewal', 'refund', 'cancel')`),
+    check('billing_events_method_check', sql`${t.method} in ('stars', 'card')`),
+  ],
+);
+
+export type PlanRow = typeof plans.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type BillingEventRow = typeof billingEvents.$inferSelect;

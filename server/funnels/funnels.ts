@@ -18,6 +18,7 @@ import { type BotApiFor, callTelegram } from './bot-api';
 import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
+import { openGate, type FeatureGate } from '../billing/ports';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -31,6 +32,8 @@ export interface FunnelServiceDeps {
   botApi: BotApiFor;
   /** Told when a copy adds stages to a funnel; asked whether a running bot reaches Telegram (a no-op when omitted). */
   runtime?: Pick<FunnelRuntimePort, 'stagesChanged' | 'telegramUnreachableSince'>;
+  /** Billing's gate: running one more funnel than the plan allows is refused (402). */
+  gate?: FeatureGate;
 }
 
 // Correlated subqueries in plain SQL: Drizzle may print a column without its table there.
@@ -63,7 +66,7 @@ export function toFunnel(row: FunnelRow, counts: { people_count: number; stage_c
   };
 }
 
-export function createFunnelService({ db, config, now, botApi, runtime = idleFunnelRuntime }: FunnelServiceDeps) {
+export function createFunnelService({ db, config, now, botApi, runtime = idleFunnelRuntime, gate = openGate }: FunnelServiceDeps) {
   const orm = db.orm;
 
   /** A running funnel whose bot has not reached Telegram for a while says since when. */
@@ -187,6 +190,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
     if (funnel.archivedAt) throw conflict(FUNNEL_ERRORS.runArchived);
     const problems = await runProblems(funnel);
     if (problems.length > 0) throw invalidFields({ non_field_errors: problems });
+    await gate.requireFeature(ownerId, 'run_funnel', { funnelId });
     await orm
       .update(funnels)
       .set({ state: 'running', stopReason: null, firstRunAt: funnel.firstRunAt ?? now(), updatedAt: now() })

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
+import { billingPublicRoutes, billingRoutes } from './billing/routes';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
 import { codedErrorHandling } from './errors';
@@ -24,7 +25,9 @@ export function productApi(services: Services) {
       await scope.register(templateRoutes(services));
       await scope.register(contactRoutes(services));
       await scope.register(crmRoutes(services));
+      await scope.register(billingRoutes(services));
     });
     await app.register(templateFileRoutes(services));
+    await app.register(billingPublicRoutes(services));
   };
 }

@@ -45,6 +45,7 @@ const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   unavailable: 503,
   too_large: 413,
   unsupported: 415,
+  payment_required: 402,
 };
 
 const codeOf = ({ code, count, detail }: CodedMessage): CodedMessage => ({ code, ...(count !== undefined && { count }), ...(detail !== undefined && { detail }) });

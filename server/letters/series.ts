@@ -4,6 +4,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { DEFAULT_CATCH_UP_HOURS, LETTERS_MAX, type Letter, type LetterBody, type LetterHistory, type LetterPatch, type Series, type SeriesBody, type SeriesPatch } from '../../contract/letters';
 import { validateSendingTime } from '../../contract/recurrence';
+import { openGate, type FeatureGate } from '../billing/ports';
 import type { Db } from '../db';
 import { letters, letterSeries, media, stages, tags, type LetterRow, type LetterSeriesRow, type LetterSendingTime, type MailingMessage } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownersFunnelIds } from '../funnels/access';
@@ -18,11 +19,13 @@ import { LETTER_ERRORS } from './errors';
 export interface SeriesServiceDeps {
   db: Db;
   now: () => Date;
+  /** Billing's gate: switching a series on needs a plan with letters (402). */
+  gate?: FeatureGate;
 }
 
 const HISTORY_LIMIT = 200;
 
-export function createSeriesService({ db, now }: SeriesServiceDeps) {
+export function createSeriesService({ db, now, gate = openGate }: SeriesServiceDeps) {
   const orm = db.orm;
 
   // Part of every write's own WHERE: a write never touches another user's series or letter.
@@ -170,8 +173,13 @@ export function createSeriesService({ db, now }: SeriesServiceDeps) {
     if (enabled && series.enabledAt === null) {
       const ready = await orm.select({ id: letters.id }).from(letters).where(and(eq(letters.seriesId, id), eq(letters.enabled, true))).limit(1);
       if (ready.length === 0) throw invalidField('enabled', LETTER_ERRORS.noSendingTime);
+      await gate.requireFeature(ownerId, 'letters');
     }
-    await orm.update(letterSeries).set({ enabledAt: enabled ? (series.enabledAt ?? now()) : null }).where(ownersSeries(ownerId, id));
+    // The owner's word replaces billing's: a series they switch off stays off after a payment.
+    await orm
+      .update(letterSeries)
+      .set({ enabledAt: enabled ? (series.enabledAt ?? series.billingPausedEnabledAt ?? now()) : null, billingPausedEnabledAt: null })
+      .where(ownersSeries(ownerId, id));
     return get(ownerId, id);
   }
 

@@ -71,11 +71,13 @@ const PAUSE_WHY: Record<Language, Record<MailingPauseReason, string>> = {
     token_revoked: 'Telegram no longer accepts the bot’s token.',
     too_many_errors: 'too many messages in a row could not be delivered.',
     paid_broadcast_unavailable: 'this bot cannot use paid broadcasts.',
+    billing: 'the subscription ended.',
   },
   ru: {
     token_revoked: 'Telegram больше не принимает токен бота.',
     too_many_errors: 'слишком много сообщений подряд не удалось доставить.',
     paid_broadcast_unavailable: 'этому боту недоступны платные рассылки.',
+    billing: 'подписка закончилась.',
   },
 };
 
@@ -84,11 +86,13 @@ const PAUSE_WHAT_TO_DO: Record<Language, Record<MailingPauseReason, string>> = {
     token_revoked: 'replace the token on the funnel’s screen (@BotFather → /revoke gives a new one), then open the mailing and resume it.',
     too_many_errors: 'open the mailing, look at the recipients’ errors, and resume it when the cause is fixed (or Telegram is reachable again).',
     paid_broadcast_unavailable: 'open the mailing and resume it to try again, or cancel it and send a copy without the paid burst.',
+    billing: 'renew the subscription: the mailing resumes by itself.',
   },
   ru: {
     token_revoked: 'замените токен на экране воронки (новый даст @BotFather → /revoke), затем откройте рассылку и продолжите её.',
     too_many_errors: 'откройте рассылку, посмотрите ошибки получателей и продолжите её, когда причина устранена (или Telegram снова доступен).',
     paid_broadcast_unavailable: 'откройте рассылку и продолжите её, чтобы попробовать снова, или отмените и отправьте копию без платного ускорения.',
+    billing: 'продлите подписку — рассылка продолжится сама.',
   },
 };
 

@@ -22,6 +22,7 @@ import {
 } from '../../contract/mailings';
 import type { Db } from '../db';
 import { mailings, media, stages, tags, type FunnelRow, type MailingMessage, type MailingRow } from '../db/schema';
+import { openGate, type FeatureGate } from '../billing/ports';
 import { ownedFunnel, ownersFunnelIds } from '../funnels/access';
 import { COMMON_ERRORS, conflict, invalidFields, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from '../funnels/errors';
@@ -37,6 +38,7 @@ import {
   editMailing,
   pauseMailing,
   resumeMailing,
+  resumeOwnersMailingsFromBilling,
   scheduleMailing,
   startMailing,
   startOwnersMailing,
@@ -50,6 +52,8 @@ export interface MailingServiceDeps {
   sendRate?: number;
   /** The engine: there is work now (a mailing started or resumed). */
   wake?: () => void;
+  /** Billing's gate: sending, scheduling and resuming a mailing need a plan with mailings (402). */
+  gate?: FeatureGate;
 }
 
 const EMPTY_PROGRESS: MailingProgress = { total: 0, waiting: 0, sending: 0, sent: 0, failed: 0, blocked: 0, unknown: 0, cancelled: 0 };
@@ -78,7 +82,7 @@ interface MailingCounts {
 
 const stateError = () => conflict(MAILING_ERRORS.mailingState);
 
-export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wake }: MailingServiceDeps) {
+export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wake, gate = openGate }: MailingServiceDeps) {
   const orm = db.orm;
   /** This mailing, if the owner's: part of the delete's WHERE, so it never runs on another user's mailing. */
   const ownersMailing = (ownerId: number, id: number) => and(eq(mailings.id, id), inArray(mailings.funnelId, ownersFunnelIds(orm, ownerId)));
@@ -292,6 +296,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   async function send(ownerId: number, id: number, scheduledAt: string | null | undefined): Promise<Mailing> {
     const { mailing, funnel } = await ownedMailing(ownerId, id);
     if (!MAILING_TRANSITIONS.start.from.includes(mailing.state)) throw stateError();
+    await gate.requireFeature(ownerId, 'mailings');
     const result = await checkRow(mailing, funnel);
     if (result.problems.length) {
       const fields: Record<string, DomainMessage[]> = {};
@@ -317,6 +322,13 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
   }
 
   async function resume(ownerId: number, id: number): Promise<Mailing> {
+    const { mailing } = await ownedMailing(ownerId, id);
+    await gate.requireFeature(ownerId, 'mailings');
+    // One billing paused goes back to where it was (a scheduled one had no recipients yet).
+    if (mailing.state === 'paused' && mailing.pauseReason === 'billing' && (await resumeOwnersMailingsFromBilling(orm, ownerId, now(), id)).length > 0) {
+      wake?.();
+      return get(ownerId, id);
+    }
     const row = await resumeMailing(orm, { ownerId, mailingId: id }, now());
     wake?.();
     return (await toMailings([row]))[0];

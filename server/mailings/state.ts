@@ -5,7 +5,7 @@
 // mailing's row once it is made. Each write is a conditional UPDATE (… WHERE state IN (from)), so
 // two requests (or a request and the engine, or two processes) racing on one mailing cannot both
 // win; an owner's write has the owner in its own WHERE, so it can never touch another's mailing.
-import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { DELETE_FROM_CHATS_HOURS, type MailingState } from '../../contract/mailings';
 import type { Database, Db } from '../db';
 import { rawSql } from '../db/raw';
@@ -177,6 +177,40 @@ export async function startMailing(db: Db, mailingId: number, { now, ownerId }: 
     );
     return true;
   });
+}
+
+/**
+ * Billing, when a subscription ends: the owner's sending and scheduled mailings pause with
+ * pause_reason 'billing' (nothing is deleted; a scheduled one keeps its moment). Answers their ids.
+ */
+export async function pauseOwnersMailingsForBilling(writer: MailingWriter, ownerId: number, now: Date): Promise<number[]> {
+  const rows = await writer
+    .update(mailings)
+    .set({ state: 'paused', pauseReason: 'billing', updatedAt: now })
+    .where(and(inArray(mailings.funnelId, ownersFunnelIds(writer, ownerId)), inArray(mailings.state, ['sending', 'scheduled'])))
+    .returning({ id: mailings.id });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Billing, on payment (or the owner resuming one): what billing paused goes on as it was. One
+ * that had started sends again; one that had not is scheduled again (the engine starts it at
+ * once if its moment has passed). `mailingId` narrows it to one mailing. Answers their ids.
+ */
+export async function resumeOwnersMailingsFromBilling(writer: MailingWriter, ownerId: number, now: Date, mailingId?: number): Promise<number[]> {
+  const rows = await writer
+    .update(mailings)
+    .set({ state: sql`case when ${mailings.startedAt} is null then 'scheduled' else 'sending' end`, pauseReason: null, updatedAt: now })
+    .where(
+      and(
+        inArray(mailings.funnelId, ownersFunnelIds(writer, ownerId)),
+        eq(mailings.state, 'paused'),
+        eq(mailings.pauseReason, 'billing'),
+        mailingId === undefined ? undefined : eq(mailings.id, mailingId),
+      ),
+    )
+    .returning({ id: mailings.id });
+  return rows.map((row) => row.id);
 }
 
 /** The owner sends a draft or scheduled mailing now (startMailing), or is told why not. */

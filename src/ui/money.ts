@@ -1,8 +1,7 @@
 // Money as the billing API sends it: whole minor units with a currency (XTR = Telegram Stars,
 // one unit a Star; an ISO code = that currency's minor units, e.g. cents for USD).
+import { STARS_CURRENCY } from '../../contract/billing';
 import { currentLanguage } from '@/i18n/i18n';
-
-export const STARS_CURRENCY = 'XTR';
 
 /** "1,250 ⭐" for Stars, "$9.99" / "9,99 $" for a card currency, in the interface language. */
 export function formatMoney(amount: number, currency: string): string {

@@ -1,7 +1,7 @@
 // What a plan includes: running funnels and people (a number or no limit), mailings and letters
 // (included or not); with `usage`, what the user has against each limit ("1 / 1", "320 / 500").
 import { useTranslation } from 'react-i18next';
-import type { PlanLimits as Limits, SubscriptionUsage } from '../../../contract/billing';
+import type { PlanLimits as Limits, Usage } from '../../../contract/billing';
 import { CheckIcon } from '@/ui/icons';
 
 function CrossGlyph() {
@@ -12,7 +12,7 @@ function CrossGlyph() {
   );
 }
 
-export function PlanLimits({ limits, usage }: { limits: Limits; usage?: SubscriptionUsage }) {
+export function PlanLimits({ limits, usage }: { limits: Limits; usage?: Usage }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);
   const amount = (limit: number | null, used: number | undefined) => {

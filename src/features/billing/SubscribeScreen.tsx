@@ -6,7 +6,7 @@ import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Plan, Subscription } from '../../../contract/billing';
+import { STARS_CURRENCY, type PaymentMethod, type Plan, type Subscription } from '../../../contract/billing';
 import { ROUTES } from '../../../contract/routes';
 import { createCardCheckout, createStarsInvoice, getSubscription } from '@/api/billing';
 import { runRead } from '@/api/action';
@@ -18,7 +18,7 @@ import { BackLink } from '@/ui/BackLink';
 import { CardIcon, CheckIcon, StarIcon } from '@/ui/icons';
 import { EmptyState, Section } from '@/ui/blocks';
 import { Button } from '@/ui/form';
-import { formatMoney, STARS_CURRENCY } from '@/ui/money';
+import { formatMoney } from '@/ui/money';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { hasPaidPlan, type SubscribeData } from './load';
 import { PlanLimits } from './PlanLimits';
@@ -28,8 +28,6 @@ import './billing.css';
 /** How often, and how many times, the screen asks whether the payment has made the subscription active (a minute in all). */
 export const ACTIVATION_POLL_MS = 1_500;
 export const ACTIVATION_POLL_ATTEMPTS = 40;
-
-type PaymentMethod = 'stars' | 'card';
 
 /** What the screen says about a payment under way. */
 type Progress = 'idle' | 'activating' | 'confirming' | 'active' | 'cancelled' | 'failed' | 'pending' | 'slow' | 'unavailable';
