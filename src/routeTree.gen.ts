@@ -31,6 +31,7 @@ import { Route as AuthenticatedPartnerWithdrawRouteImport } from './routes/_auth
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedSettingsAccountRouteImport } from './routes/_authenticated/settings/account'
 import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_authenticated/settings/language'
+import { Route as AuthenticatedSettingsPlansRouteImport } from './routes/_authenticated/settings/plans'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
 import { Route as AuthenticatedContentFoldersIndexRouteImport } from './routes/_authenticated/content/folders/index'
@@ -181,6 +182,12 @@ const AuthenticatedSettingsLanguageRoute =
   AuthenticatedSettingsLanguageRouteImport.update({
     id: '/settings/language',
     path: '/settings/language',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedSettingsPlansRoute =
+  AuthenticatedSettingsPlansRouteImport.update({
+    id: '/settings/plans',
+    path: '/settings/plans',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const ActivateUidTokenRoute = ActivateUidTokenRouteImport.update({
@@ -397,6 +404,7 @@ export interface FileRoutesByFullPath {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/settings/plans': typeof AuthenticatedSettingsPlansRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner/': typeof AuthenticatedPartnerIndexRoute
@@ -451,6 +459,7 @@ export interface FileRoutesByTo {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/settings/plans': typeof AuthenticatedSettingsPlansRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/partner': typeof AuthenticatedPartnerIndexRoute
@@ -508,6 +517,7 @@ export interface FileRoutesById {
   '/_authenticated/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/_authenticated/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/_authenticated/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/_authenticated/settings/plans': typeof AuthenticatedSettingsPlansRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
   '/_authenticated/partner/': typeof AuthenticatedPartnerIndexRoute
@@ -564,6 +574,7 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
+    | '/settings/plans'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/partner/'
@@ -618,6 +629,7 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
+    | '/settings/plans'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/partner'
@@ -674,6 +686,7 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/withdraw'
     | '/_authenticated/settings/account'
     | '/_authenticated/settings/language'
+    | '/_authenticated/settings/plans'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
     | '/_authenticated/partner/'
@@ -877,6 +890,13 @@ declare module '@tanstack/react-router' {
       path: '/settings/language'
       fullPath: '/settings/language'
       preLoaderRoute: typeof AuthenticatedSettingsLanguageRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/settings/plans': {
+      id: '/_authenticated/settings/plans'
+      path: '/settings/plans'
+      fullPath: '/settings/plans'
+      preLoaderRoute: typeof AuthenticatedSettingsPlansRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/activate/$uid/$token': {
@@ -1116,6 +1136,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerWithdrawRoute: typeof AuthenticatedPartnerWithdrawRoute
   AuthenticatedSettingsAccountRoute: typeof AuthenticatedSettingsAccountRoute
   AuthenticatedSettingsLanguageRoute: typeof AuthenticatedSettingsLanguageRoute
+  AuthenticatedSettingsPlansRoute: typeof AuthenticatedSettingsPlansRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
   AuthenticatedContentFoldersFolderIdRoute: typeof AuthenticatedContentFoldersFolderIdRoute
@@ -1160,6 +1181,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPartnerWithdrawRoute: AuthenticatedPartnerWithdrawRoute,
   AuthenticatedSettingsAccountRoute: AuthenticatedSettingsAccountRoute,
   AuthenticatedSettingsLanguageRoute: AuthenticatedSettingsLanguageRoute,
+  AuthenticatedSettingsPlansRoute: AuthenticatedSettingsPlansRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,
   AuthenticatedContentFoldersFolderIdRoute:
