@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   let serviceBot: { stop(): Promise<void> } | null = null;
   if (config.telegramBotToken) {
     const { startServiceBot } = await import('./bots/service-bot');
-    serviceBot = await startServiceBot({ app, config });
+    serviceBot = await startServiceBot({ app, config, stars: services.stars });
   }
 
   await app.listen({ host: config.host, port: config.port });

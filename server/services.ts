@@ -9,6 +9,7 @@ import type { ListenerTimings } from './db/listener';
 import { createAccountService } from './accounts/accounts';
 import { createBillingService } from './billing/billing';
 import { graceNoticeSender } from './billing/notices';
+import { createStarsService } from './billing/stars';
 import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
 import { createSessions } from './accounts/sessions';
@@ -112,6 +113,8 @@ export function createServices(deps: ServiceDeps) {
     limiter: createRateLimiter(db, config.rateLimit.windowS, now),
     accounts: createAccountService({ db, config, mailer, sessions, now, background: (task) => background.run(task) }),
     billing,
+    /** Telegram Stars: invoices, the service bot's pre-checkouts and payments, admin refunds. */
+    stars: createStarsService({ db, api: serviceBot, billing }),
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, GrammyError, InlineKeyboard, InputFile } from 'grammy';
-import type { Update } from 'grammy/types';
+import type { RefundedPayment, SuccessfulPayment, Update } from 'grammy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../server/test/eventually';
-import { startFakeBotApi, type FakeBotApi } from './fake-bot-api';
+import { STAR_SUBSCRIPTION_MAX_PRICE, STAR_SUBSCRIPTION_PERIOD_S, startFakeBotApi, type FakeBotApi } from './fake-bot-api';
 
 let fake: FakeBotApi;
 let counter = 0;
@@ -659,5 +659,167 @@ describe('a state file (--state), as npm run dev:telegram uses', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('Stars payments, with Telegram’s rules', () => {
+  const invoice = (overrides: Record<string, unknown> = {}) => ({
+    title: 'Pro',
+    description: 'Pro plan for 30 days',
+    payload: 'plan:1',
+    provider_token: '',
+    currency: 'XTR',
+    prices: [{ label: 'Pro', amount: 250 }],
+    subscription_period: STAR_SUBSCRIPTION_PERIOD_S,
+    ...overrides,
+  });
+
+  /** A polling bot that answers every pre_checkout_query with `answer` and keeps what it is told. */
+  async function payingBot(answer: (query: { invoice_payload: string }) => { ok: true } | { ok: false; error_message: string }) {
+    const { token, bot } = newBot();
+    const payments: SuccessfulPayment[] = [];
+    const refunds: RefundedPayment[] = [];
+    bot.on('pre_checkout_query', async (ctx) => {
+      const decision = answer(ctx.preCheckoutQuery);
+      await (decision.ok ? ctx.answerPreCheckoutQuery(true) : ctx.answerPreCheckoutQuery(false, { error_message: decision.error_message }));
+    });
+    bot.on('message:successful_payment', (ctx) => void payments.push(ctx.message.successful_payment));
+    bot.on('message:refunded_payment', (ctx) => void refunds.push(ctx.message.refunded_payment));
+    await startPolling(bot, token);
+    return { token, bot, payments, refunds };
+  }
+
+  it('createInvoiceLink: a Stars subscription gives a t.me/$ link; Telegram’s refusals otherwise', async () => {
+    const { token } = newBot();
+    const ok = await raw(token, 'createInvoiceLink', json(invoice()));
+    expect(ok.body.result).toMatch(/^https:\/\/t\.me\/\$[A-Za-z0-9_-]+$/);
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ provider_token: 'stripe:123' }, 'Bad Request: PAYMENT_PROVIDER_INVALID'],
+      [{ prices: [{ label: 'a', amount: 100 }, { label: 'b', amount: 150 }] }, 'Bad Request: STARS_INVOICE_INVALID'],
+      [{ payload: 'x'.repeat(129) }, 'Bad Request: INVOICE_PAYLOAD_INVALID'],
+      [{ payload: '' }, 'Bad Request: INVOICE_PAYLOAD_INVALID'],
+      [{ subscription_period: 86_400 }, 'Bad Request: SUBSCRIPTION_PERIOD_INVALID'],
+      [{ prices: [{ label: 'Pro', amount: STAR_SUBSCRIPTION_MAX_PRICE + 1 }] }, 'Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID'],
+    ];
+    for (const [overrides, description] of refusals) {
+      const refused = await raw(token, 'createInvoiceLink', json(invoice(overrides)));
+      expect({ overrides, status: refused.status, description: refused.body.description }).toEqual({ overrides, status: 400, description });
+    }
+    // 128 bytes of payload (64 two-byte letters) is still fine.
+    expect((await raw(token, 'createInvoiceLink', json(invoice({ payload: 'я'.repeat(64) })))).status).toBe(200);
+  });
+
+  it('pays: pre_checkout_query, then successful_payment; renews; stops renewing once cancelled', async () => {
+    const { token, bot, payments } = await payingBot(() => ({ ok: true }));
+    const link = await bot.api.createInvoiceLink('Pro', 'Pro plan', 'plan:1', '', 'XTR', [{ label: 'Pro', amount: 250 }], {
+      subscription_period: STAR_SUBSCRIPTION_PERIOD_S,
+    });
+    const before = Math.floor(Date.now() / 1000);
+    const paid = await fake.payInvoice({ link, userId: ann.id });
+    expect(paid).toEqual({ status: 'paid', chargeId: expect.any(String) });
+    await eventually(() => payments, (seen) => seen.length === 1, 'the successful_payment');
+    expect(payments[0]).toMatchObject({
+      currency: 'XTR',
+      total_amount: 250,
+      invoice_payload: 'plan:1',
+      telegram_payment_charge_id: paid.chargeId,
+      is_recurring: true,
+      is_first_recurring: true,
+    });
+    const firstExpiry = payments[0].subscription_expiration_date!;
+    expect(firstExpiry - before).toBeGreaterThanOrEqual(STAR_SUBSCRIPTION_PERIOD_S);
+    expect(firstExpiry - before).toBeLessThan(STAR_SUBSCRIPTION_PERIOD_S + 60);
+
+    const renewed = fake.renewSubscription({ chargeId: paid.chargeId! });
+    expect(renewed.status).toBe('paid');
+    expect(renewed.chargeId).not.toBe(paid.chargeId);
+    await eventually(() => payments, (seen) => seen.length === 2, 'the renewal');
+    expect(payments[1]).toMatchObject({ telegram_payment_charge_id: renewed.chargeId, is_recurring: true, subscription_expiration_date: firstExpiry + STAR_SUBSCRIPTION_PERIOD_S });
+    expect(payments[1].is_first_recurring).toBeUndefined();
+
+    await expect(bot.api.editUserStarSubscription(ann.id, 'stxnosuchcharge', true)).rejects.toThrow('SUBSCRIPTION_NOT_FOUND');
+    expect(await bot.api.editUserStarSubscription(ann.id, paid.chargeId!, true)).toBe(true);
+    expect(fake.starSubscription(paid.chargeId!)).toMatchObject({ canceled: true, ended: false });
+    expect(fake.renewSubscription({ chargeId: paid.chargeId! })).toEqual({ status: 'failed' });
+    expect(fake.calls(token, 'editUserStarSubscription').map((call) => call.ok)).toEqual([false, true]);
+  });
+
+  it('a refused pre-checkout fails the payment: no successful_payment', async () => {
+    const { token, bot, payments } = await payingBot(() => ({ ok: false, error_message: 'This plan is no longer sold' }));
+    const link = await bot.api.createInvoiceLink('Pro', 'Pro plan', 'plan:2', '', 'XTR', [{ label: 'Pro', amount: 100 }]);
+    expect(await fake.payInvoice({ link, userId: ann.id })).toEqual({ status: 'failed' });
+    // Nothing arrives after the refusal: a later message proves the queue moved on past it.
+    fake.sendUserMessage(token, { from: ann, text: 'hello' });
+    await fake.waitForBotState(token, (state) => state.pending_update_count === 0);
+    expect(payments).toEqual([]);
+  });
+
+  it('refundStarPayment: refunded_payment follows, a second refund is refused, the transactions show both ways', async () => {
+    const { bot, refunds } = await payingBot(() => ({ ok: true }));
+    const link = await bot.api.createInvoiceLink('Pro', 'Pro plan', 'plan:3', '', 'XTR', [{ label: 'Pro', amount: 300 }], {
+      subscription_period: STAR_SUBSCRIPTION_PERIOD_S,
+    });
+    const paid = await fake.payInvoice({ link, userId: ann.id });
+    await expect(bot.api.refundStarPayment(ann.id + 1, paid.chargeId!)).rejects.toThrow('USER_ID_INVALID');
+    expect(await bot.api.refundStarPayment(ann.id, paid.chargeId!)).toBe(true);
+    await eventually(() => refunds, (seen) => seen.length === 1, 'the refunded_payment');
+    expect(refunds[0]).toMatchObject({ currency: 'XTR', total_amount: 300, invoice_payload: 'plan:3', telegram_payment_charge_id: paid.chargeId });
+    await expect(bot.api.refundStarPayment(ann.id, paid.chargeId!)).rejects.toThrow('CHARGE_ALREADY_REFUNDED');
+    // A refunded subscription does not renew.
+    expect(fake.renewSubscription({ chargeId: paid.chargeId! })).toEqual({ status: 'failed' });
+    const { transactions } = await bot.api.getStarTransactions({ limit: 100 });
+    expect(transactions.map((t) => [t.id, t.amount, t.source ? 'in' : 'out'])).toEqual([
+      [paid.chargeId, 300, 'in'],
+      [paid.chargeId, 300, 'out'],
+    ]);
+  });
+
+  it('a refund Telegram makes by itself reaches the bot as refunded_payment', async () => {
+    const { bot, refunds } = await payingBot(() => ({ ok: true }));
+    const link = await bot.api.createInvoiceLink('Pro', 'Pro plan', 'plan:4', '', 'XTR', [{ label: 'Pro', amount: 50 }]);
+    const paid = await fake.payInvoice({ link, userId: ann.id });
+    fake.refundPayment({ chargeId: paid.chargeId! });
+    await eventually(() => refunds, (seen) => seen.length === 1, 'the refunded_payment');
+    expect(refunds[0].telegram_payment_charge_id).toBe(paid.chargeId);
+  });
+
+  it('over HTTP: POST /fake/payInvoice and /fake/renewSubscription answer as the in-process calls', async () => {
+    const { bot, payments } = await payingBot(() => ({ ok: true }));
+    const link = await bot.api.createInvoiceLink('Pro', 'Pro plan', 'plan:5', '', 'XTR', [{ label: 'Pro', amount: 75 }], {
+      subscription_period: STAR_SUBSCRIPTION_PERIOD_S,
+    });
+    const paid = (await (await fetch(`${fake.url}/fake/payInvoice`, json({ link, user_id: ann.id }))).json()) as { status: string; chargeId: string };
+    expect(paid).toEqual({ status: 'paid', chargeId: expect.any(String) });
+    const renewed = (await (await fetch(`${fake.url}/fake/renewSubscription`, json({ charge_id: paid.chargeId }))).json()) as { status: string };
+    expect(renewed.status).toBe('paid');
+    await eventually(() => payments, (seen) => seen.length === 2, 'both payments');
+    const unknown = await fetch(`${fake.url}/fake/payInvoice`, json({ link: 'https://t.me/$nosuchinvoice', user_id: ann.id }));
+    expect(unknown.status).toBe(404);
+  });
+
+  it('no answer within the time limit fails the payment, and a late answer is refused', async () => {
+    const quick = await startFakeBotApi({ port: 0, preCheckoutTimeoutMs: 300 });
+    try {
+      const { token } = quick.addBot({ username: 'slow_pay_bot' });
+      const link = (await (await fetch(`${quick.url}/bot${token}/createInvoiceLink`, json(invoice()))).json()) as { result: string };
+      const paying = quick.payInvoice({ link: link.result, userId: ann.id });
+      const updates = async () => ((await (await fetch(`${quick.url}/bot${token}/getUpdates`, json({}))).json()) as { result: Update[] }).result;
+      const [update] = await eventually(updates, (list) => list.length === 1, 'the pre_checkout_query');
+      expect(update.pre_checkout_query).toMatchObject({ total_amount: 250, currency: 'XTR', invoice_payload: 'plan:1', from: { id: ann.id } });
+      expect(await paying).toEqual({ status: 'failed' });
+      const late = await fetch(`${quick.url}/bot${token}/answerPreCheckoutQuery`, json({ pre_checkout_query_id: update.pre_checkout_query!.id, ok: true }));
+      expect(((await late.json()) as { description: string }).description).toBe(
+        'Bad Request: query is too old and response timeout expired or query ID is invalid',
+      );
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('a bot whose allowed_updates leave out pre_checkout_query cannot be paid', async () => {
+    const { token } = newBot();
+    await raw(token, 'getUpdates', json({ allowed_updates: ['message'], timeout: 0 }));
+    const link = (await raw(token, 'createInvoiceLink', json(invoice()))).body.result as string;
+    expect(await fake.payInvoice({ link, userId: ann.id })).toEqual({ status: 'failed' });
   });
 });

@@ -13,6 +13,9 @@
 //
 // Bot API:   /bot<token>/<method> (GET or POST; JSON, urlencoded or multipart), /file/bot<token>/<path>
 // Control:   JSON under /control/ (see CONTROL_ROUTES below); the page at / uses it.
+// Payments:  POST /fake/payInvoice {link, user_id}, /fake/renewSubscription {charge_id},
+//            /fake/refundPayment {charge_id}: the person's (and Telegram's) side of Stars payments;
+//            the answer is the outcome itself, e.g. { status: 'paid', chargeId }.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +37,12 @@ export {
   type Subscriber,
   type WaitForBotMessageOptions,
 } from './fake-bot-api/fake-telegram';
+export {
+  PRE_CHECKOUT_TIMEOUT_MS,
+  STAR_SUBSCRIPTION_MAX_PRICE,
+  STAR_SUBSCRIPTION_PERIOD_S,
+  type PaymentOutcome,
+} from './fake-bot-api/payments';
 
 export interface FakeBotApiOptions extends FakeTelegramOptions {
   /** 0 (default) picks a free port. */
@@ -262,6 +271,23 @@ function webAppLaunchUrl(telegram: FakeTelegram, token: string, url: string, fro
   return `${url.split('#')[0]}#${hash.toString()}`;
 }
 
+/** The person's and Telegram's side of a Stars payment, for e2e tests and dev play. */
+async function handleFakePayments(telegram: FakeTelegram, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (req.method !== 'POST') return sendJson(res, 405, { ok: false, description: 'Method Not Allowed' });
+  const b = await readJson(req);
+  if (url.pathname === '/fake/payInvoice') {
+    return sendJson(res, 200, await telegram.payInvoice({ link: String(b.link ?? ''), userId: Number(b.user_id) }));
+  }
+  if (url.pathname === '/fake/renewSubscription') {
+    return sendJson(res, 200, telegram.renewSubscription({ chargeId: String(b.charge_id ?? '') }));
+  }
+  if (url.pathname === '/fake/refundPayment') {
+    telegram.refundPayment({ chargeId: String(b.charge_id ?? '') });
+    return sendJson(res, 200, { status: 'refunded' });
+  }
+  sendJson(res, 404, { ok: false, description: 'Not Found' });
+}
+
 async function handleControl(telegram: FakeTelegram, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const fileMatch = /^\/control\/files\/([^/]+)$/.exec(url.pathname);
   if (req.method === 'GET' && fileMatch) {
@@ -321,6 +347,8 @@ export async function startFakeBotApi(options: FakeBotApiOptions = {}): Promise<
       if (url.pathname === '/' && req.method === 'GET') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.length });
         res.end(page);
+      } else if (url.pathname.startsWith('/fake/')) {
+        await handleFakePayments(telegram, req, res, url);
       } else if (url.pathname.startsWith('/control/')) {
         await handleControl(telegram, req, res, url);
       } else if (url.pathname.startsWith('/file/bot')) {

@@ -5,14 +5,18 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type BotError, Composer, type Context, GrammyError, InlineKeyboard, webhookCallback } from 'grammy';
+import type { StarsService } from '../billing/stars';
 import type { Config } from '../config';
 import { createBot, describeBotApiError, isTransientBotApiError } from '../telegram/client';
 import { SERVICE_BOT_MESSAGES, serviceBotLanguage, type ServiceBotLanguage } from './service-bot-messages';
 
 /** Where Telegram delivers the service bot's updates in webhook mode (under PUBLIC_URL). */
 export const SERVICE_BOT_WEBHOOK_PATH = '/telegram/service-bot';
-/** The service bot only needs what people write to it. */
-const SERVICE_BOT_UPDATES = ['message'] as const;
+/**
+ * What people write to it (successful_payment and refunded_payment come as messages too), and
+ * Stars pre-checkouts, which Telegram sends only to a bot that asks for them.
+ */
+export const SERVICE_BOT_UPDATES = ['message', 'pre_checkout_query'] as const;
 /** How long start-up waits for Telegram's first answer before the server goes on without it. */
 export const SERVICE_BOT_STARTUP_WAIT_MS = 10_000;
 /** Backoff between set-up attempts while Telegram cannot be reached. */
@@ -56,6 +60,80 @@ export function serviceBotBehaviour(appUrl: string): Composer<Context> {
   return behaviour;
 }
 
+/** Work the bot started and has not finished (pre-checkout answers); stop() waits for it. */
+export interface InFlight {
+  run(task: () => Promise<void>): void;
+  settle(): Promise<void>;
+}
+
+function inFlightTasks(onError: (error: unknown) => void): InFlight {
+  const pending = new Set<Promise<void>>();
+  return {
+    run(task) {
+      const running = task()
+        .catch(onError)
+        .finally(() => pending.delete(running));
+      pending.add(running);
+    },
+    async settle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+/** Backoff while the database cannot take a payment: the update stays unconfirmed meanwhile. */
+const RECORD_RETRY_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000];
+
+/**
+ * Records a payment, retrying while the database fails (a restart, a lost connection), so that
+ * the update is confirmed to Telegram only once it is in the ledger. Gives up (throws) when the
+ * bot stops or after about half a minute: by webhook, Telegram then delivers it again.
+ */
+async function untilRecorded(record: () => Promise<unknown>, signal: AbortSignal): Promise<void> {
+  for (const delay of [...RECORD_RETRY_MS, -1]) {
+    try {
+      await record();
+      return;
+    } catch (error) {
+      if (delay < 0 || signal.aborted) throw error;
+      await sleep(delay, signal);
+    }
+  }
+}
+
+/**
+ * Stars payments. A pre-checkout is answered from its own task, so a burst of them is checked at
+ * once rather than one after another within Telegram's 10 s (losing one to a crash only fails
+ * that payment). A successful_payment or refunded_payment is recorded before the handler
+ * returns: polling confirms the update only after that, and the ledger's key makes a second
+ * delivery change nothing.
+ */
+export function serviceBotPayments(stars: StarsService, inFlight: InFlight, signal: AbortSignal = new AbortController().signal): Composer<Context> {
+  const behaviour = new Composer();
+  behaviour.on('pre_checkout_query', (ctx) => {
+    const query = ctx.preCheckoutQuery;
+    inFlight.run(async () => {
+      const refused = SERVICE_BOT_MESSAGES[serviceBotLanguage(query.from.language_code)].paymentRefused;
+      let decision;
+      try {
+        decision = await stars.checkPreCheckout(query);
+      } catch (error) {
+        await ctx.answerPreCheckoutQuery(false, { error_message: refused.try_again });
+        throw error;
+      }
+      if (decision.ok) await ctx.answerPreCheckoutQuery(true);
+      else await ctx.answerPreCheckoutQuery(false, { error_message: refused[decision.reason] });
+    });
+  });
+  behaviour.on('message:successful_payment', async (ctx) => {
+    await untilRecorded(() => stars.recordPayment(ctx.message.successful_payment), signal);
+  });
+  behaviour.on('message:refunded_payment', async (ctx) => {
+    await untilRecorded(() => stars.recordRefund(ctx.message.refunded_payment), signal);
+  });
+  return behaviour;
+}
+
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -68,10 +146,13 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export async function startServiceBot({
   app,
   config,
+  stars,
   startupWaitMs = SERVICE_BOT_STARTUP_WAIT_MS,
 }: {
   app: FastifyInstance;
   config: Config;
+  /** Stars payments (services.stars); without it the bot takes no payments. */
+  stars?: StarsService;
   /** Tests shorten this; the server uses the default. */
   startupWaitMs?: number;
 }): Promise<ServiceBot> {
@@ -89,6 +170,12 @@ export async function startServiceBot({
   const onUpdateError = (error: BotError) =>
     log.error({ update_id: error.ctx.update.update_id }, `Service bot could not answer an update: ${describe(error.error)}`);
   bot.errorBoundary(onUpdateError, serviceBotBehaviour(appUrl));
+  const inFlight = inFlightTasks((error) => log.error(`Service bot could not answer a pre-checkout: ${describe(error)}`));
+  const abort = new AbortController();
+  const { signal } = abort;
+  // No error boundary: a payment that could not be recorded fails the update, so that a webhook
+  // answers 500 and Telegram delivers it again.
+  if (stars) bot.use(serviceBotPayments(stars, inFlight, signal));
   bot.catch(onUpdateError);
 
   if (useWebhook) {
@@ -97,8 +184,6 @@ export async function startServiceBot({
     app.post(SERVICE_BOT_WEBHOOK_PATH, webhookCallback(bot, 'fastify', { secretToken, onTimeout: 'return' }));
   }
 
-  const abort = new AbortController();
-  const { signal } = abort;
   // grammY types its signal parameter with an AbortController polyfill; Node's is the same thing.
   const apiSignal = signal as unknown as Parameters<typeof bot.api.getMe>[0];
   let stopping = false;
@@ -183,6 +268,7 @@ export async function startServiceBot({
         await bot.stop().catch((error: unknown) => log.warn(`Service bot did not stop cleanly: ${describe(error)}`));
       }
       await polling;
+      await inFlight.settle();
     },
   };
 }

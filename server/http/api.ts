@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
 import { billingPublicRoutes, billingRoutes } from './billing/routes';
+import { starsRoutes } from './billing/stars';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
 import { codedErrorHandling } from './errors';
@@ -26,6 +27,7 @@ export function productApi(services: Services) {
       await scope.register(contactRoutes(services));
       await scope.register(crmRoutes(services));
       await scope.register(billingRoutes(services));
+      await scope.register(starsRoutes(services));
     });
     await app.register(templateFileRoutes(services));
     await app.register(billingPublicRoutes(services));

@@ -41,6 +41,7 @@ import {
   type WaitForBotMessageOptions,
   type WaitOptions,
 } from './model';
+import { type PaymentOutcome, PRE_CHECKOUT_TIMEOUT_MS, StarPayments } from './payments';
 import { People } from './people';
 import { readStateFile, restoreState, saveStateOnChange } from './persistence';
 import { ApiError, type Params } from './request-body';
@@ -97,6 +98,7 @@ export class FakeTelegram {
   private readonly settings: BotSettings;
   private readonly people: People;
   private readonly snapshots: Snapshots;
+  private readonly payments: StarPayments;
 
   constructor(options: FakeTelegramOptions = {}) {
     this.limits = { enabled: true, botPerSecond: BOT_MESSAGES_PER_SECOND, chatBurst: CHAT_BURST, chatWindowMs: CHAT_WINDOW_MS, ...options.limits };
@@ -110,6 +112,7 @@ export class FakeTelegram {
     this.settings = new BotSettings(this.state, this.messages);
     this.people = new People(this.state, this.updates);
     this.snapshots = new Snapshots(this.state, this.updates);
+    this.payments = new StarPayments(this.state, this.updates, this.people, options.preCheckoutTimeoutMs ?? PRE_CHECKOUT_TIMEOUT_MS);
     const h: Record<string, Handler> = {
       getMe: (bot) => bot.me,
       getUpdates: (bot, p, signal) => this.updates.getUpdates(bot, p, signal),
@@ -145,6 +148,11 @@ export class FakeTelegram {
         return true;
       },
       getFile: (bot, p) => this.media.getFile(bot, p),
+      createInvoiceLink: (bot, p) => this.payments.createInvoiceLink(bot, p),
+      answerPreCheckoutQuery: (bot, p) => this.payments.answerPreCheckoutQuery(bot, p),
+      refundStarPayment: (bot, p) => this.payments.refundStarPayment(bot, p),
+      editUserStarSubscription: (bot, p) => this.payments.editUserStarSubscription(bot, p),
+      getStarTransactions: (bot, p) => this.payments.getStarTransactions(bot, p),
     };
     // Telegram matches method names case-insensitively.
     this.handlers = Object.fromEntries(Object.entries(h).map(([name, handler]) => [name.toLowerCase(), handler]));
@@ -240,6 +248,39 @@ export class FakeTelegram {
   /** The person blocks (or unblocks) the bot: the bot gets my_chat_member, sends get 403. */
   setBlocked(token: string, userId: number, blocked: boolean): Update | undefined {
     return this.people.setBlocked(token, userId, blocked);
+  }
+
+  // ---------------------------------------------------------------- Stars payments
+
+  /**
+   * The person pays an invoice link (from createInvoiceLink): the bot gets pre_checkout_query,
+   * and on its ok within 10 s a successful_payment message; 'failed' on a refusal or no answer.
+   */
+  payInvoice(payment: { link: string; userId: number }): Promise<PaymentOutcome> {
+    return this.payments.payInvoice(payment);
+  }
+
+  /** Telegram charges the next period of the subscription that charge belongs to (not if cancelled). */
+  renewSubscription(renewal: { chargeId: string }): PaymentOutcome {
+    return this.payments.renewSubscription(renewal);
+  }
+
+  /** Telegram refunds a charge by itself: the bot gets refunded_payment. */
+  refundPayment(refund: { chargeId: string }): void {
+    this.payments.refundPayment(refund);
+  }
+
+  /**
+   * Telegram delivers a message of the chat to the bot again, as a new update (what a bot sees
+   * when it died before confirming an update): for proving that handling is idempotent.
+   */
+  redeliverMessage(token: string, chatId: number, messageId: number): Update {
+    return this.payments.redeliverMessage(token, chatId, messageId);
+  }
+
+  /** A subscription (by any of its charge ids) as Telegram sees it: cancelled, ended (refunded), paid to. */
+  starSubscription(chargeId: string): { canceled: boolean; ended: boolean; expiresAt: number } | undefined {
+    return this.payments.subscriptionState(chargeId);
   }
 
   // ---------------------------------------------------------------- failure injection
@@ -404,6 +445,7 @@ export class FakeTelegram {
       bot.webhook = undefined;
     }
     this.state.bots.clear();
+    this.payments.reset();
     this.state.files.clear();
     this.state.filesByPath.clear();
     this.state.changed();

@@ -279,6 +279,8 @@ export interface FakeTelegramOptions {
   webhookTimeoutMs?: number;
   /** Telegram's sending limits (on by default). */
   limits?: Partial<SendLimits>;
+  /** How long a bot has to answer a pre_checkout_query (Telegram: 10 s; tests shorten it). */
+  preCheckoutTimeoutMs?: number;
 }
 
 export const now = () => Math.floor(Date.now() / 1000);
