@@ -65,6 +65,12 @@ export const API_ERROR_CODES = [
   // billing
   /** 402: the action needs a paid plan (the app shows 'Subscription isn't active'). */
   'subscription_inactive',
+  /** Card payment is not configured on this server (no STRIPE_SECRET_KEY). */
+  'card_payments_off',
+  /** The plan has no card price. */
+  'not_sold_by_card',
+  /** The card provider could not be reached or refused; try again. */
+  'card_provider_down',
   // anything
   'not_found',
 ] as const;

@@ -5,6 +5,9 @@
 // connected to one keeps working across restarts), and keeps its bots and chats in
 // DATA_DIR/fake-telegram.json; the server talks to it through TELEGRAM_API_ROOT. Connect a demo
 // bot's token in the app, run the funnel, then open http://127.0.0.1:8081/ and play a subscriber.
+// Card payments go to a local fake of Stripe (scripts/card/fake-stripe.ts) on FAKE_STRIPE_PORT
+// (8082), which sends its signed webhooks to the server; unless STRIPE_SECRET_KEY is set, then the
+// server talks to the Stripe it names.
 //
 // Every child is a plain node process (no npx, no shell in between), and a SIGTERM or SIGINT to
 // this process is passed to them and waited for: this process exits only once the fake, the
@@ -19,6 +22,11 @@ const fakePort = process.env.FAKE_TELEGRAM_PORT ?? '8081';
 const apiRoot = `http://127.0.0.1:${fakePort}`;
 const stateFile = path.resolve(root, process.env.DATA_DIR ?? 'data', 'fake-telegram.json');
 const appUrl = production ? `http://127.0.0.1:${process.env.PORT ?? '3000'}` : `http://127.0.0.1:${process.env.VITE_PORT ?? '5173'}`;
+const fakeStripePort = process.env.FAKE_STRIPE_PORT ?? '8082';
+const serverPort = process.env.PORT ?? '3000';
+/** Test-mode keys of the fake only (scripts/card/fake-stripe.ts checks the first, signs with the second). */
+const FAKE_STRIPE_KEYS = { secretKey: 'sk_test_fake_stripe_dev_telegram_0000000000000', webhookSecret: 'whsec_fake_stripe_dev_telegram_00000000000000' };
+const useFakeStripe = !process.env.STRIPE_SECRET_KEY;
 const SERVICE_BOT = 'funnels_service_bot=7000000001:AAservice-bot-token-for-local-play_01';
 const DEMO_BOTS = ['demo_shop_bot=7000000002:AAdemo-shop-bot-token-for-local-play_02', 'demo_course_bot=7000000003:AAdemo-course-bot-token-for-local-pl_03'];
 /** Above `npm run dev`'s own stop timeout (15 s). */
@@ -61,6 +69,33 @@ const fake = run([
 ]);
 exited[0].then((code) => stop('SIGTERM', code || 1));
 
+if (useFakeStripe) {
+  run([
+    '--import',
+    'tsx',
+    'scripts/card/fake-stripe.ts',
+    '--port',
+    fakeStripePort,
+    '--webhook',
+    `http://127.0.0.1:${serverPort}/api/billing/card/webhook/`,
+    '--secret-key',
+    FAKE_STRIPE_KEYS.secretKey,
+    '--webhook-secret',
+    FAKE_STRIPE_KEYS.webhookSecret,
+  ]);
+  exited[1].then((code) => stop('SIGTERM', code || 1));
+}
+/** The server's card settings: the fake's, or the real Stripe's from the environment. */
+const stripeEnv = useFakeStripe
+  ? {
+      STRIPE_SECRET_KEY: FAKE_STRIPE_KEYS.secretKey,
+      STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_KEYS.webhookSecret,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: fakeStripePort,
+      STRIPE_API_PROTOCOL: 'http',
+    }
+  : {};
+
 async function waitForFake() {
   while (!stopping && running(fake)) {
     try {
@@ -80,10 +115,13 @@ if (await waitForFake()) {
     console.log(`  @${username}  ${token}`);
   }
   console.log(`The app: ${appUrl}/`);
-  console.log(`Play a subscriber at ${apiRoot}/\n`);
+  console.log(`Play a subscriber at ${apiRoot}/`);
+  if (useFakeStripe) console.log(`Card payments go to the fake Stripe at http://127.0.0.1:${fakeStripePort}/ (its Pay button pays)`);
+  console.log('');
 
   const server = run(production ? ['--max-semi-space-size=32', 'scripts/start.mjs'] : ['scripts/dev.mjs'], {
     ...process.env,
+    ...stripeEnv,
     TELEGRAM_API_ROOT: apiRoot,
     TELEGRAM_BOT_TOKEN: process.env.TELEGRAM_BOT_TOKEN || SERVICE_BOT.split('=')[1],
   });

@@ -95,11 +95,11 @@ afterEach(() => {
 });
 
 async function startDevTelegram({ group }: { group: boolean }) {
-  const [port, vitePort, fakePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [port, vitePort, fakePort, fakeStripePort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   const dataDir = newDataDir();
   const run = npm(
     ['run', 'dev:telegram'],
-    { PORT: String(port), VITE_PORT: String(vitePort), FAKE_TELEGRAM_PORT: String(fakePort), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' },
+    { PORT: String(port), VITE_PORT: String(vitePort), FAKE_TELEGRAM_PORT: String(fakePort), FAKE_STRIPE_PORT: String(fakeStripePort), STRIPE_SECRET_KEY: '', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' },
     { group },
   );
   // Whatever is left after a failure goes, also children that outlived npm (no longer its descendants).
@@ -114,15 +114,17 @@ async function startDevTelegram({ group }: { group: boolean }) {
   await until(() => answersAt(`http://127.0.0.1:${port}/api/health`), 'the server to answer', whileRunning(run, 240_000, 1000));
   await until(() => answersAt(`http://127.0.0.1:${vitePort}/`), 'Vite to serve the app', whileRunning(run, 120_000, 1000));
   await until(() => answersAt(`http://127.0.0.1:${fakePort}/control/bots`), 'the fake Bot API to answer', whileRunning(run, 30_000, 500));
+  await until(() => answersAt(`http://127.0.0.1:${fakeStripePort}/`), 'the fake Stripe to answer', whileRunning(run, 30_000, 500));
   const processes = descendantsOf(run.child.pid ?? 0);
   for (const info of processes) seen.add(info.pid);
   const named = (part: string) => processes.filter((info) => info.command.includes(part));
   // What must be gone when npm exits (esbuild's helpers end on their own once their parent has).
   const mustStop = processes.filter((info) => !info.command.includes('esbuild'));
   expect(named('fake-bot-api.ts')).not.toEqual([]);
+  expect(named('fake-stripe.ts')).not.toEqual([]);
   expect(named('vite')).not.toEqual([]);
   expect(named('server/main.ts')).not.toEqual([]);
-  return { run, dataDir, ports: [port, vitePort, fakePort], processes, mustStop };
+  return { run, dataDir, ports: [port, vitePort, fakePort, fakeStripePort], processes, mustStop };
 }
 
 async function expectAllStopped(started: Awaited<ReturnType<typeof startDevTelegram>>): Promise<void> {

@@ -50,6 +50,16 @@ export interface Config {
   testClock: boolean;
   /** ADMIN_EMAILS: accounts with these e-mails are made admins when activated (and at start). */
   adminEmails: string[];
+  /** Card payments (Stripe); null without STRIPE_SECRET_KEY: card payment is off, the rest works. */
+  stripe: StripeConfig | null;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: the endpoint's signing secret (whsec_…), required with the key. */
+  webhookSecret: string;
+  /** STRIPE_API_HOST/PORT/PROTOCOL: only to point the SDK at a local fake (scripts/card/fake-stripe.ts). */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -77,6 +87,18 @@ function secretKeyFrom(env: Env, dataDir: string): string {
   const key = randomBytes(32).toString('hex');
   writeFileSync(file, key + '\n', { mode: 0o600 });
   return key;
+}
+
+function stripeFrom(env: Env): StripeConfig | null {
+  const secretKey = optional(env, 'STRIPE_SECRET_KEY');
+  if (!secretKey) return null;
+  const webhookSecret = optional(env, 'STRIPE_WEBHOOK_SECRET');
+  if (!webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY (the webhook endpoint\'s signing secret, whsec_…)');
+  const host = optional(env, 'STRIPE_API_HOST');
+  if (!host) return { secretKey, webhookSecret, api: null };
+  const protocol = optional(env, 'STRIPE_API_PROTOCOL') ?? 'https';
+  if (protocol !== 'http' && protocol !== 'https') throw new Error(`STRIPE_API_PROTOCOL must be http or https, got "${protocol}"`);
+  return { secretKey, webhookSecret, api: { host, port: int(env, 'STRIPE_API_PORT', protocol === 'http' ? 80 : 443), protocol } };
 }
 
 function trustProxyFrom(env: Env): boolean | number | string {
@@ -117,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(/[\s,;]+/)
       .map((email) => email.trim().toLowerCase())
       .filter(Boolean),
+    stripe: stripeFrom(env),
     sendRate: Math.min(Math.max(int(env, 'SEND_RATE', DEFAULT_SEND_RATE), 1), TELEGRAM_FREE_RATE),
   };
 }

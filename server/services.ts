@@ -8,6 +8,8 @@ import { loggableError } from './db/errors';
 import type { ListenerTimings } from './db/listener';
 import { createAccountService } from './accounts/accounts';
 import { createBillingService } from './billing/billing';
+import { createCardPayments } from './billing/card/card';
+import { createStripeProvider } from './billing/card/stripe';
 import { graceNoticeSender } from './billing/notices';
 import { createStarsService } from './billing/stars';
 import { starsCancelPort } from './billing/stars-cancel';
@@ -103,6 +105,9 @@ export function createServices(deps: ServiceDeps) {
     paymentMethods: { stars: starsCancelPort({ db, serviceBot }) },
     graceNotice: graceNoticeSender({ db, serviceBot, mailer, log }),
   });
+  // Card payments (Stripe, or its local fake): off without STRIPE_SECRET_KEY.
+  const card = createCardPayments({ db, publicUrl: config.publicUrl, provider: config.stripe ? createStripeProvider(config.stripe) : null, billing, log });
+  billing.registerPaymentMethod('card', card.paymentMethod);
   return {
     /** The services' clock (tests move it). */
     now,
@@ -115,6 +120,7 @@ export function createServices(deps: ServiceDeps) {
     billing,
     /** Telegram Stars: invoices, the service bot's pre-checkouts and payments, admin refunds. */
     stars: createStarsService({ db, api: serviceBot, billing }),
+    card,
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),

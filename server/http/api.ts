@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
+import { cardCheckoutRoutes, cardWebhookRoutes } from './billing/card';
 import { billingPublicRoutes, billingRoutes } from './billing/routes';
 import { starsRoutes } from './billing/stars';
 import { contactRoutes } from './contacts/routes';
@@ -28,8 +29,11 @@ export function productApi(services: Services) {
       await scope.register(crmRoutes(services));
       await scope.register(billingRoutes(services));
       await scope.register(starsRoutes(services));
+      await scope.register(cardCheckoutRoutes(services));
     });
     await app.register(templateFileRoutes(services));
     await app.register(billingPublicRoutes(services));
+    // The provider's signature is its login; the plugin reads its body raw to check it.
+    await app.register(cardWebhookRoutes(services));
   };
 }

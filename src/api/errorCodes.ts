@@ -50,6 +50,9 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   not_from_template: 'notFromTemplate',
   segment_members: 'segmentMembers',
   subscription_inactive: 'subscriptionInactive',
+  card_payments_off: 'cardPaymentsOff',
+  not_sold_by_card: 'notSoldByCard',
+  card_provider_down: 'cardProviderDown',
   not_found: 'notFound',
 };
 

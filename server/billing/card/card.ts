@@ -1,0 +1,146 @@
+// Paying by card in a browser (/sbscrb/): a checkout page at the provider, and its webhooks
+// recorded in the billing ledger (services.billing.applyEvent) under `card:event:<provider event id>`,
+// so the same webhook twice changes nothing. The first paid invoice of a subscription is a payment,
+// every later one a renewal; a refunded charge ends the period. Cancelling renewal reaches the
+// provider through the `card` PaymentMethodPort (cancel at period end).
+import { CARD_SUBSCRIBE_ROUTE } from '../../../contract/billing';
+import type { Db } from '../../db';
+import { COMMON_ERRORS, invalid, invalidField, unavailable } from '../../domain-error';
+import type { ServiceLog } from '../../services';
+import type { BillingEvent, PaymentMethodPort } from '../ports';
+import { CARD_ERRORS } from './errors';
+import { isRefusal, type CardPaymentRefunded, type CardProvider } from './provider';
+
+/** The ledger's key of a card webhook event (its idempotency). */
+export const cardEventKey = (providerEventId: string) => `card:event:${providerEventId}`;
+
+/** What card payments need of the billing core. */
+export interface CardBillingPort {
+  applyEvent(event: BillingEvent): Promise<{ applied: boolean }>;
+}
+
+/** What became of a webhook; the route answers by it. */
+export type CardWebhookOutcome =
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'recorded' }
+  /** Seen before (the ledger already has its key): nothing changed. */
+  | { outcome: 'replayed' }
+  | { outcome: 'ignored' }
+  /** A refund of a payment whose own webhook has not arrived yet: the provider is to deliver it again later. */
+  | { outcome: 'retry_later' };
+
+export interface CardPaymentsDeps {
+  db: Db;
+  publicUrl: string;
+  /** null: card payment is off (no STRIPE_SECRET_KEY). */
+  provider: CardProvider | null;
+  billing: CardBillingPort;
+  log: ServiceLog;
+}
+
+interface PlanRow {
+  id: number;
+  title: string;
+  price_card: number | null;
+  card_currency: string | null;
+  archived: boolean;
+}
+
+interface PaidRow {
+  user_id: number;
+  key: string;
+  plan_id: number | null;
+}
+
+export function createCardPayments({ db, publicUrl, provider, billing, log }: CardPaymentsDeps) {
+  const successUrl = `${publicUrl}${CARD_SUBSCRIBE_ROUTE}?paid=1`;
+  const cancelUrl = `${publicUrl}${CARD_SUBSCRIBE_ROUTE}`;
+
+  async function refund(event: CardPaymentRefunded): Promise<CardWebhookOutcome> {
+    // A refund of something this server never sold (not an invoice of a subscription): nothing to undo.
+    if (!event.invoiceId) return { outcome: 'ignored' };
+    const [paid] = await db.query<PaidRow>(
+      `select user_id, key, plan_id from billing_events
+        where method = 'card' and charge_id = $1 and kind in ('payment', 'renewal')
+        order by created_at limit 1`,
+      [event.invoiceId],
+    );
+    if (!paid) return { outcome: 'retry_later' };
+    const { applied } = await billing.applyEvent({
+      key: cardEventKey(event.eventId),
+      userId: paid.user_id,
+      kind: 'refund',
+      method: 'card',
+      planId: paid.plan_id,
+      amount: event.amount,
+      currency: event.currency,
+      paidUntil: null,
+      chargeId: event.invoiceId,
+      refundOfKey: paid.key,
+    });
+    return { outcome: applied ? 'recorded' : 'replayed' };
+  }
+
+  return {
+    /** Whether card payment is set up (the API says so when it is not). */
+    enabled: provider !== null,
+
+    /** The provider's checkout page for a monthly subscription of the user to the plan. */
+    async checkout(userId: number, planId: number): Promise<{ url: string }> {
+      if (!provider) throw invalid(CARD_ERRORS.cardOff);
+      const [plan] = await db.query<PlanRow>('select id, title, price_card, card_currency, archived from plans where id = $1', [planId]);
+      if (!plan || plan.archived) throw invalidField('plan_id', COMMON_ERRORS.doesNotExist(planId));
+      if (plan.price_card === null || plan.card_currency === null) throw invalidField('plan_id', CARD_ERRORS.notSoldByCard);
+      const [payer] = await db.query<{ email: string | null }>('select email from users where id = $1', [userId]);
+      try {
+        return await provider.createCheckout(
+          { id: userId, email: payer?.email ?? null },
+          { id: plan.id, title: plan.title, priceCard: plan.price_card, cardCurrency: plan.card_currency },
+          { successUrl, cancelUrl },
+        );
+      } catch (error) {
+        log.error({ error: error instanceof Error ? error.message : String(error), planId }, 'card checkout: the provider refused or was unreachable');
+        throw unavailable(CARD_ERRORS.providerDown);
+      }
+    },
+
+    /** A webhook as it arrived: the exact bytes and the signature header. */
+    async receiveWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<CardWebhookOutcome> {
+      if (!provider) return { outcome: 'refused', reason: 'Card payment is off.' };
+      const parsed = await provider.parseWebhook(rawBody, signatureHeader);
+      if (isRefusal(parsed)) return { outcome: 'refused', reason: parsed.reason };
+      if (parsed.type === 'ignored') return { outcome: 'ignored' };
+      if (parsed.type === 'payment_refunded') return refund(parsed);
+      const [payer] = await db.query<{ id: number }>('select id from users where id = $1', [parsed.userId]);
+      if (!payer) {
+        // Signed by the provider, but for an account that no longer exists: nothing to give access to.
+        log.warn({ eventId: parsed.eventId, userId: parsed.userId }, 'card webhook: a payment of an unknown user');
+        return { outcome: 'ignored' };
+      }
+      const { applied } = await billing.applyEvent({
+        key: cardEventKey(parsed.eventId),
+        userId: parsed.userId,
+        kind: parsed.first ? 'payment' : 'renewal',
+        method: 'card',
+        planId: parsed.planId,
+        amount: parsed.amount,
+        currency: parsed.currency,
+        paidUntil: parsed.periodEnd,
+        externalId: parsed.subscriptionId,
+        chargeId: parsed.invoiceId,
+      });
+      return { outcome: applied ? 'recorded' : 'replayed' };
+    },
+
+    /** The `card` PaymentMethodPort: renewal stops at the provider; access lasts to the period's end. */
+    paymentMethod: {
+      async cancelRenewal(subscription): Promise<void> {
+        if (!provider) throw unavailable(CARD_ERRORS.cardOff);
+        if (!subscription.externalId) return;
+        await provider.cancelAtPeriodEnd(subscription.externalId);
+      },
+    } satisfies PaymentMethodPort,
+  };
+}
+
+export type CardPayments = ReturnType<typeof createCardPayments>;

@@ -1,0 +1,125 @@
+// The Stripe adapter through the official SDK against the local fake (scripts/card/fake-stripe.ts):
+// what the checkout asks of Stripe, what the signed webhooks become, and that a webhook not signed
+// with the endpoint's secret is refused by the SDK's own check.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../scripts/card/fake-stripe';
+import { eventually } from '../../test/eventually';
+import { isRefusal, type CardProvider, type CardWebhookEvent, type CardWebhookRefusal } from './provider';
+import { createStripeProvider } from './stripe';
+
+let fake: FakeStripe;
+let provider: CardProvider;
+let receiver: Server;
+/** What the adapter made of each webhook the fake delivered, in order of arrival. */
+const parsed: Array<CardWebhookEvent | CardWebhookRefusal> = [];
+
+const plan = { id: 7, title: 'Pro', priceCard: 1299, cardCurrency: 'USD' };
+const urls = { successUrl: 'https://funnels.test/sbscrb/?paid=1', cancelUrl: 'https://funnels.test/sbscrb/' };
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const signature = req.headers['stripe-signature'];
+      void provider.parseWebhook(Buffer.concat(chunks), typeof signature === 'string' ? signature : undefined).then((result) => {
+        parsed.push(result);
+        res.writeHead(isRefusal(result) ? 400 : 200).end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  fake = await startFakeStripe({ webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` });
+  provider = createStripeProvider({
+    secretKey: fake.secretKey,
+    webhookSecret: fake.webhookSecret,
+    api: { host: fake.host, port: fake.port, protocol: 'http' },
+  });
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+const sessionIdOf = (url: string) => url.split('/').at(-1)!;
+const lastParsed = () => parsed.at(-1);
+
+describe('Stripe adapter through the fake', () => {
+  it('makes a monthly subscription checkout with the plan\'s price and comes back to /sbscrb/', async () => {
+    const { url } = await provider.createCheckout({ id: 42, email: 'ann@example.com' }, plan, urls);
+    expect(url.startsWith(`${fake.url}/c/pay/`)).toBe(true);
+    const session = fake.sessions.get(sessionIdOf(url))!;
+    expect(session).toMatchObject({ mode: 'subscription', amount_total: 1299, currency: 'usd', success_url: urls.successUrl, cancel_url: urls.cancelUrl, customer_email: 'ann@example.com' });
+    expect(session.price.recurring).toEqual({ interval: 'month', interval_count: 1 });
+    const page = await (await fetch(url)).text();
+    expect(page).toContain('12.99 USD');
+    expect(page).toContain('>Pay</button>');
+  });
+
+  it('turns the first paid invoice into a payment for the user and plan, with the period Stripe charged', async () => {
+    const { url } = await provider.createCheckout({ id: 42, email: null }, plan, urls);
+    const before = parsed.length;
+    const { subscription, events } = await fake.pay(sessionIdOf(url));
+    expect(events.map((event) => event.type)).toEqual(['checkout.session.completed', 'invoice.paid']);
+    await eventually(() => parsed.length, (n) => n === before + 2, 'both webhooks parsed');
+    expect(parsed[before]).toEqual({ type: 'ignored', eventId: events[0].id, providerType: 'checkout.session.completed' });
+    expect(parsed[before + 1]).toMatchObject({
+      type: 'invoice_paid',
+      eventId: events[1].id,
+      userId: 42,
+      planId: 7,
+      subscriptionId: subscription.id,
+      first: true,
+      amount: 1299,
+      currency: 'USD',
+      periodEnd: new Date(subscription.current_period_end * 1000),
+    });
+
+    const renewal = await fake.renew(subscription.id);
+    await eventually(lastParsed, (last) => !!last && !isRefusal(last) && last.eventId === renewal.id, 'the renewal parsed');
+    expect(lastParsed()).toMatchObject({ type: 'invoice_paid', first: false, subscriptionId: subscription.id, amount: 1299 });
+    expect((lastParsed() as { periodEnd: Date }).periodEnd.getTime()).toBeGreaterThan(subscription.current_period_end * 1000);
+
+    const refund = await fake.refund(subscription.id);
+    await eventually(lastParsed, (last) => !!last && !isRefusal(last) && last.eventId === refund.id, 'the refund parsed');
+    const renewalInvoice = (renewal.data.object as { id: string }).id;
+    expect(lastParsed()).toEqual({ type: 'payment_refunded', eventId: refund.id, invoiceId: renewalInvoice, amount: 1299, currency: 'USD' });
+  });
+
+  it('refuses a webhook signed with another secret, a tampered body and one without a signature', async () => {
+    const body = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'invoice.paid', data: { object: {} } });
+    const otherSecret = fake.signature(body, Math.floor(Date.now() / 1000), 'whsec_someone_else');
+    expect(await provider.parseWebhook(Buffer.from(body), otherSecret)).toMatchObject({ refused: true });
+    const signed = fake.signature(body);
+    expect(await provider.parseWebhook(Buffer.from(body.replace('evt_forged', 'evt_forged2')), signed)).toMatchObject({ refused: true });
+    expect(await provider.parseWebhook(Buffer.from(body), undefined)).toMatchObject({ refused: true });
+    // The same bytes with the right signature pass: the check is the signature, not the event.
+    expect(await provider.parseWebhook(Buffer.from(body), signed)).toMatchObject({ type: 'ignored', eventId: 'evt_forged' });
+  });
+
+  it('cancels a subscription at the end of its period', async () => {
+    const { url } = await provider.createCheckout({ id: 43, email: null }, plan, urls);
+    const { subscription } = await fake.pay(sessionIdOf(url));
+    await provider.cancelAtPeriodEnd(subscription.id);
+    expect(fake.subscriptions.get(subscription.id)?.cancel_at_period_end).toBe(true);
+  });
+
+  it('gets Stripe\'s own validation errors from the fake', async () => {
+    const post = (form: string) =>
+      fetch(`${fake.url}/v1/checkout/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fake.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as { error: { message: string; param?: string } } }));
+    expect(await post('mode=subscription')).toMatchObject({ status: 400, body: { error: { message: 'Missing required param: line_items.', param: 'line_items' } } });
+    expect(await post('mode=monthly')).toMatchObject({ status: 400, body: { error: { param: 'mode', message: 'Invalid mode: must be one of payment, setup, or subscription' } } });
+    const oneOff = 'mode=subscription&line_items[0][quantity]=1&line_items[0][price_data][currency]=usd&line_items[0][price_data][unit_amount]=100&line_items[0][price_data][product_data][name]=X';
+    expect((await post(oneOff)).body.error.message).toContain('recurring price');
+    const wrongKey = await fetch(`${fake.url}/v1/checkout/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_wrong' } });
+    expect(wrongKey.status).toBe(401);
+    await expect(provider.cancelAtPeriodEnd('sub_nope')).rejects.toThrow("No such subscription: 'sub_nope'");
+  });
+});

@@ -1,0 +1,238 @@
+// Paying by card end to end through the local fake of Stripe: the checkout the server asks for,
+// the payer pressing Pay (the fake then POSTs Stripe-signed webhooks to the listening app), a
+// replayed webhook, a forged one, a renewal, a refund and a cancel at period end, read back as the
+// user sees them (GET /api/billing/subscription/) and in the ledger.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BILLING_API } from '../../../contract/billing';
+import type { Subscription } from '../../../contract/schemas/billing';
+import { startFakeStripe, type FakeStripe } from '../../../scripts/card/fake-stripe';
+import { loggableError } from '../../db/errors';
+import { createServices, type Services } from '../../services';
+import { eventually } from '../../test/eventually';
+import { auth, createTestApp, createTestDb, recordingMailer, signedInUser, testConfig, type TestApp, type TestDb } from '../../test/helpers';
+import { CARD_SIGNATURE_HEADER } from './card';
+
+let fake: FakeStripe;
+let testDb: TestDb;
+let t: TestApp;
+let services: Services;
+let admin: { id: number; key: string };
+let cardPlanId: number;
+let starsOnlyPlanId: number;
+
+const silentLog = { info() {}, warn() {}, error() {} };
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  testDb = await createTestDb();
+  const config = testConfig({
+    stripe: { secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, api: { host: fake.host, port: fake.port, protocol: 'http' } },
+  });
+  // The services are built here (the test reads services.billing), so they and the test share one mailer.
+  const mailer = recordingMailer();
+  services = createServices({ config, db: testDb.db, mailer, log: silentLog });
+  t = Object.assign(await createTestApp(testDb.db, { config, mailer, deps: { services } }), { mailer });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  if (!address || typeof address !== 'object') throw new Error('the app does not listen');
+  fake.webhookUrl = `http://127.0.0.1:${address.port}${BILLING_API.cardWebhook}`;
+
+  const account = await signedInUser(t);
+  await t.db.query(`update users set role = 'admin' where id = $1`, [account.id]);
+  t.app.sessions.forgetUser(account.id);
+  admin = { id: account.id, key: account.key };
+  const limits = { running_funnels: null, people: null, mailings: true, letters: true };
+  const created = await t.app.inject({ method: 'POST', url: BILLING_API.adminPlans, headers: auth(admin.key), payload: { title: 'Pro', limits, price_card: 1299, card_currency: 'USD', price_stars: 500 } });
+  expect(created.statusCode, created.body).toBe(201);
+  cardPlanId = created.json().id;
+  const starsOnly = await t.app.inject({ method: 'POST', url: BILLING_API.adminPlans, headers: auth(admin.key), payload: { title: 'Stars', limits, price_stars: 300 } });
+  expect(starsOnly.statusCode, starsOnly.body).toBe(201);
+  starsOnlyPlanId = starsOnly.json().id;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await testDb?.drop().catch((error: unknown) => console.error(loggableError(error)));
+  await fake?.close();
+});
+
+async function subscriptionOf(key: string): Promise<Subscription> {
+  const res = await t.app.inject({ method: 'GET', url: BILLING_API.subscription, headers: auth(key) });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function ledgerOf(userId: number) {
+  return t.db.query<{ key: string; kind: string; method: string; amount: number; currency: string }>(
+    'select key, kind, method, amount, currency from billing_events where user_id = $1 order by id',
+    [userId],
+  );
+}
+
+async function checkout(key: string, planId = cardPlanId) {
+  return t.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, headers: auth(key), payload: { plan_id: planId } });
+}
+
+/** A new user who has paid for the card plan through the fake's checkout page. */
+async function payingUser() {
+  const user = await signedInUser(t);
+  const res = await checkout(user.key);
+  expect(res.statusCode, res.body).toBe(200);
+  const sessionId = new URL(res.json().url as string).pathname.split('/').at(-1)!;
+  const paid = await fake.pay(sessionId);
+  return { ...user, sessionId, subscription: paid.subscription, paymentEvent: paid.events[1] };
+}
+
+describe('card checkout', () => {
+  it('sends the payer to the provider\'s page for a monthly subscription at the plan\'s card price, back to /sbscrb/', async () => {
+    const user = await signedInUser(t);
+    const res = await checkout(user.key);
+    expect(res.statusCode, res.body).toBe(200);
+    const url = new URL(res.json().url as string);
+    expect(url.origin).toBe(fake.url);
+    const session = fake.sessions.get(url.pathname.split('/').at(-1)!)!;
+    expect(session).toMatchObject({
+      mode: 'subscription',
+      amount_total: 1299,
+      currency: 'usd',
+      success_url: 'https://funnels.test/sbscrb/?paid=1',
+      cancel_url: 'https://funnels.test/sbscrb/',
+      customer_email: user.email,
+    });
+    // Nothing is paid by opening the page.
+    expect((await subscriptionOf(user.key)).state).toBe('free');
+    expect(await ledgerOf(user.id)).toEqual([]);
+  });
+
+  it('refuses a plan not sold by card, an unknown plan and a visitor who is not signed in', async () => {
+    const user = await signedInUser(t);
+    const starsOnly = await checkout(user.key, starsOnlyPlanId);
+    expect(starsOnly.statusCode).toBe(400);
+    expect(starsOnly.json()).toMatchObject({ plan_id: ["This plan can't be paid by card."], codes: { plan_id: [{ code: 'not_sold_by_card' }] } });
+    const unknown = await checkout(user.key, 999_999);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ codes: { plan_id: [{ code: 'does_not_exist' }] } });
+    const anonymous = await t.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, payload: { plan_id: cardPlanId } });
+    expect(anonymous.statusCode).toBe(401);
+    expect(fake.sessions.size).toBe(1); // the one of the test above, no other
+  });
+});
+
+describe('card webhooks', () => {
+  it('a signed invoice.paid makes the subscription active by card until the end of the period Stripe charged', async () => {
+    const user = await payingUser();
+    const subscription = await subscriptionOf(user.key);
+    expect(subscription).toMatchObject({ state: 'active', method: 'card', plan: { id: cardPlanId } });
+    expect(new Date(subscription.paid_until!).getTime()).toBe(user.subscription.current_period_end * 1000);
+    expect(await ledgerOf(user.id)).toEqual([{ key: `card:event:${user.paymentEvent.id}`, kind: 'payment', method: 'card', amount: 1299, currency: 'USD' }]);
+    expect(fake.deliveries.filter((d) => d.eventId === user.paymentEvent.id).map((d) => d.status)).toEqual([200]);
+  });
+
+  it('the same event delivered again is answered 200 and changes nothing', async () => {
+    const user = await payingUser();
+    const before = await subscriptionOf(user.key);
+    const again = await fake.redeliver(user.paymentEvent.id);
+    expect(again.status).toBe(200);
+    expect(await subscriptionOf(user.key)).toEqual(before);
+    expect(await ledgerOf(user.id)).toHaveLength(1);
+  });
+
+  it('refuses a webhook not signed with the endpoint\'s secret (400) and records nothing', async () => {
+    const user = await signedInUser(t);
+    // A copy of a real payment event, re-addressed to this user: what a forger would send.
+    const model = (await payingUser()).paymentEvent;
+    const forged = JSON.parse(JSON.stringify(model)) as typeof model & { data: { object: { parent: { subscription_details: { metadata: Record<string, string> } } } } };
+    forged.id = 'evt_forged_0001';
+    forged.data.object.parent.subscription_details.metadata.user_id = String(user.id);
+    const body = JSON.stringify(forged);
+    const sendWith = (signature: string | undefined) =>
+      t.app.inject({ method: 'POST', url: BILLING_API.cardWebhook, headers: { 'content-type': 'application/json', ...(signature && { [CARD_SIGNATURE_HEADER]: signature }) }, payload: body });
+
+    for (const signature of [fake.signature(body, Math.floor(Date.now() / 1000), 'whsec_not_the_endpoint_secret'), fake.signature(body.replace('forged', 'forgeD')), 'garbage', undefined]) {
+      const res = await sendWith(signature);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toEqual({ detail: 'Invalid signature.' });
+    }
+    expect((await subscriptionOf(user.key)).state).toBe('free');
+    expect(await ledgerOf(user.id)).toEqual([]);
+    // The same bytes with the endpoint's signature are taken: the signature was all that was missing.
+    const signed = await sendWith(fake.signature(body));
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect((await subscriptionOf(user.key)).state).toBe('active');
+  });
+
+  it('a renewal extends the period to the end of the next one Stripe charged', async () => {
+    const user = await payingUser();
+    const renewal = await fake.renew(user.subscription.id);
+    const nextEnd = fake.subscriptions.get(user.subscription.id)!.current_period_end * 1000;
+    expect(nextEnd).toBeGreaterThan(user.subscription.current_period_end * 1000);
+    const after = await eventually(() => subscriptionOf(user.key), (s) => new Date(s.paid_until!).getTime() === nextEnd, 'paid_until at the next period end');
+    expect(after.state).toBe('active');
+    expect((await ledgerOf(user.id)).map((row) => [row.key, row.kind])).toEqual([
+      [`card:event:${user.paymentEvent.id}`, 'payment'],
+      [`card:event:${renewal.id}`, 'renewal'],
+    ]);
+  });
+
+  it('a refund ends the paid period, once however often it is delivered', async () => {
+    const user = await payingUser();
+    const refund = await fake.refund(user.subscription.id);
+    expect(fake.deliveries.filter((d) => d.eventId === refund.id).map((d) => d.status)).toEqual([200]);
+    const after = await subscriptionOf(user.key);
+    expect(['active', 'cancelled']).not.toContain(after.state);
+    expect(new Date(after.paid_until!).getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await fake.redeliver(refund.id)).status).toBe(200);
+    expect((await ledgerOf(user.id)).map((row) => row.kind)).toEqual(['payment', 'refund']);
+  });
+
+  it('a refund that arrives before its payment is sent back for later (503), then recorded', async () => {
+    const user = await signedInUser(t);
+    const res = await checkout(user.key);
+    const sessionId = new URL(res.json().url as string).pathname.split('/').at(-1)!;
+    const webhookUrl = fake.webhookUrl;
+    fake.webhookUrl = null; // the payment's webhook is held back
+    let paid;
+    try {
+      paid = await fake.pay(sessionId);
+    } finally {
+      fake.webhookUrl = webhookUrl;
+    }
+    const refund = await fake.refund(paid.subscription.id);
+    expect(fake.deliveries.filter((d) => d.eventId === refund.id).map((d) => d.status)).toEqual([503]);
+    expect(await ledgerOf(user.id)).toEqual([]);
+    expect((await fake.redeliver(paid.events[1].id)).status).toBe(200);
+    expect((await fake.redeliver(refund.id)).status).toBe(200);
+    expect((await ledgerOf(user.id)).map((row) => row.kind)).toEqual(['payment', 'refund']);
+  });
+});
+
+describe('cancel at period end', () => {
+  it('cancelling renewal tells Stripe to stop at the period end, and access lasts until then', async () => {
+    const user = await payingUser();
+    const token = new URL(await services.billing.cancelLink(user.id)).searchParams.get('token')!;
+    const res = await t.app.inject({ method: 'POST', url: BILLING_API.cancel, payload: { token } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ method: 'card', renews: false });
+    expect(fake.subscriptions.get(user.subscription.id)?.cancel_at_period_end).toBe(true);
+    const after = await subscriptionOf(user.key);
+    expect(after.state).toBe('cancelled');
+    expect(new Date(after.paid_until!).getTime()).toBe(user.subscription.current_period_end * 1000);
+  });
+});
+
+describe('card payment off', () => {
+  it('without STRIPE_SECRET_KEY the checkout says card payment is not set up, and the webhook takes nothing', async () => {
+    const offConfig = testConfig({ stripe: null });
+    const off = await createTestApp(testDb.db, { config: offConfig });
+    try {
+      const user = await signedInUser(off);
+      const res = await off.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, headers: auth(user.key), payload: { plan_id: cardPlanId } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: 'Card payment is not set up on this server.', code: 'card_payments_off' });
+      const hook = await off.app.inject({ method: 'POST', url: BILLING_API.cardWebhook, headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(hook.statusCode).toBe(400);
+    } finally {
+      await off.close();
+    }
+  });
+});
