@@ -31,6 +31,7 @@ import { Route as AuthenticatedPartnerWithdrawRouteImport } from './routes/_auth
 import { Route as AuthenticatedSettingsIndexRouteImport } from './routes/_authenticated/settings/index'
 import { Route as AuthenticatedSettingsAccountRouteImport } from './routes/_authenticated/settings/account'
 import { Route as AuthenticatedSettingsLanguageRouteImport } from './routes/_authenticated/settings/language'
+import { Route as AuthenticatedSettingsPlansRouteImport } from './routes/_authenticated/settings/plans'
 import { Route as AuthenticatedSettingsWithdrawalsRouteImport } from './routes/_authenticated/settings/withdrawals'
 import { Route as ActivateUidTokenRouteImport } from './routes/activate/$uid/$token'
 import { Route as ResetPassUidTokenRouteImport } from './routes/reset-pass/$uid/$token'
@@ -182,6 +183,12 @@ const AuthenticatedSettingsLanguageRoute =
   AuthenticatedSettingsLanguageRouteImport.update({
     id: '/settings/language',
     path: '/settings/language',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedSettingsPlansRoute =
+  AuthenticatedSettingsPlansRouteImport.update({
+    id: '/settings/plans',
+    path: '/settings/plans',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedSettingsWithdrawalsRoute =
@@ -404,6 +411,7 @@ export interface FileRoutesByFullPath {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/settings/plans': typeof AuthenticatedSettingsPlansRoute
   '/settings/withdrawals': typeof AuthenticatedSettingsWithdrawalsRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
@@ -459,6 +467,7 @@ export interface FileRoutesByTo {
   '/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/settings/plans': typeof AuthenticatedSettingsPlansRoute
   '/settings/withdrawals': typeof AuthenticatedSettingsWithdrawalsRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
@@ -517,6 +526,7 @@ export interface FileRoutesById {
   '/_authenticated/partner/withdraw': typeof AuthenticatedPartnerWithdrawRoute
   '/_authenticated/settings/account': typeof AuthenticatedSettingsAccountRoute
   '/_authenticated/settings/language': typeof AuthenticatedSettingsLanguageRoute
+  '/_authenticated/settings/plans': typeof AuthenticatedSettingsPlansRoute
   '/_authenticated/settings/withdrawals': typeof AuthenticatedSettingsWithdrawalsRoute
   '/activate/$uid/$token': typeof ActivateUidTokenRoute
   '/reset-pass/$uid/$token': typeof ResetPassUidTokenRoute
@@ -574,6 +584,7 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
+    | '/settings/plans'
     | '/settings/withdrawals'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
@@ -629,6 +640,7 @@ export interface FileRouteTypes {
     | '/partner/withdraw'
     | '/settings/account'
     | '/settings/language'
+    | '/settings/plans'
     | '/settings/withdrawals'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
@@ -686,6 +698,7 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/withdraw'
     | '/_authenticated/settings/account'
     | '/_authenticated/settings/language'
+    | '/_authenticated/settings/plans'
     | '/_authenticated/settings/withdrawals'
     | '/activate/$uid/$token'
     | '/reset-pass/$uid/$token'
@@ -890,6 +903,13 @@ declare module '@tanstack/react-router' {
       path: '/settings/language'
       fullPath: '/settings/language'
       preLoaderRoute: typeof AuthenticatedSettingsLanguageRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/settings/plans': {
+      id: '/_authenticated/settings/plans'
+      path: '/settings/plans'
+      fullPath: '/settings/plans'
+      preLoaderRoute: typeof AuthenticatedSettingsPlansRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/settings/withdrawals': {
@@ -1136,6 +1156,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerWithdrawRoute: typeof AuthenticatedPartnerWithdrawRoute
   AuthenticatedSettingsAccountRoute: typeof AuthenticatedSettingsAccountRoute
   AuthenticatedSettingsLanguageRoute: typeof AuthenticatedSettingsLanguageRoute
+  AuthenticatedSettingsPlansRoute: typeof AuthenticatedSettingsPlansRoute
   AuthenticatedSettingsWithdrawalsRoute: typeof AuthenticatedSettingsWithdrawalsRoute
   AuthenticatedPartnerIndexRoute: typeof AuthenticatedPartnerIndexRoute
   AuthenticatedSettingsIndexRoute: typeof AuthenticatedSettingsIndexRoute
@@ -1181,6 +1202,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPartnerWithdrawRoute: AuthenticatedPartnerWithdrawRoute,
   AuthenticatedSettingsAccountRoute: AuthenticatedSettingsAccountRoute,
   AuthenticatedSettingsLanguageRoute: AuthenticatedSettingsLanguageRoute,
+  AuthenticatedSettingsPlansRoute: AuthenticatedSettingsPlansRoute,
   AuthenticatedSettingsWithdrawalsRoute: AuthenticatedSettingsWithdrawalsRoute,
   AuthenticatedPartnerIndexRoute: AuthenticatedPartnerIndexRoute,
   AuthenticatedSettingsIndexRoute: AuthenticatedSettingsIndexRoute,

@@ -4,7 +4,7 @@
 import { reportError } from '@/errorReporting';
 import { i18n } from '@/i18n/i18n';
 import { appStore, type AppStore } from '@/state/store';
-import { setPreloader, showTopInfo } from '@/state/ui';
+import { setPreloader, showSubscriptionAlert, showTopInfo } from '@/state/ui';
 import { announceApiChange } from './afterChange';
 import { isTransportFailure, type ApiFailure } from './failure';
 
@@ -31,8 +31,15 @@ export function noticeFor(failure: ApiFailure): string | null {
   return null;
 }
 
+/** A gated action the server refused: 402 with the code `subscription_inactive` (billing). */
+export function isSubscriptionInactive(failure: ApiFailure): boolean {
+  return failure.kind === 'http' && failure.status === 402 && failure.codes?.messages.some((coded) => coded?.code === 'subscription_inactive') === true;
+}
+
 export function notifyFailure(failure: ApiFailure, store: AppStore = appStore): void {
   if (failure.kind === 'unknown') reportError(failure.error);
+  // Wherever it happens, the same alert: 'Subscription isn't active', with the way to subscribe.
+  if (isSubscriptionInactive(failure)) showSubscriptionAlert(store);
   const text = noticeFor(failure);
   if (text) showTopInfo({ type: 'error', text }, store);
 }

@@ -49,6 +49,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   template_up_to_date: 'templateUpToDate',
   not_from_template: 'notFromTemplate',
   segment_members: 'segmentMembers',
+  subscription_inactive: 'subscriptionInactive',
   card_payments_off: 'cardPaymentsOff',
   not_sold_by_card: 'notSoldByCard',
   card_provider_down: 'cardProviderDown',

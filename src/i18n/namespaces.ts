@@ -15,7 +15,7 @@ export const MESSAGE_NAMESPACES = {
   panel: ['panel', 'dashboard'],
   settings: ['settings', 'language', 'account'],
   partner: ['partner', 'partnerTransactions', 'partnerLink', 'partnerWithdraw', 'partnerStatistics', 'adminWithdrawals'],
-  billing: ['subscribe', 'cancel'],
+  billing: ['subscribe', 'cancel', 'subscriptionAlert', 'plans'],
   /** The funnel builder's screens. */
   funnels: ['funnels', 'editor', 'mailings', 'letters', 'templates', 'contacts', 'crm', 'deliveryError'],
 } as const;

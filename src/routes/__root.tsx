@@ -2,7 +2,7 @@ import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { RouterContext } from '@/routerContext';
 import { inTelegram } from '@/telegram/launch';
-import { DocumentHead, GlobalPreloader, GlobalTopNotice } from './-components/AppChrome';
+import { DocumentHead, GlobalPreloader, GlobalSubscriptionAlert, GlobalTopNotice } from './-components/AppChrome';
 
 // Inside Telegram only (the back button, `ready`): a plain browser never fetches any of it.
 const TelegramRoot = lazy(() => import('@/telegram/shell').then(({ TelegramRoot }) => ({ default: TelegramRoot })));
@@ -22,6 +22,7 @@ function RootLayout() {
       ) : null}
       <Outlet />
       <GlobalTopNotice />
+      <GlobalSubscriptionAlert />
       <GlobalPreloader />
     </>
   );

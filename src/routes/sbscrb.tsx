@@ -1,9 +1,18 @@
-// The same screen as /subscribe/, flagged as the card-payment variant (spec §2).
+// The same screen as /subscribe/, flagged as the card-payment variant (spec §2); the card
+// checkout returns here with ?paid=1.
 import { createFileRoute } from '@tanstack/react-router';
+import { loadSubscribe } from '@/features/billing/load';
+import { validateSubscribeSearch } from '@/features/billing/search';
 import { SubscribeScreen } from '@/features/billing/SubscribeScreen';
-import { loadMessages } from '@/i18n/i18n';
 
 export const Route = createFileRoute('/sbscrb')({
-  loader: () => loadMessages('billing', 'auth'),
-  component: () => <SubscribeScreen cardPayment />,
+  validateSearch: validateSubscribeSearch,
+  loader: ({ context: { auth } }) => loadSubscribe(auth),
+  component: SbscrbRoute,
 });
+
+function SbscrbRoute() {
+  const data = Route.useLoaderData();
+  const { plan, paid } = Route.useSearch();
+  return <SubscribeScreen cardPayment data={data} chosenPlanId={plan} returnedFromCheckout={paid === 1} />;
+}

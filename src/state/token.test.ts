@@ -34,6 +34,14 @@ describe('token sources (spec §4)', () => {
     expect(pushState).not.toHaveBeenCalled();
   });
 
+  it("leaves /cancel/?token= alone: it is the signed cancel link's token, not a sign-in", async () => {
+    window.history.replaceState(null, '', '/cancel/?token=7.1.signed');
+    expect(startupToken()).toBeNull();
+    await cookieWritesSettled();
+    expect(Cookies.get(AUTH_COOKIE)).toBeUndefined();
+    expect(window.location.search).toBe('?token=7.1.signed');
+  });
+
   it('drops the whole query string when the token was its only parameter', () => {
     window.history.replaceState(null, '', '/settings/?token=abc123');
     startupToken();

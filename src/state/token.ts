@@ -1,6 +1,7 @@
 // Where the auth token lives (spec §4): the auth_token cookie, or a `token` query parameter in the
 // page address that is moved into the cookie and taken out of the address without a reload.
 import { AUTH_COOKIE, AUTH_COOKIE_DAYS, TOKEN_QUERY_PARAM } from '../../contract/constants';
+import { ROUTES } from '../../contract/routes';
 import { readCookie, removeCookie, writeCookie } from './cookies';
 
 /** "null" and "undefined" are what a careless `String(token)` leaves behind: they mean no token. */
@@ -37,6 +38,8 @@ export function removeTokenCookie(): Promise<void> {
 export function takeTokenFromAddress(): string | null {
   const url = new URL(window.location.href);
   if (!url.searchParams.has(TOKEN_QUERY_PARAM)) return null;
+  // /cancel/?token= is the signed cancel link (billing), not a sign-in: its screen reads it.
+  if (url.pathname === ROUTES.cancel) return null;
   const token = normalizeToken(url.searchParams.get(TOKEN_QUERY_PARAM));
   url.searchParams.delete(TOKEN_QUERY_PARAM);
   const search = url.searchParams.toString();

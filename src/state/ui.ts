@@ -29,6 +29,13 @@ export function showTopInfo(info: TopInfo, store: AppStore = appStore): void {
   );
 }
 
+/** The 'Subscription isn't active' alert is open (a gated action was refused with 402). */
+export const subscriptionAlertAtom = atom(false);
+
+export function showSubscriptionAlert(store: AppStore = appStore): void {
+  store.set(subscriptionAlertAtom, true);
+}
+
 export function setPreloader(on: boolean, store: AppStore = appStore): void {
   store.set(preloaderAtom, on);
 }

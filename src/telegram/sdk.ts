@@ -2,8 +2,10 @@
 // `init()` reads the launch parameters itself (retrieveLaunchParams), every call is guarded with
 // `.ifAvailable()`. Only ever imported dynamically, from shell.tsx, when the page runs inside
 // Telegram. The mock environment for development lives in mockEnv.ts, never loaded in production.
-import { backButton, closingBehavior, init, miniApp, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
-import type { TelegramShell } from './types';
+import { backButton, closingBehavior, init, invoice, miniApp, openTelegramLink, themeParams, viewport } from '@telegram-apps/sdk-react';
+import type { InvoiceOutcome, TelegramShell } from './types';
+
+const INVOICE_OUTCOMES: readonly string[] = ['paid', 'cancelled', 'failed', 'pending'] satisfies InvoiceOutcome[];
 
 /** How long to wait for the client's viewport and safe-area answers before giving up on them. */
 const VIEWPORT_MOUNT_TIMEOUT_MS = 5_000;
@@ -59,6 +61,12 @@ export function initTelegramSdk(): TelegramShell {
     setClosingConfirmation(enabled) {
       if (enabled) closingBehavior.enableConfirmation.ifAvailable();
       else closingBehavior.disableConfirmation.ifAvailable();
+    },
+    async openInvoice(url) {
+      if (!invoice.open.isAvailable()) return null;
+      const status = await invoice.open(url, 'url');
+      // Telegram may add statuses; an unknown one is treated as still pending.
+      return INVOICE_OUTCOMES.includes(status) ? (status as InvoiceOutcome) : 'pending';
     },
   };
 }

@@ -10,4 +10,12 @@ export interface TelegramShell {
   openTelegramLink(url: string): boolean;
   /** Asks before the Mini App is closed (unsaved changes), or stops asking. */
   setClosingConfirmation(enabled: boolean): void;
+  /**
+   * Opens a Stars invoice link in Telegram's payment sheet and resolves with how the sheet closed
+   * (paid, cancelled, failed, pending); null when this client cannot open invoices. Advisory only:
+   * access changes on the server's successful_payment.
+   */
+  openInvoice(url: string): Promise<InvoiceOutcome | null>;
 }
+
+export type InvoiceOutcome = 'paid' | 'cancelled' | 'failed' | 'pending';

@@ -1,6 +1,6 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import { useAtomValue } from 'jotai';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ROUTES } from '../../../contract/routes';
 import { userAtom } from '@/state/auth';
@@ -15,7 +15,8 @@ function initials(first: string, last: string, fallback: string): string {
   return letters || fallback.charAt(0).toUpperCase() || '?';
 }
 
-export function SettingsScreen() {
+/** `subscription`: the billing section, given by the route (a feature never imports another). */
+export function SettingsScreen({ subscription }: { subscription?: ReactNode }) {
   const { t, i18n } = useTranslation();
   usePageHead(t('settings.title'), t('settings.description'));
   const router = useRouter();
@@ -56,6 +57,7 @@ export function SettingsScreen() {
           </Link>
         </Section>
       ) : null}
+      {subscription}
       <Section title={t('settings.app')}>
         <Link to={ROUTES.language} className="row" aria-labelledby={`${languageId}-title`} aria-describedby={`${languageId}-value`}>
           <RowContent

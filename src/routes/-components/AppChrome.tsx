@@ -1,13 +1,27 @@
 // The global elements of spec §2, driven by the ui atoms: the preloader overlay, the top notice,
 // and the document title and meta tags from the stored head.
-import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useEffect } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
+import { lazy, Suspense, useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { headAtom, preloaderAtom, topInfoAtom } from '@/state/ui';
+import { headAtom, preloaderAtom, subscriptionAlertAtom, topInfoAtom } from '@/state/ui';
 import { Preloader } from '@/ui/Preloader';
 
 // Only shown once something happened: fetched after the first paint (main.tsx) or when first needed.
 const TopNotice = lazy(() => import('@/ui/TopNotice').then(({ TopNotice }) => ({ default: TopNotice })));
+
+// Only when a gated action was refused (402): its code and strings are fetched then.
+const SubscriptionAlert = lazy(() => import('@/ui/SubscriptionAlert').then(({ SubscriptionAlert }) => ({ default: SubscriptionAlert })));
+
+export function GlobalSubscriptionAlert() {
+  const [open, setOpen] = useAtom(subscriptionAlertAtom);
+  const close = useCallback(() => setOpen(false), [setOpen]);
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <SubscriptionAlert onClose={close} />
+    </Suspense>
+  );
+}
 
 export function GlobalPreloader() {
   const on = useAtomValue(preloaderAtom);
