@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../scripts/card/fake-stripe';
+import { loadConfig } from '../../config';
+import { tempDir } from '../../test/helpers';
 import { eventually } from '../../test/eventually';
 import { isRefusal, type CardProvider, type CardWebhookEvent, type CardWebhookRefusal } from './provider';
 import { createStripeProvider } from './stripe';
@@ -143,5 +145,17 @@ describe('Stripe adapter through the fake', () => {
     const wrongKey = await fetch(`${fake.url}/v1/checkout/sessions`, { method: 'POST', headers: { authorization: 'Bearer sk_test_wrong' } });
     expect(wrongKey.status).toBe(401);
     await expect(provider.cancelAtPeriodEnd('sub_nope')).rejects.toThrow("No such subscription: 'sub_nope'");
+  });
+});
+
+describe('STRIPE_* configuration', () => {
+  const env = (extra: Record<string, string>) => ({ DATA_DIR: tempDir(), SECRET_KEY: 'k', ...extra });
+  it('is off without a key, refuses a key without its webhook secret, and points at a fake only when told', () => {
+    expect(loadConfig(env({})).stripe).toBeNull();
+    expect(() => loadConfig(env({ STRIPE_SECRET_KEY: 'sk_test_x' }))).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(loadConfig(env({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y' })).stripe).toEqual({ secretKey: 'sk_test_x', webhookSecret: 'whsec_y', api: null });
+    const local = loadConfig(env({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y', STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '8082', STRIPE_API_PROTOCOL: 'http' }));
+    expect(local.stripe?.api).toEqual({ host: '127.0.0.1', port: 8082, protocol: 'http' });
+    expect(() => loadConfig(env({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_y', STRIPE_API_HOST: 'h', STRIPE_API_PROTOCOL: 'ftp' }))).toThrow(/STRIPE_API_PROTOCOL/);
   });
 });
