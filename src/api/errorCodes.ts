@@ -49,6 +49,10 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   template_up_to_date: 'templateUpToDate',
   not_from_template: 'notFromTemplate',
   segment_members: 'segmentMembers',
+  too_many_links: 'tooManyLinks',
+  below_minimum: 'belowMinimum',
+  above_available: 'aboveAvailable',
+  withdrawal_state: 'withdrawalState',
   not_found: 'notFound',
 };
 
