@@ -54,6 +54,10 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   not_sold_by_card: 'notSoldByCard',
   card_provider_down: 'cardProviderDown',
   already_subscribed: 'alreadySubscribed',
+  too_many_links: 'tooManyLinks',
+  below_minimum: 'belowMinimum',
+  above_available: 'aboveAvailable',
+  withdrawal_state: 'withdrawalState',
   not_found: 'notFound',
 };
 

@@ -501,8 +501,14 @@ describe('bad input', () => {
         statuses.add(res.statusCode);
       }
     }
-    // The routes are there and read the input: refusals are the API's own (400 field errors, 404 for the unknown request).
-    expect([...statuses].sort()).toEqual([400, 404]);
+    // The routes are there and read the input: refusals are the API's own (400 field errors, 404 for an
+    // unknown request, 409 for a request already decided).
+    expect(statuses.has(400)).toBe(true);
+    const send = (url: string, payload: string) => t.app.inject({ method: 'POST', url, headers: { ...auth(partner.key), 'content-type': 'application/json' }, payload });
+    expect(expectJsonError(await send(PARTNER_API.withdrawals, bodies[6]!), 400)).toHaveProperty('amount');
+    expect(expectJsonError(await send(PARTNER_API.withdrawals, bodies[7]!), 400)).toHaveProperty('method');
+    expect(expectJsonError(await send(PARTNER_API.links, bodies[10]!), 400)).toHaveProperty('label');
+    expect([...statuses].filter((status) => ![400, 404, 409].includes(status))).toEqual([]);
   });
 });
 
