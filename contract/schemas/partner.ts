@@ -113,7 +113,9 @@ export const PartnerBalancesSchema = Type.Object({
   balances: Type.Array(PartnerBalanceSchema),
   /** Of each referred payment, renewals included. */
   commission_percent: Type.Integer(),
+  /** The hold in whole days (rounded), and exactly. */
   hold_days: Type.Integer(),
+  hold_seconds: Type.Integer(),
   /** The minimum per configured currency (minimum_withdrawal of each balance is the one that applies). */
   minimum_withdrawal: Type.Array(MoneySchema),
 });

@@ -225,7 +225,14 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (target.id === telegramUser.id) return target;
       if (target.telegramId !== null && target.telegramId !== telegramUser.telegramId) throw new AccountError('other_telegram');
       const [{ count }] = await db.orm.select({ count: sql<number>`count(*)::int` }).from(funnels).where(eq(funnels.ownerId, telegramUser.id));
-      if (telegramUser.email !== null || Number(count) > 0) throw new AccountError('telegram_taken');
+      // A partner's referrals, commissions and withdrawals are its own data too (the ledger is append-only: it cannot move).
+      const [{ partner }] = await db.query<{ partner: boolean }>(
+        `select exists (select 1 from partner_links l join partner_attributions a on a.link_id = l.id where l.user_id = $1)
+             or exists (select 1 from partner_ledger where user_id = $1)
+             or exists (select 1 from partner_withdrawals where user_id = $1) as partner`,
+        [telegramUser.id],
+      );
+      if (telegramUser.email !== null || Number(count) > 0 || partner) throw new AccountError('telegram_taken');
       const updated = await sessions.updateUser(target.id, async (tx) => {
         await tx.delete(users).where(eq(users.id, telegramUser.id));
         const [row] = await tx

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { loadConfig, type Config } from '../config';
 import { until as eventually } from '../test/eventually';
-import { SERVICE_BOT_WEBHOOK_PATH, serviceBotWebhookSecret, startServiceBot, type ServiceBot } from './service-bot';
+import { SERVICE_BOT_WEBHOOK_PATH, serviceBotWebhookSecret, startServiceBot, type ServiceBot, type ServiceBotPartnerPort } from './service-bot';
 import { SERVICE_BOT_MESSAGES } from './service-bot-messages';
 
 const PUBLIC_URL = 'http://127.0.0.1:3999';
@@ -35,7 +35,7 @@ interface Harness {
 }
 
 /** A minimal Fastify app with captured logs, and a Config as the server would load it. */
-function harness({ publicUrl = PUBLIC_URL, token, apiRoot }: { publicUrl?: string; token?: string; apiRoot?: string } = {}): Harness {
+function harness({ publicUrl = PUBLIC_URL, token, apiRoot, partner }: { publicUrl?: string; token?: string; apiRoot?: string; partner?: ServiceBotPartnerPort } = {}): Harness {
   counter += 1;
   const botToken = token ?? fake.addBot({ username: `funnels${counter}_bot`, first_name: 'Funnels' }).token;
   const rawLogs: string[] = [];
@@ -66,7 +66,7 @@ function harness({ publicUrl = PUBLIC_URL, token, apiRoot }: { publicUrl?: strin
     logs,
     rawLogs,
     async start(startupWaitMs?: number) {
-      const serviceBot = await startServiceBot({ app, config, ...(startupWaitMs ? { startupWaitMs } : {}) });
+      const serviceBot = await startServiceBot({ app, config, partner, ...(startupWaitMs ? { startupWaitMs } : {}) });
       cleanups.unshift(() => serviceBot.stop());
       return serviceBot;
     },
@@ -117,6 +117,30 @@ describe('service bot on long polling', () => {
     const german = { id: 7003, first_name: 'Jan', language_code: 'de' };
     fake.sendUserMessage(h.token, { from: german, text: '/start from-a-link' });
     expect((await fake.waitForBotMessage(h.token, german.id)).text).toBe(SERVICE_BOT_MESSAGES.en.welcome);
+  });
+
+  it('tells the partner programme its @username and each /start ref_<uid> (after the welcome, which a failure there never costs)', async () => {
+    const starts: Array<[number, string]> = [];
+    const usernames: Array<string | null> = [];
+    const partner: ServiceBotPartnerPort = {
+      recordBotStart: async (telegramId, payload) => {
+        starts.push([telegramId, payload]);
+        if (payload === 'ref_broken') throw new Error('database down');
+      },
+      setServiceBotUsername: (username) => usernames.push(username),
+    };
+    const h = harness({ partner });
+    await h.start();
+    expect(usernames).toEqual([`funnels${counter}_bot`]);
+    fake.sendUserMessage(h.token, { from: ann, text: '/start ref_AbC123xyz0' });
+    expect((await fake.waitForBotMessage(h.token, ann.id)).text).toBe(SERVICE_BOT_MESSAGES.en.welcome);
+    await eventually(() => starts.length === 1, 'the bot click recorded');
+    expect(starts).toEqual([[ann.id, 'ref_AbC123xyz0']]);
+    const bob = { id: 7005, first_name: 'Bob', language_code: 'en' };
+    fake.sendUserMessage(h.token, { from: bob, text: '/start ref_broken' });
+    expect((await fake.waitForBotMessage(h.token, bob.id)).text).toBe(SERVICE_BOT_MESSAGES.en.welcome);
+    await eventually(() => starts.length === 2, 'the second bot click tried');
+    expect(starts[1]).toEqual([bob.id, 'ref_broken']);
   });
 
   it('answers /start from a Russian speaker in Russian, and gives that chat a Russian menu button', async () => {

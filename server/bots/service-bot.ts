@@ -48,8 +48,7 @@ export function serviceBotBehaviour(appUrl: string, partner?: ServiceBotPartnerP
   const behaviour = new Composer();
   // Telegram allows web_app buttons in private chats only.
   behaviour.chatType('private').command('start', async (ctx) => {
-    // /start ref_<uid>: a partner's bot link (a click, and a referral kept until the person signs up).
-    if (partner && ctx.match) await partner.recordBotStart(ctx.from.id, ctx.match);
+
     const language = serviceBotLanguage(ctx.from.language_code);
     const messages = SERVICE_BOT_MESSAGES[language];
     await ctx.reply(messages.welcome, { reply_markup: new InlineKeyboard().webApp(messages.openApp, appUrl) });
@@ -58,6 +57,9 @@ export function serviceBotBehaviour(appUrl: string, partner?: ServiceBotPartnerP
     if (language !== 'en') {
       await ctx.api.setChatMenuButton({ chat_id: ctx.chat.id, menu_button: webAppMenuButton(language, appUrl) });
     }
+    // /start ref_<uid>: a partner's bot link (a click, and a referral kept until the person signs
+    // up). After the welcome: a failure here is logged and never costs the person their answer.
+    if (partner && ctx.match) await partner.recordBotStart(ctx.from.id, ctx.match);
   });
   return behaviour;
 }

@@ -271,7 +271,8 @@ export function createPartnerService(deps: PartnerDeps) {
           minimum_withdrawal: minimumOf(row.currency),
         })),
         commission_percent: terms.commissionPercent,
-        hold_days: Math.round((terms.holdSeconds / 86_400) * 100) / 100,
+        hold_days: Math.round(terms.holdSeconds / 86_400),
+        hold_seconds: terms.holdSeconds,
         minimum_withdrawal: Object.entries(terms.minimumWithdrawal).map(([currency, amount]) => ({ currency, amount })),
       };
     },

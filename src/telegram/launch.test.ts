@@ -92,4 +92,10 @@ describe('startapp links', () => {
     expect(startPathFrom('#tgWebAppStartParam=uid_12')).toBeNull();
     expect(startPathFrom('')).toBeNull();
   });
+
+  it('open a template shared with its publisher’s partner ref at the template, and nothing else after it', () => {
+    expect(startPathFrom('#tgWebAppStartParam=tpl_42_ref_AbC123xyz0')).toBe('/templates/42/');
+    expect(startPathFrom('#tgWebAppStartParam=tpl_42_ref_Ab%2F..')).toBeNull();
+    expect(startPathFrom('#tgWebAppStartParam=tpl_42_other_AbC123')).toBeNull();
+  });
 });

@@ -1,10 +1,12 @@
 // The screen a `startapp` link opens (t.me/<service bot>?startapp=tpl_5 → /templates/5/). Only
 // inside Telegram: main.tsx fetches this alongside the Telegram theme, off a plain browser's first paint.
-import { TEMPLATE_START_PREFIX } from '../../contract/templates-start';
+import { TEMPLATE_START_PREFIX, TEMPLATE_START_REF_SUFFIX } from '../../contract/templates-start';
 import { hashParams } from './launch';
 
-/** The app's screens a `startapp` parameter may open: a template's preview. */
-const START_ROUTES: Array<[RegExp, (match: RegExpMatchArray) => string]> = [[new RegExp(`^${TEMPLATE_START_PREFIX}([1-9][0-9]{0,9})$`), (m) => `/templates/${m[1]}/`]];
+/** The app's screens a `startapp` parameter may open: a template's preview (its shared link may carry a partner's ref). */
+const START_ROUTES: Array<[RegExp, (match: RegExpMatchArray) => string]> = [
+  [new RegExp(`^${TEMPLATE_START_PREFIX}([1-9][0-9]{0,9})${TEMPLATE_START_REF_SUFFIX}$`), (m) => `/templates/${m[1]}/`],
+];
 
 /** The start parameter of this launch (the hash's tgWebAppStartParam, or start_param in its init data) as a path. */
 export function startPathFrom(hash: string): string | null {

@@ -6,7 +6,16 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
-import { PARTNER_API, REF_COOKIE, type PartnerBalances, type PartnerLink, type PartnerTransactionsPage, type Withdrawal } from '../../../contract/partner';
+import {
+  PARTNER_API,
+  REF_COOKIE,
+  type PartnerBalances,
+  type PartnerLink,
+  type PartnerLinkStats,
+  type PartnerStatistics,
+  type PartnerTransactionsPage,
+  type Withdrawal,
+} from '../../../contract/partner';
 import { signInitData, type InitDataUser } from '../../../scripts/telegram/init-data';
 import { buildApp } from '../../app';
 import { createServices, type Services } from '../../services';
@@ -144,6 +153,62 @@ describe('links', () => {
   });
 });
 
+describe('figures', () => {
+  it('a link’s days show clicks → sign-ups → paying → revenue and commission; all links together in the statistics', async () => {
+    const partner = await signedInUser(t);
+    const link = await defaultLink(partner.key);
+    const labelled = (await t.app.inject({ method: 'POST', url: PARTNER_API.links, headers: auth(partner.key), payload: { label: 'Blog' } })).json() as PartnerLink;
+    const firstDay = t.clock.now().toISOString().slice(0, 10);
+    for (let i = 0; i < 3; i++) expect((await post(t.app, PARTNER_API.clicks, { uid: link.uid, kind: 'web' })).statusCode).toBe(204);
+    expect((await post(t.app, PARTNER_API.clicks, { uid: labelled.uid, kind: 'web' })).statusCode).toBe(204);
+    const referred = await signUpWithRef(link.uid);
+    await pay(referred.id, 1000);
+    t.clock.advance(DAY_S);
+    const secondDay = t.clock.now().toISOString().slice(0, 10);
+    await pay(referred.id, 500, 'USD');
+
+    const stats = await get<PartnerLinkStats>(`${PARTNER_API.linkStats(link.uid)}?period=7d`, partner.key);
+    expect(stats.days).toHaveLength(7);
+    expect(stats.days.at(-1)?.date).toBe(secondDay);
+    expect(stats.days.find((day) => day.date === firstDay)).toEqual({
+      date: firstDay,
+      clicks: 3,
+      signups: 1,
+      paying: 1,
+      revenue: [{ currency: 'XTR', amount: 1000 }],
+      commission: [{ currency: 'XTR', amount: 300 }],
+    });
+    expect(stats.days.at(-1)).toMatchObject({ clicks: 0, signups: 0, paying: 1, revenue: [{ currency: 'USD', amount: 500 }] });
+    // The same person paying twice is one paying person over the period.
+    expect(stats.totals).toMatchObject({ clicks: 3, signups: 1, paying: 1 });
+
+    const all = await get<PartnerStatistics>(`${PARTNER_API.statistics}?period=30d`, partner.key);
+    expect(all.days).toHaveLength(30);
+    expect(all.totals).toMatchObject({ clicks: 4, signups: 1, paying: 1, commission: [{ currency: 'USD', amount: 150 }, { currency: 'XTR', amount: 300 }] });
+    expect(all.links.map((l) => [l.label, l.totals.clicks])).toEqual([
+      [null, 3],
+      ['Blog', 1],
+    ]);
+    expect(expectJsonError(await t.app.inject({ method: 'GET', url: `${PARTNER_API.statistics}?period=1y`, headers: auth(partner.key) }), 400)).toHaveProperty('period');
+  });
+
+  it('web clicks are rate-limited per address', async () => {
+    const partner = await signedInUser(t);
+    const link = await defaultLink(partner.key);
+    const limited = await buildApp({ config: { ...t.config, rateLimit: { windowS: 900, perIp: 1, perEmail: 1 } }, db: testDb.db, mailer: t.mailer, logger: false, services });
+    try {
+      const click = () => limited.inject({ method: 'POST', url: PARTNER_API.clicks, payload: { uid: link.uid, kind: 'web' }, remoteAddress: '10.9.8.7' });
+      for (let i = 0; i < 4; i++) expect((await click()).statusCode).toBe(204);
+      const refused = await click();
+      expect(expectJsonError(refused, 429)).toHaveProperty('detail');
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect((await defaultLink(partner.key)).totals.clicks).toBe(4);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('attribution', () => {
   it('an e-mail sign-up with the ref cookie is the link’s sign-up, for good', async () => {
     const partner = await signedInUser(t);
@@ -226,6 +291,15 @@ describe('commission', () => {
     const key = await pay(referred.id, 1001);
     await pay(referred.id, 1001, 'XTR', key);
     expect(await balanceIn(partner.key, 'XTR')).toMatchObject({ available: 0, pending: 300, debt: 0 });
+    expect(await get<PartnerBalances>(PARTNER_API.balance, partner.key)).toMatchObject({
+      commission_percent: 30,
+      hold_days: 14,
+      hold_seconds: HOLD_S,
+      minimum_withdrawal: [
+        { currency: 'XTR', amount: 1000 },
+        { currency: 'USD', amount: 5000 },
+      ],
+    });
     const [line] = (await transactions(partner.key)).results;
     expect(line).toMatchObject({ kind: 'commission', amount: 300, currency: 'XTR', state: 'pending' });
     expect(new Date(line.available_at).getTime() - new Date(line.date).getTime()).toBe(HOLD_S * 1000);
@@ -345,6 +419,21 @@ describe('withdrawals', () => {
   });
 });
 
+describe('a partner’s Telegram-first account', () => {
+  it('is not let go when its Telegram identity moves to an e-mail account: its referrals stay bound to its link', async () => {
+    const identity = tgUser();
+    const partnerId = await startHere(identity);
+    const tgAuth = { authorization: `TG ${initDataOf(identity)}` };
+    const [link] = (await t.app.inject({ method: 'GET', url: PARTNER_API.links, headers: tgAuth })).json() as PartnerLink[];
+    const referred = await signUpWithRef(link.uid);
+    const account = await signedInUser(t);
+    const moved = await post(t.app, API.telegramLink, { email: account.email, password: GOOD_PASSWORD }, { authorization: `TG ${initDataOf(identity)}` });
+    expect(expectJsonError(moved, 400)).toHaveProperty('non_field_errors');
+    expect(await referredBy(referred.id)).toBe(link.uid);
+    expect(await t.db.query('select 1 from users where id = $1', [partnerId])).toHaveLength(1);
+  });
+});
+
 describe('ownership and admins', () => {
   it('one partner never sees another’s link, ledger or withdrawals', async () => {
     const owner = await partnerWithAvailable(1200);
@@ -371,3 +460,49 @@ describe('ownership and admins', () => {
     expect(expectJsonError(await t.app.inject({ method: 'GET', url: PARTNER_API.balance }), 401)).toHaveProperty('detail');
   });
 });
+
+describe('bad input', () => {
+  it('is a clear 4xx on every partner route, never a 500', async () => {
+    const partner = await signedInUser(t);
+    const admin = await adminKey();
+    const bodies = [
+      undefined,
+      '',
+      '{}',
+      'null',
+      '[]',
+      '{"amount": 1e309, "currency": "XTR", "method": "x"}',
+      '{"amount": -5, "currency": "xtr", "method": ""}',
+      '{"amount": 1000, "currency": "XTR", "method": "' + 'm'.repeat(201) + '"}',
+      '{"amount": 1000, "currency": "XTR", "method": "\\u0000"}',
+      '{"label": "\\ud800"}',
+      '{"label": "' + 'l'.repeat(65) + '"}',
+      '{"uid": "' + 'A'.repeat(5000) + '", "kind": "web"}',
+      '{"uid": "AbCd1234", "kind": "bot"}',
+      '{"__proto__": {"role": "admin"}, "amount": 1000}',
+    ];
+    const routes: Array<[string, string, string]> = [
+      ['POST', PARTNER_API.links, partner.key],
+      ['POST', PARTNER_API.withdrawals, partner.key],
+      ['POST', PARTNER_API.clicks, partner.key],
+      ['POST', PARTNER_API.adminWithdrawalAction(1, 'approve'), admin],
+      ['GET', `${PARTNER_API.transactions}?page=-1`, partner.key],
+      ['GET', `${PARTNER_API.transactions}?page=99999999999`, partner.key],
+      ['GET', `${PARTNER_API.statistics}?period=%00`, partner.key],
+      ['GET', `${PARTNER_API.linkStats('..%2F..')}`, partner.key],
+      ['GET', `${PARTNER_API.adminWithdrawals}?state=lost`, admin],
+      ['POST', '/api/admin/withdrawals/99999999999999/paid/', admin],
+    ];
+    const statuses = new Set<number>();
+    for (const [method, url, key] of routes) {
+      for (const payload of bodies) {
+        const res = await t.app.inject({ method: method as 'POST', url, headers: { ...auth(key), 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : payload });
+        expect(res.statusCode, `${method} ${url} ${payload?.slice(0, 80)}: ${res.body}`).toBeLessThan(500);
+        statuses.add(res.statusCode);
+      }
+    }
+    // The routes are there and read the input: refusals are the API's own (400 field errors, 404 for the unknown request).
+    expect([...statuses].sort()).toEqual([400, 404]);
+  });
+});
+
