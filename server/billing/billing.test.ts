@@ -14,7 +14,8 @@ import { buildApp } from '../app';
 import { billingEvents, funnels, letterSeries, mailings, subscriptions } from '../db/schema';
 import { createServices, type Services } from '../services';
 import { addPerson, addRunnableStage, call, connectFunnel, ok, type FunnelsTestEnv } from '../test/funnels-api';
-import { createTestDb, expectJsonError, recordingMailer, signedInUser, testClock, testConfig, type TestApp } from '../test/helpers';
+import { eventually } from '../test/eventually';
+import { createTestDb, expectJsonError, recordingMailer, signedInUser, TEST_BOT_TOKEN, testClock, testConfig, type TestApp } from '../test/helpers';
 import type { SubscriptionRow } from '../db/schema';
 import type { BillingEvent } from './ports';
 
@@ -127,6 +128,9 @@ const cancelUrl = (link: string) => new URL(link).searchParams.get('token') ?? '
 describe('billing', () => {
   it('gates nothing on a fresh install: two bots run, a mailing goes out, a series switches on', async () => {
     const { key } = await newUser();
+    // A free plan alone, or a paid plan archived, does not turn gating on.
+    const free = await services.billing.createPlan({ title: 'Free', is_free: true, limits: { running_funnels: 1, people: 10, mailings: false, letters: false } });
+    const old = await services.billing.createPlan({ title: 'Old', limits: { running_funnels: null, people: null, mailings: true, letters: true }, price_stars: 100, archived: true });
     expect(await subscriptionOf(key)).toMatchObject({ gated: false, state: 'ungated', limits: { running_funnels: null, people: null, mailings: true, letters: true } });
     const one = await runnableFunnel(key);
     const two = await runnableFunnel(key);
@@ -137,6 +141,8 @@ describe('billing', () => {
     const series = await seriesReady(key, one.id);
     expect(ok<Series>(await call(env, key, 'POST', LETTERS_API.enable(series.id))).enabled).toBe(true);
     expect((await subscriptionOf(key)).usage).toEqual({ running_funnels: 2, people: 2 });
+    await services.billing.removePlan(free.id);
+    await services.billing.removePlan(old.id);
   });
 
   it('refuses each gated action with 402 once a paid plan exists, and allows them after a payment', async () => {
@@ -180,6 +186,15 @@ describe('billing', () => {
     const plan = await paidPlan();
     const { id, key } = await newUser();
     const start = env.t.clock.now().getTime();
+    const heard: Array<{ kind: 'payment' | 'refund'; payerUserId: number; paymentKey: string; amount?: number; currency?: string }> = [];
+    services.billing.setPartnerHooks({
+      async onPayment({ payerUserId, paymentKey, amount, currency }) {
+        if (payerUserId === id) heard.push({ kind: 'payment', payerUserId, paymentKey, amount, currency });
+      },
+      async onRefund({ payerUserId, paymentKey }) {
+        if (payerUserId === id) heard.push({ kind: 'refund', payerUserId, paymentKey });
+      },
+    });
     const payment = starsEvent(id, plan.id, 'payment');
     expect(await services.billing.applyEvent(payment)).toEqual({ applied: true });
     const first = await subscriptionOf(key);
@@ -207,6 +222,13 @@ describe('billing', () => {
     expect(await services.billing.applyEvent(refund)).toEqual({ applied: false });
     const kinds = (await env.t.db.orm.select().from(billingEvents).where(eq(billingEvents.userId, id))).map((row) => row.kind);
     expect(kinds).toEqual(['payment', 'renewal', 'cancel', 'refund']);
+    // The partner programme heard each payment and the refund once, after they were applied.
+    expect(heard.map(({ kind, paymentKey }) => [kind, paymentKey])).toEqual([
+      ['payment', payment.key],
+      ['payment', expect.stringMatching(/^stars:charge:/)],
+      ['refund', payment.key],
+    ]);
+    expect(heard[0]).toMatchObject({ amount: 500, currency: 'XTR' });
   });
 
   it('the database refuses to change or delete a ledger line', async () => {
@@ -215,6 +237,7 @@ describe('billing', () => {
     await services.billing.applyEvent(starsEvent(id, plan.id, 'payment'));
     await expect(env.t.db.query(`update billing_events set amount = 1 where user_id = $1`, [id])).rejects.toThrow(/append-only/);
     await expect(env.t.db.query(`delete from billing_events where user_id = $1`, [id])).rejects.toThrow(/append-only/);
+    await expect(env.t.db.query(`truncate billing_events`)).rejects.toThrow(/append-only/);
     const [line] = await env.t.db.orm.select().from(billingEvents).where(eq(billingEvents.userId, id));
     expect(line.amount).toBe(500);
   });
@@ -365,5 +388,38 @@ describe('billing', () => {
     } finally {
       await services.billing.updatePlan(free.id, { archived: true });
     }
+  });
+
+  it('tells a Russian owner of the grace period once by the service bot, with the subscribe button, and by e-mail', async () => {
+    env.fake.addBot({ token: TEST_BOT_TOKEN, username: 'funnels_service_bot' });
+    const plan = await paidPlan();
+    const { id, email } = await newUser();
+    const telegramId = 7_100_000 + id;
+    await env.t.db.query(`update users set language = 'ru', telegram_id = $2 where id = $1`, [id, telegramId]);
+    env.fake.sendUserMessage(TEST_BOT_TOKEN, { from: { id: telegramId, first_name: 'Аня' }, text: '/start' });
+    await services.billing.applyEvent(starsEvent(id, plan.id, 'payment'));
+    env.t.clock.advance(30 * DAY_S + 60);
+    await services.billing.sweep();
+    await services.billing.sweep();
+    const chat = () => env.fake.botMessages(TEST_BOT_TOKEN, telegramId);
+    const [message] = await eventually(chat, (messages) => messages.length === 1, 'the service bot tells the owner');
+    expect(message.text).toContain('Оплаченный период подписки');
+    expect(message.text).toContain('3 дня');
+    const button = message.reply_markup?.inline_keyboard.flat()[0];
+    expect(button?.text).toBe('Оформить подписку');
+    expect(button && 'web_app' in button ? button.web_app?.url : undefined).toBe('https://funnels.test/subscribe/');
+    const mail = await env.t.mailer.next(email);
+    expect(mail.subject).toContain('Подписка закончилась');
+    expect(mail.text).toContain('https://funnels.test/cancel/?token=');
+    expect(chat()).toHaveLength(1);
+  });
+
+  it('three runs at once on the free plan: exactly one bot runs', async () => {
+    await paidPlan();
+    const { key } = await newUser();
+    const made = [await runnableFunnel(key), await runnableFunnel(key), await runnableFunnel(key)];
+    const answers = await Promise.all(made.map((funnel) => call(env, key, 'POST', FUNNELS_API.run(funnel.id))));
+    expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 402, 402]);
+    expect((await subscriptionOf(key)).usage.running_funnels).toBe(1);
   });
 });

@@ -38,7 +38,7 @@ import {
 } from './entitlements';
 import { BILLING_ERRORS } from './errors';
 import type { GraceNoticeSender } from './notices';
-import { noPartnerHooks, type BillingEvent, type PartnerHooks, type PaymentMethodPort, type PaymentMethodPorts } from './ports';
+import { noPartnerHooks, type BillingEvent, type GateOptions, type PartnerHooks, type PaymentMethodPort, type PaymentMethodPorts } from './ports';
 import type { PaymentMethod, PlanLimits } from '../../contract/billing';
 
 const DAY_MS = 86_400_000;
@@ -114,8 +114,8 @@ export function createBillingService(deps: BillingServiceDeps) {
 
   // --- reading --------------------------------------------------------------------------------
 
-  function entitlements(userId: number): Promise<Entitlements> {
-    return readEntitlements(orm, userId, now());
+  function entitlements(userId: number, reader: BillingWriter = orm): Promise<Entitlements> {
+    return readEntitlements(reader, userId, now());
   }
 
   async function subscription(userId: number): Promise<Subscription> {
@@ -148,8 +148,9 @@ export function createBillingService(deps: BillingServiceDeps) {
    * recorded must not be over its limit (new people are still recorded above it: nobody who
    * pressed Start is lost; only sending to them is refused).
    */
-  async function requireFeature(userId: number, feature: GatedFeature, options: { funnelId?: number } = {}): Promise<void> {
-    const ent = await entitlements(userId);
+  async function requireFeature(userId: number, feature: GatedFeature, options: GateOptions = {}): Promise<void> {
+    const reader = options.writer ?? orm;
+    const ent = await entitlements(userId, reader);
     if (!ent.gated) return;
     const { limits, usage } = ent;
     const refuse = () => paymentRequired(BILLING_ERRORS.subscriptionInactive);
@@ -157,7 +158,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       if (limits.running_funnels === null) return;
       let running = usage.running_funnels;
       if (options.funnelId !== undefined) {
-        const [self] = await orm.select({ state: funnels.state }).from(funnels).where(and(eq(funnels.id, options.funnelId), eq(funnels.ownerId, userId))).limit(1);
+        const [self] = await reader.select({ state: funnels.state }).from(funnels).where(and(eq(funnels.id, options.funnelId), eq(funnels.ownerId, userId))).limit(1);
         if (self?.state === 'running') running -= 1;
       }
       if (running >= limits.running_funnels) throw refuse();

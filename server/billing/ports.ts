@@ -4,6 +4,7 @@
 // service bot's editUserStarSubscription, a card through the provider's cancel at period end).
 import type { GatedFeature, PaymentMethod } from '../../contract/billing';
 import type { SubscriptionRow } from '../db/schema';
+import type { BillingWriter } from './entitlements';
 
 export type BillingEventKind = 'payment' | 'renewal' | 'refund' | 'cancel';
 
@@ -59,10 +60,17 @@ export interface PaymentMethodPort {
 
 export type PaymentMethodPorts = Partial<Record<PaymentMethod, PaymentMethodPort>>;
 
+export interface GateOptions {
+  /** run_funnel: this funnel, if already running, is not one more. */
+  funnelId?: number;
+  /** Read in this transaction (one that holds the owner's lock, so two runs cannot both pass). */
+  writer?: BillingWriter;
+}
+
 /** What the other services (funnels, mailings, series) need of billing: the gate, called inside them. */
 export interface FeatureGate {
   /** Throws the 402 subscription_inactive DomainError when the feature is not allowed now. */
-  requireFeature(userId: number, feature: GatedFeature, options?: { funnelId?: number }): Promise<void>;
+  requireFeature(userId: number, feature: GatedFeature, options?: GateOptions): Promise<void>;
 }
 
 /** Nothing gated (services built without billing, as API-only tests of other areas). */

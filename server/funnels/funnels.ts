@@ -190,11 +190,15 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
     if (funnel.archivedAt) throw conflict(FUNNEL_ERRORS.runArchived);
     const problems = await runProblems(funnel);
     if (problems.length > 0) throw invalidFields({ non_field_errors: problems });
-    await gate.requireFeature(ownerId, 'run_funnel', { funnelId });
-    await orm
-      .update(funnels)
-      .set({ state: 'running', stopReason: null, firstRunAt: funnel.firstRunAt ?? now(), updatedAt: now() })
-      .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
+    await orm.transaction(async (tx) => {
+      // The owner's row is locked so that two runs at once cannot both pass billing's limit.
+      await tx.execute(sql`select id from users where id = ${ownerId} for no key update`);
+      await gate.requireFeature(ownerId, 'run_funnel', { funnelId, writer: tx });
+      await tx
+        .update(funnels)
+        .set({ state: 'running', stopReason: null, firstRunAt: funnel.firstRunAt ?? now(), updatedAt: now() })
+        .where(and(eq(funnels.id, funnelId), eq(funnels.ownerId, ownerId)));
+    });
     return get(ownerId, funnelId);
   }
 

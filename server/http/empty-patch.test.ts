@@ -3,6 +3,7 @@
 // a field the route needs; a body of whitespace is not JSON: 400. Never a 500 ("No values to set").
 import { describe, expect, it } from 'vitest';
 import { API } from '../../contract/auth';
+import { BILLING_API, BILLING_PATHS, type AdminPlan } from '../../contract/billing';
 import { CRM_API, CRM_PATHS, type ContactList, type FolderSummary } from '../../contract/crm';
 import { FUNNELS_API, FUNNELS_PATHS } from '../../contract/funnels';
 import { LETTERS_API, LETTERS_PATHS, type Series } from '../../contract/letters';
@@ -30,6 +31,7 @@ async function objects() {
   const folder = ok<FolderSummary>(await call(env, key, 'POST', CRM_API.folders, { name: 'Client' }), 201);
   const list = ok<ContactList>(await call(env, key, 'POST', CRM_API.lists, { name: 'Vip', kind: 'segment', filter: { search: 'a' } }), 201);
   const template = ok<Template>(await call(env, key, 'POST', TEMPLATES_API.templates, { funnel_id: funnel.id, name: 'Course' }), 201);
+  const plan = ok<AdminPlan>(await call(env, key, 'POST', BILLING_API.adminPlans, { title: 'Free', is_free: true, limits: { running_funnels: 1, people: 500, mailings: false, letters: false } }), 201);
   /** Each PATCH route's object, by the route's path template. A new PATCH route needs its line here. */
   const urls: Record<string, string> = {
     [API.me]: API.me,
@@ -43,6 +45,7 @@ async function objects() {
     [CRM_PATHS.folder]: CRM_API.folder(folder.id),
     [CRM_PATHS.list]: CRM_API.list(list.id),
     [TEMPLATES_PATHS.template]: TEMPLATES_API.template(template.id),
+    [BILLING_PATHS.adminPlan]: BILLING_API.adminPlan(plan.id),
   };
   return { key, urls };
 }
