@@ -76,6 +76,8 @@ export const API_ERROR_CODES = [
   'not_sold_by_card',
   /** The card provider could not be reached or refused; try again. */
   'card_provider_down',
+  /** A renewing subscription exists already (409): cancel its renewal before paying again. */
+  'already_subscribed',
   // anything
   'not_found',
 ] as const;

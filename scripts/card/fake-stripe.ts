@@ -83,6 +83,10 @@ export interface FakeSubscription {
   livemode: false;
 }
 
+/** A session as the fake keeps it: also its price and the metadata its subscription will carry. */
+type StoredSession = FakeSession & { price: Price; subscriptionMetadata: Metadata };
+type StoredSubscription = FakeSubscription & { price: Price; invoices: string[] };
+
 interface FakeInvoice {
   id: string;
   object: 'invoice';
@@ -215,8 +219,8 @@ function metadataParam(value: FormValue | undefined, param: string): Metadata {
 // ------------------------------------------------------------------ the fake
 
 export class FakeStripeState {
-  readonly sessions = new Map<string, FakeSession & { price: Price }>();
-  readonly subscriptions = new Map<string, FakeSubscription & { price: Price; invoices: string[] }>();
+  readonly sessions = new Map<string, StoredSession>();
+  readonly subscriptions = new Map<string, StoredSubscription>();
   readonly invoices = new Map<string, FakeInvoice & { rendered: object }>();
   readonly charges = new Map<string, FakeCharge>();
   readonly events: FakeEvent[] = [];
@@ -280,7 +284,7 @@ export class FakeStripeState {
       recurring: { interval, interval_count: integerParam(recurringForm.interval_count, `${at}[price_data][recurring][interval_count]`) ?? 1 },
       product_name: typeof product?.name === 'string' ? product.name : 'Subscription',
     };
-    const session = {
+    const session: StoredSession = {
       id,
       object: 'checkout.session' as const,
       mode,
@@ -371,13 +375,13 @@ export class FakeStripeState {
     const subscriptionId = newId('sub');
     const start = nowS();
     const interval = session.price.recurring ?? { interval: 'month', interval_count: 1 };
-    const subscription = {
+    const subscription: StoredSubscription = {
       id: subscriptionId,
       object: 'subscription' as const,
       customer,
       status: 'active' as const,
       cancel_at_period_end: false,
-      metadata: { ...(session as { subscriptionMetadata?: Metadata }).subscriptionMetadata },
+      metadata: { ...session.subscriptionMetadata },
       current_period_start: start,
       current_period_end: addInterval(start, interval.interval, interval.interval_count),
       latest_invoice: '',
@@ -438,7 +442,7 @@ export class FakeStripeState {
     return { refund, event };
   }
 
-  private invoiceFor(subscription: FakeSubscription & { price: Price; invoices: string[] }, billingReason: string): object {
+  private invoiceFor(subscription: StoredSubscription, billingReason: string): object {
     const id = newId('in');
     const paymentIntent = newId('pi');
     const charge: FakeCharge = {
@@ -547,8 +551,8 @@ export class FakeStripeState {
     return { id, object, mode, status, payment_status, url: status === 'open' ? url : (null as unknown as string), success_url, cancel_url, client_reference_id, customer, customer_email, subscription, metadata, amount_total, currency, created, livemode };
   }
 
-  private publicSubscription(subscription: FakeSubscription & { price: Price }): FakeSubscription & { items: object } {
-    const { price, invoices: _invoices, ...rest } = subscription as FakeSubscription & { price: Price; invoices: string[] };
+  private publicSubscription(subscription: StoredSubscription): FakeSubscription & { items: object } {
+    const { price, invoices: _invoices, ...rest } = subscription;
     return {
       ...rest,
       items: {
@@ -603,7 +607,7 @@ function formatAmount(amount: number, currency: string): string {
   return `${major} ${currency.toUpperCase()}`;
 }
 
-function checkoutPage(session: FakeSession & { price: Price }): string {
+function checkoutPage(session: StoredSession): string {
   const amount = formatAmount(session.amount_total, session.currency);
   const interval = session.price.recurring?.interval ?? 'month';
   const body =

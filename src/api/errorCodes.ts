@@ -52,6 +52,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   card_payments_off: 'cardPaymentsOff',
   not_sold_by_card: 'notSoldByCard',
   card_provider_down: 'cardProviderDown',
+  already_subscribed: 'alreadySubscribed',
   not_found: 'notFound',
 };
 

@@ -3,9 +3,9 @@
 // so the same webhook twice changes nothing. The first paid invoice of a subscription is a payment,
 // every later one a renewal; a refunded charge ends the period. Cancelling renewal reaches the
 // provider through the `card` PaymentMethodPort (cancel at period end).
-import { CARD_SUBSCRIBE_ROUTE } from '../../../contract/billing';
+import { CARD_SUBSCRIBE_ROUTE, type SubscriptionState } from '../../../contract/billing';
 import type { Db } from '../../db';
-import { COMMON_ERRORS, invalid, invalidField, unavailable } from '../../domain-error';
+import { COMMON_ERRORS, conflict, invalid, invalidField, unavailable } from '../../domain-error';
 import type { ServiceLog } from '../../services';
 import type { BillingEvent, PaymentMethodPort } from '../ports';
 import { CARD_ERRORS } from './errors';
@@ -17,6 +17,7 @@ export const cardEventKey = (providerEventId: string) => `card:event:${providerE
 /** What card payments need of the billing core. */
 export interface CardBillingPort {
   applyEvent(event: BillingEvent): Promise<{ applied: boolean }>;
+  entitlements(userId: number): Promise<{ state: SubscriptionState }>;
 }
 
 /** What became of a webhook; the route answers by it. */
@@ -26,7 +27,7 @@ export type CardWebhookOutcome =
   /** Seen before (the ledger already has its key): nothing changed. */
   | { outcome: 'replayed' }
   | { outcome: 'ignored' }
-  /** A refund of a payment whose own webhook has not arrived yet: the provider is to deliver it again later. */
+  /** Not to be decided now (a refund before its payment, the provider unreachable): the provider delivers it again later. */
   | { outcome: 'retry_later' };
 
 export interface CardPaymentsDeps {
@@ -91,6 +92,9 @@ export function createCardPayments({ db, publicUrl, provider, billing, log }: Ca
       const [plan] = await db.query<PlanRow>('select id, title, price_card, card_currency, archived from plans where id = $1', [planId]);
       if (!plan || plan.archived) throw invalidField('plan_id', COMMON_ERRORS.doesNotExist(planId));
       if (plan.price_card === null || plan.card_currency === null) throw invalidField('plan_id', CARD_ERRORS.notSoldByCard);
+      // A second renewing subscription would charge the payer twice a period (the first one, by
+      // card or Stars, keeps renewing at its provider): its renewal is cancelled first.
+      if ((await billing.entitlements(userId)).state === 'active') throw conflict(CARD_ERRORS.alreadySubscribed);
       const [payer] = await db.query<{ email: string | null }>('select email from users where id = $1', [userId]);
       try {
         return await provider.createCheckout(
@@ -107,7 +111,14 @@ export function createCardPayments({ db, publicUrl, provider, billing, log }: Ca
     /** A webhook as it arrived: the exact bytes and the signature header. */
     async receiveWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<CardWebhookOutcome> {
       if (!provider) return { outcome: 'refused', reason: 'Card payment is off.' };
-      const parsed = await provider.parseWebhook(rawBody, signatureHeader);
+      let parsed;
+      try {
+        parsed = await provider.parseWebhook(rawBody, signatureHeader);
+      } catch (error) {
+        // Signed, but what it refers to could not be looked up at the provider now: it delivers again.
+        log.warn({ error: error instanceof Error ? error.message : String(error) }, 'card webhook: the provider could not be asked about it');
+        return { outcome: 'retry_later' };
+      }
       if (isRefusal(parsed)) return { outcome: 'refused', reason: parsed.reason };
       if (parsed.type === 'ignored') return { outcome: 'ignored' };
       if (parsed.type === 'payment_refunded') return refund(parsed);

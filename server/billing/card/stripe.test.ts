@@ -107,6 +107,28 @@ describe('Stripe adapter through the fake', () => {
     expect(fake.subscriptions.get(subscription.id)?.cancel_at_period_end).toBe(true);
   });
 
+  it('a refund made through the API (POST /v1/refunds) comes back as the refund of the invoice it paid', async () => {
+    const { url } = await provider.createCheckout({ id: 44, email: null }, plan, urls);
+    const { events } = await fake.pay(sessionIdOf(url));
+    const invoiceId = (events[1].data.object as { id: string }).id;
+    const paymentIntent = fake.invoices.get(invoiceId)!.payment_intent;
+    const res = await fetch(`${fake.url}/v1/refunds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `payment_intent=${paymentIntent}&amount=300`,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ object: 'refund', amount: 300, payment_intent: paymentIntent, status: 'succeeded' });
+    await eventually(lastParsed, (last) => !!last && !isRefusal(last) && last.type === 'payment_refunded' && last.invoiceId === invoiceId, 'the refund parsed');
+    expect(lastParsed()).toMatchObject({ amount: 300, currency: 'USD' });
+    const tooMuch = await fetch(`${fake.url}/v1/refunds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `payment_intent=${paymentIntent}&amount=5000`,
+    });
+    expect(tooMuch.status).toBe(400);
+  });
+
   it('gets Stripe\'s own validation errors from the fake', async () => {
     const post = (form: string) =>
       fetch(`${fake.url}/v1/checkout/sessions`, {

@@ -220,6 +220,48 @@ describe('cancel at period end', () => {
   });
 });
 
+describe('paying twice', () => {
+  it('a user whose subscription renews is not sent to pay again (409); once its renewal is cancelled, they may', async () => {
+    const user = await payingUser();
+    const sessionsBefore = fake.sessions.size;
+    const twice = await checkout(user.key);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({ code: 'already_subscribed' });
+    expect(fake.sessions.size).toBe(sessionsBefore);
+    const token = new URL(await services.billing.cancelLink(user.id)).searchParams.get('token')!;
+    expect((await t.app.inject({ method: 'POST', url: BILLING_API.cancel, payload: { token } })).statusCode).toBe(200);
+    const again = await checkout(user.key);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(fake.sessions.size).toBe(sessionsBefore + 1);
+  });
+});
+
+describe('provider unreachable', () => {
+  it('the checkout answers 503 card_provider_down, and a signed refund is sent back for later (503), never a 500', async () => {
+    // The same keys, but Stripe's API at a port where nothing listens.
+    const closed = await startFakeStripe();
+    const deadPort = closed.port;
+    await closed.close();
+    const config = testConfig({ stripe: { secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, api: { host: '127.0.0.1', port: deadPort, protocol: 'http' } } });
+    const down = await createTestApp(testDb.db, { config });
+    try {
+      const user = await signedInUser(down);
+      const res = await down.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, headers: auth(user.key), payload: { plan_id: cardPlanId } });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'card_provider_down' });
+
+      const paying = await payingUser();
+      const refund = await fake.refund(paying.subscription.id);
+      const body = JSON.stringify(refund);
+      const hook = await down.app.inject({ method: 'POST', url: BILLING_API.cardWebhook, headers: { 'content-type': 'application/json', [CARD_SIGNATURE_HEADER]: fake.signature(body) }, payload: body });
+      expect(hook.statusCode, hook.body).toBe(503);
+      expect(hook.headers['retry-after']).toBeDefined();
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe('card payment off', () => {
   it('without STRIPE_SECRET_KEY the checkout says card payment is not set up, and the webhook takes nothing', async () => {
     const offConfig = testConfig({ stripe: null });

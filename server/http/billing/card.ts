@@ -1,7 +1,8 @@
 // Card payments over HTTP: the checkout (signed in) and the provider's webhook (no login: the
 // provider's signature over the exact bytes is the proof, so this one route reads its body raw).
 // A webhook the provider did not sign is 400 and changes nothing; one already recorded is 200 and
-// changes nothing; a refund that came before its payment is 503 so the provider delivers it again.
+// changes nothing; one that cannot be decided now (a refund before its payment, the provider
+// unreachable) is 503, so the provider delivers it again.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -19,7 +20,7 @@ export const REFUND_RETRY_AFTER_S = 60;
 
 export const CARD_WEBHOOK_MESSAGES = {
   badSignature: 'Invalid signature.',
-  paymentNotYetKnown: 'The refunded payment is not recorded yet; deliver the event again later.',
+  notNow: 'The event cannot be recorded now; deliver it again later.',
 } as const;
 
 const detailSchema = Type.Object({ detail: Type.String() });
@@ -53,7 +54,7 @@ export function cardWebhookRoutes({ card }: { card: CardPayments }) {
             request.log.warn({ reason: result.reason }, 'card webhook refused');
             return reply.code(400).send({ detail: CARD_WEBHOOK_MESSAGES.badSignature });
           case 'retry_later':
-            return reply.code(503).header('retry-after', String(REFUND_RETRY_AFTER_S)).send({ detail: CARD_WEBHOOK_MESSAGES.paymentNotYetKnown });
+            return reply.code(503).header('retry-after', String(REFUND_RETRY_AFTER_S)).send({ detail: CARD_WEBHOOK_MESSAGES.notNow });
           default:
             return reply.code(200).send({ received: true });
         }
