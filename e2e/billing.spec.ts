@@ -7,14 +7,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { API } from '../contract/auth';
+import { AUTH_COOKIE, LANGUAGE_COOKIE } from '../contract/constants';
 import { BILLING_API, type Subscription } from '../contract/billing';
 import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API, type Mailing } from '../contract/mailings';
 import { signCancelToken } from '../server/billing/cancel-token';
-import { adminToken } from './support/api';
+import { adminToken, createActiveUser, loginToken, newUser } from './support/api';
 import { FAKE, fakeBot } from './support/builder';
 import { BASE_URL, E2E_ADMIN_EMAIL, E2E_DATA_DIR } from './support/env';
-import { LIGHT_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
+import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
 import { expect, failedRequest, test, type APIRequestContext, type Page } from './support/test';
 
 type Headers = Record<string, string>;
@@ -98,15 +99,16 @@ test('a free user meets the limit, pays with Stars in the Mini App, the limit is
     await page.getByRole('alertdialog').getByRole('button', { name: 'Send now' }).click();
     const alert = page.getByRole('alertdialog', { name: "Subscription isn't active" });
     await expect(alert).toContainText('Subscribe to use all features');
+    await photograph(page, 'telegram-light-alert');
     await alert.getByRole('button', { name: 'More details' }).click();
     await expect(page).toHaveURL(/\/subscribe\/$/);
 
     // The plans with their prices in Stars (inside Telegram); the user is on the free plan.
     await expect(page.getByTestId('subscription-state')).toHaveAttribute('data-state', 'free');
     const offer = page.getByTestId('plan-offer').filter({ hasText: planTitle });
-    await expect(offer).toContainText('250 ⭐ / 30 days');
+    await expect(offer).toContainText('250 Stars / 30 days');
     await expect(offer.getByTestId('limit-mailings')).toContainText('Included');
-    await offer.getByRole('button', { name: 'Pay 250 ⭐' }).click();
+    await offer.getByRole('button', { name: 'Pay 250 Stars' }).click();
 
     // Telegram's payment sheet: the person pays (through the fake), the sheet closes as paid.
     const slug = await openedInvoiceSlug(page);
@@ -119,6 +121,7 @@ test('a free user meets the limit, pays with Stars in the Mini App, the limit is
     await expect(page.getByTestId('payment-progress')).toHaveText('Your subscription is active. Thank you!', { timeout: 30_000 });
     await expect(page.getByTestId('subscription-state')).toHaveAttribute('data-state', 'active');
     await expect(page.getByTestId('subscription-state')).toContainText(`Your plan: ${planTitle}`);
+    await photograph(page, 'telegram-light-subscribe-active');
 
     // The limit is gone: the same mailing goes out.
     await page.goto(mailingPath);
@@ -138,6 +141,7 @@ test('a free user meets the limit, pays with Stars in the Mini App, the limit is
     await browser.getByRole('alertdialog', { name: 'Cancel renewal?' }).getByRole('button', { name: 'Cancel renewal' }).click();
     await expect(browser.getByTestId('cancel-done')).toContainText('Renewal cancelled, access lasts until');
     await expect(browser.getByTestId('cancel-renewal')).toHaveText('Cancelled');
+    await photograph(browser, 'en-light-cancel-done');
     const after = (await (await request.get(BILLING_API.subscription, { headers })).json()) as Subscription;
     expect(after).toMatchObject({ state: 'cancelled', plan: { id: planId } });
 
@@ -145,6 +149,74 @@ test('a free user meets the limit, pays with Stars in the Mini App, the limit is
     allowConsoleError(failedRequest(400, BILLING_API.cancel));
     await browser.goto(`/cancel/?token=${encodeURIComponent(`${me.id}.99.${'A'.repeat(43)}`)}`);
     await expect(browser.getByTestId('cancel-problem')).toContainText('A cancel link works for the current subscription only');
+  } finally {
+    await request.patch(BILLING_API.adminPlan(planId), { headers: admin, data: { archived: true } });
+  }
+});
+
+/** The screen shows its heading, has finished loading, fits the width, and is photographed. */
+async function photograph(page: Page, name: string): Promise<void> {
+  await expect(page.getByRole('heading').first()).toBeVisible();
+  await expect(page.getByRole('status', { name: /Loading|Загрузка/ })).toHaveCount(0);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `test-results/screens/billing-${name}.png`, fullPage: true });
+}
+
+test('the billing screens in both languages, light, dark and Telegram themes, and on a desktop', async ({ page, request, context, allowConsoleError }) => {
+  test.setTimeout(240_000);
+  const admin = { Authorization: `Token ${await adminToken(request, E2E_ADMIN_EMAIL)}` };
+  const planId = await paidPlan(request, admin, 'Pro');
+  allowConsoleError(failedRequest(400, BILLING_API.cancel));
+  try {
+    // A card subscriber (paid through the fake Stripe's API by the server's own checkout is the
+    // card spec's business): the subscription screens of a signed-in user on the free plan.
+    const user = await createActiveUser(request, newUser('billing-screens'));
+    const token = await loginToken(request, user);
+    const adminCookie = admin.Authorization.replace('Token ', '');
+    const screens: Array<{ path: string; name: string; as: 'guest' | 'user' | 'admin'; expectText: RegExp }> = [
+      { path: '/subscribe/', name: 'subscribe-guest', as: 'guest', expectText: /Pro/ },
+      { path: '/sbscrb/', name: 'sbscrb', as: 'user', expectText: /\$9\.90|9,90/ },
+      { path: '/settings/', name: 'settings', as: 'user', expectText: /0 \/ 1/ },
+      { path: '/settings/plans/', name: 'plans', as: 'admin', expectText: /Pro/ },
+      { path: `/cancel/?token=${encodeURIComponent(`${'1'}.9.${'A'.repeat(43)}`)}`, name: 'cancel-invalid', as: 'guest', expectText: /./ },
+    ];
+    for (const language of ['en', 'ru'] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const screen of screens) {
+          await context.clearCookies();
+          const cookies: Array<{ name: string; value: string; url: string }> = [{ name: LANGUAGE_COOKIE, value: language, url: BASE_URL }];
+          if (screen.as !== 'guest') cookies.push({ name: AUTH_COOKIE, value: screen.as === 'admin' ? adminCookie : token, url: BASE_URL });
+          await context.addCookies(cookies);
+          await page.goto(screen.path);
+          await expect(page.locator('main')).toContainText(screen.expectText);
+          await photograph(page, `${language}-${scheme}-${screen.name}`);
+        }
+      }
+    }
+    // Inside Telegram (dark): the Stars prices, and the settings.
+    await context.clearCookies();
+    const initData = signedInitData(telegramUser());
+    for (const [path, name] of [
+      ['/subscribe/', 'subscribe'],
+      ['/settings/', 'settings'],
+    ] as const) {
+      await openAsMiniApp(page, path, initData, DARK_THEME);
+      await photograph(page, `telegram-${name}`);
+    }
+    await expect(page.getByTestId('limit-running_funnels')).toBeVisible();
+    // A desktop window.
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await context.clearCookies();
+    await context.addCookies([{ name: AUTH_COOKIE, value: token, url: BASE_URL }]);
+    for (const [path, name] of [
+      ['/sbscrb/', 'sbscrb'],
+      ['/settings/', 'settings'],
+    ] as const) {
+      await page.goto(path);
+      await photograph(page, `desktop-${name}`);
+    }
   } finally {
     await request.patch(BILLING_API.adminPlan(planId), { headers: admin, data: { archived: true } });
   }
