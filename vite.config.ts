@@ -8,6 +8,7 @@ import { MESSAGE_NAMESPACES, namespaceProblems, type MessageNamespace } from './
 import { API } from './contract/auth.js';
 import { LANGUAGES } from './contract/constants.js';
 import { STATS_PERIODS } from './contract/funnels.js';
+import { ROUTES } from './contract/routes.js';
 import { landingBoot, type BootPlan } from './src/api/bootScript.js';
 import { LANDING_SCREENS, type LandingScreen } from './src/routes/-lib/landingScreens.js';
 
@@ -159,6 +160,7 @@ export function landingPreloads(screens: readonly LandingScreen[] = LANDING_SCRE
           messages,
           screens: screens.map((screen) => ({ path: screen.path.source, session: screen.session, chunks: chunksOf(screen.routeFile), messages: screen.messages, requests: screen.requests })),
           periods: [...STATS_PERIODS],
+          notSignInTokenPaths: [ROUTES.cancel],
         };
         // The boot script's own source (self-contained: see bootScript.ts), minified, run with the plan.
         const script = minifySync('boot.js', `(${landingBoot.toString()})(${JSON.stringify(plan)})`).code.trim();

@@ -4,21 +4,12 @@
 // The /sbscrb/ screen itself is the billing screens' business: here its address is only reached.
 import { BILLING_API, CARD_SUBSCRIBE_ROUTE } from '../contract/billing';
 import type { Subscription } from '../contract/schemas/billing';
-import { adminToken, createActiveUser, loginToken } from './support/api';
-import { BASE_URL, E2E_ADMIN_EMAIL, FAKE_STRIPE_URL } from './support/env';
+import { createActiveUser, loginToken } from './support/api';
+import { withCardPlan } from './support/billing';
+import { BASE_URL, FAKE_STRIPE_URL } from './support/env';
 import { expect, test, type APIRequestContext } from './support/test';
 
 const auth = (token: string) => ({ authorization: `Token ${token}` });
-
-async function cardPlan(request: APIRequestContext): Promise<number> {
-  const token = await adminToken(request, E2E_ADMIN_EMAIL);
-  const res = await request.post(BILLING_API.adminPlans, {
-    headers: auth(token),
-    data: { title: `Card ${Date.now().toString(36)}`, limits: { running_funnels: null, people: null, mailings: true, letters: true }, price_card: 1299, card_currency: 'USD' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
 
 async function subscription(request: APIRequestContext, token: string): Promise<Subscription> {
   const res = await request.get(BILLING_API.subscription, { headers: auth(token) });
@@ -27,21 +18,22 @@ async function subscription(request: APIRequestContext, token: string): Promise<
 }
 
 test('a card payment on the provider\'s page comes back to /sbscrb/ with the subscription active', async ({ page, request }) => {
-  const planId = await cardPlan(request);
-  const token = await loginToken(request, await createActiveUser(request));
-  const checkout = await request.post(BILLING_API.cardCheckout, { headers: auth(token), data: { plan_id: planId } });
-  expect(checkout.status(), await checkout.text()).toBe(200);
-  const { url } = (await checkout.json()) as { url: string };
-  expect(url.startsWith(`${FAKE_STRIPE_URL}/`)).toBe(true);
+  await withCardPlan(request, async (planId) => {
+    const token = await loginToken(request, await createActiveUser(request));
+    const checkout = await request.post(BILLING_API.cardCheckout, { headers: auth(token), data: { plan_id: planId } });
+    expect(checkout.status(), await checkout.text()).toBe(200);
+    const { url } = (await checkout.json()) as { url: string };
+    expect(url.startsWith(`${FAKE_STRIPE_URL}/`)).toBe(true);
 
-  // Where the payer lands: answered here, so that only the payment is under test.
-  await page.route(`${BASE_URL}${CARD_SUBSCRIBE_ROUTE}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>back</title><p>back in the app</p>' }));
-  await page.goto(url);
-  await expect(page.getByText('12.99 USD')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', `${BASE_URL}${CARD_SUBSCRIBE_ROUTE}`);
-  await page.getByRole('button', { name: 'Pay' }).click();
-  await page.waitForURL(`${BASE_URL}${CARD_SUBSCRIBE_ROUTE}?paid=1`);
+    // Where the payer lands: answered here, so that only the payment is under test.
+    await page.route(`${BASE_URL}${CARD_SUBSCRIBE_ROUTE}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>back</title><p>back in the app</p>' }));
+    await page.goto(url);
+    await expect(page.getByText('12.99 USD')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cancel' })).toHaveAttribute('href', `${BASE_URL}${CARD_SUBSCRIBE_ROUTE}`);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${BASE_URL}${CARD_SUBSCRIBE_ROUTE}?paid=1`);
 
-  await expect.poll(async () => (await subscription(request, token)).state).toBe('active');
-  expect(await subscription(request, token)).toMatchObject({ method: 'card', plan: { id: planId } });
+    await expect.poll(async () => (await subscription(request, token)).state).toBe('active');
+    expect(await subscription(request, token)).toMatchObject({ method: 'card', plan: { id: planId } });
+  });
 });

@@ -12,6 +12,7 @@ import { ROUTES } from '../contract/routes';
 import { linkIn, waitForMail } from './support/mail';
 import { adminToken, loginToken, newUser, type TestUser } from './support/api';
 import { signIn } from './support/builder';
+import { withCardPlan } from './support/billing';
 import { AUTH_COOKIE } from '../contract/constants';
 import { BASE_URL, E2E_ADMIN_EMAIL, E2E_PARTNER_HOLD_S, FAKE_STRIPE_URL } from './support/env';
 import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
@@ -57,17 +58,6 @@ async function partnerWithReferral(page: Page, browser: Browser, request: APIReq
   const referred = await signUpAndActivate(visitor, 'referred');
   await visitorContext.close();
   return { partnerToken, link, referred };
-}
-
-/** A paid plan of $12.99 a month by card (made by the admin of ADMIN_EMAILS). */
-async function cardPlan(request: APIRequestContext): Promise<number> {
-  const token = await adminToken(request, E2E_ADMIN_EMAIL);
-  const res = await request.post(BILLING_API.adminPlans, {
-    headers: auth(token),
-    data: { title: `Card ${Date.now().toString(36)}`, limits: { running_funnels: null, people: null, mailings: true, letters: true }, price_card: 1299, card_currency: 'USD' },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { id: number }).id;
 }
 
 /** Pays the plan on the fake Stripe's checkout page, as the referred user. */
@@ -134,89 +124,90 @@ test("a partner's web link brings a visitor who signs up; the partner sees the c
 
 test('the referred user pays by card; the partner sees the commission pending, then withdraws it, and an admin marks it paid', async ({ page, browser, request }) => {
   test.setTimeout(150_000);
-  const planId = await cardPlan(request);
-  const { link, referred } = await partnerWithReferral(page, browser, request);
-  await payByCard(browser, request, referred, planId);
+  await withCardPlan(request, async (planId) => {
+    const { link, referred } = await partnerWithReferral(page, browser, request);
+    await payByCard(browser, request, referred, planId);
 
-  // 30 % of $12.99, pending for the hold.
-  await page.goto(ROUTES.partnerDashboard);
-  await expect(async () => {
+    // 30 % of $12.99, pending for the hold.
+    await page.goto(ROUTES.partnerDashboard);
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('partner-pending')).toHaveText('$3.89', { timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    await expect(page.getByTestId('partner-total-paying')).toHaveText('1');
+    await expect(page.getByTestId('partner-total-commission')).toHaveText('$3.89');
+    await page.goto(ROUTES.partnerTransactions);
+    const commission = page.getByTestId('partner-transaction').first();
+    await expect(commission).toContainText('Commission');
+    await expect(commission.getByTestId('partner-transaction-amount')).toHaveText('+$3.89');
+    await expect(commission.getByTestId('partner-transaction-state')).toContainText('Pending until');
+
+    // The hold ends: the amount is available, and the partner asks for it.
+    await page.goto(ROUTES.partnerWithdraw);
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId('partner-available')).toHaveText('$3.89', { timeout: 1000 });
+    }).toPass({ timeout: (E2E_PARTNER_HOLD_S + 15) * 1000 });
+    const method = `IBAN DE89 3704 ${Date.now().toString().slice(-6)}`;
+    await page.getByLabel('Amount, USD').fill('5');
+    await page.getByLabel('Where to pay').fill(method);
+    await page.getByTestId('partner-withdraw-submit').click();
+    await expect(page.getByText('You have $3.89 available.')).toBeVisible();
+    await page.getByLabel('Amount, USD').fill('3.89');
+    await page.getByTestId('partner-withdraw-submit').click();
+    const request1 = page.getByTestId('withdrawal').filter({ hasText: method });
+    await expect(request1.getByTestId('withdrawal-state')).toHaveText('Requested');
+    await expect(page.getByTestId('partner-available')).toHaveText('$0.00');
+
+    // The admin finds it under Settings and marks it paid, after confirming.
+    const adminContext = await browser.newContext();
+    await adminContext.addCookies([{ name: AUTH_COOKIE, value: await adminToken(request, E2E_ADMIN_EMAIL), url: BASE_URL }]);
+    const admin = await adminContext.newPage();
+    await admin.goto(ROUTES.settings);
+    await admin.getByTestId('settings-withdrawals').click();
+    await expect(admin).toHaveURL(/\/settings\/withdrawals\/$/);
+    const row = admin.getByTestId('admin-withdrawal').filter({ hasText: method });
+    await expect(row).toContainText('$3.89');
+    await screenshot(admin, 'admin-withdrawals-phone');
+    await row.getByTestId('withdrawal-paid').click();
+    const dialog = admin.getByRole('alertdialog');
+    await expect(dialog).toContainText('Mark $3.89');
+    await expect(dialog).toContainText(method);
+    await dialog.getByRole('button', { name: 'Mark paid' }).click();
+    await expect(admin.getByText('Marked paid')).toBeVisible();
+    await expect(row).toHaveCount(0); // gone from the queue of new requests
+    await admin.getByRole('tab', { name: 'Paid' }).click();
+    await expect(row.getByTestId('withdrawal-state')).toHaveText('Paid');
+    await admin.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(admin, 'admin-withdrawals-desktop');
+    await adminContext.close();
+
+    // The partner sees it paid, and the withdrawal in the ledger.
     await page.reload();
-    await expect(page.getByTestId('partner-pending')).toHaveText('$3.89', { timeout: 1000 });
-  }).toPass({ timeout: 15_000 });
-  await expect(page.getByTestId('partner-total-paying')).toHaveText('1');
-  await expect(page.getByTestId('partner-total-commission')).toHaveText('$3.89');
-  await page.goto(ROUTES.partnerTransactions);
-  const commission = page.getByTestId('partner-transaction').first();
-  await expect(commission).toContainText('Commission');
-  await expect(commission.getByTestId('partner-transaction-amount')).toHaveText('+$3.89');
-  await expect(commission.getByTestId('partner-transaction-state')).toContainText('Pending until');
+    await expect(request1.getByTestId('withdrawal-state')).toHaveText('Paid');
+    await page.goto(ROUTES.partnerTransactions);
+    await expect(page.getByTestId('partner-transaction').first()).toContainText('Withdrawal');
+    await expect(page.getByTestId('partner-transaction').first().getByTestId('partner-transaction-amount')).toHaveText('-$3.89');
 
-  // The hold ends: the amount is available, and the partner asks for it.
-  await page.goto(ROUTES.partnerWithdraw);
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByTestId('partner-available')).toHaveText('$3.89', { timeout: 1000 });
-  }).toPass({ timeout: (E2E_PARTNER_HOLD_S + 15) * 1000 });
-  const method = `IBAN DE89 3704 ${Date.now().toString().slice(-6)}`;
-  await page.getByLabel('Amount, USD').fill('5');
-  await page.getByLabel('Where to pay').fill(method);
-  await page.getByTestId('partner-withdraw-submit').click();
-  await expect(page.getByText('You have $3.89 available.')).toBeVisible();
-  await page.getByLabel('Amount, USD').fill('3.89');
-  await page.getByTestId('partner-withdraw-submit').click();
-  const request1 = page.getByTestId('withdrawal').filter({ hasText: method });
-  await expect(request1.getByTestId('withdrawal-state')).toHaveText('Requested');
-  await expect(page.getByTestId('partner-available')).toHaveText('$0.00');
-
-  // The admin finds it under Settings and marks it paid, after confirming.
-  const adminContext = await browser.newContext();
-  await adminContext.addCookies([{ name: AUTH_COOKIE, value: await adminToken(request, E2E_ADMIN_EMAIL), url: BASE_URL }]);
-  const admin = await adminContext.newPage();
-  await admin.goto(ROUTES.settings);
-  await admin.getByTestId('settings-withdrawals').click();
-  await expect(admin).toHaveURL(/\/settings\/withdrawals\/$/);
-  const row = admin.getByTestId('admin-withdrawal').filter({ hasText: method });
-  await expect(row).toContainText('$3.89');
-  await screenshot(admin, 'admin-withdrawals-phone');
-  await row.getByTestId('withdrawal-paid').click();
-  const dialog = admin.getByRole('alertdialog');
-  await expect(dialog).toContainText('Mark $3.89');
-  await expect(dialog).toContainText(method);
-  await dialog.getByRole('button', { name: 'Mark paid' }).click();
-  await expect(admin.getByText('Marked paid')).toBeVisible();
-  await expect(row).toHaveCount(0); // gone from the queue of new requests
-  await admin.getByRole('tab', { name: 'Paid' }).click();
-  await expect(row.getByTestId('withdrawal-state')).toHaveText('Paid');
-  await admin.setViewportSize({ width: 1280, height: 800 });
-  await screenshot(admin, 'admin-withdrawals-desktop');
-  await adminContext.close();
-
-  // The partner sees it paid, and the withdrawal in the ledger.
-  await page.reload();
-  await expect(request1.getByTestId('withdrawal-state')).toHaveText('Paid');
-  await page.goto(ROUTES.partnerTransactions);
-  await expect(page.getByTestId('partner-transaction').first()).toContainText('Withdrawal');
-  await expect(page.getByTestId('partner-transaction').first().getByTestId('partner-transaction-amount')).toHaveText('-$3.89');
-
-  // Every partner screen with these figures: phone in both languages and both browser themes, then desktop.
-  const screens = [...PARTNER_SCREENS, `/partner/dashboard/${link.uid}/`];
-  for (const language of ['en', 'ru'] as const) {
-    await page.context().addCookies([{ name: LANGUAGE_COOKIE, value: language, url: BASE_URL }]);
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      for (const path of screens) {
-        await page.goto(path);
-        await screenshot(page, `${language}-${scheme}-${slug(path)}`);
+    // Every partner screen with these figures: phone in both languages and both browser themes, then desktop.
+    const screens = [...PARTNER_SCREENS, `/partner/dashboard/${link.uid}/`];
+    for (const language of ['en', 'ru'] as const) {
+      await page.context().addCookies([{ name: LANGUAGE_COOKIE, value: language, url: BASE_URL }]);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const path of screens) {
+          await page.goto(path);
+          await screenshot(page, `${language}-${scheme}-${slug(path)}`);
+        }
       }
     }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  for (const path of screens) {
-    await page.goto(path);
-    await screenshot(page, `desktop-${slug(path)}`);
-  }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const path of screens) {
+      await page.goto(path);
+      await screenshot(page, `desktop-${slug(path)}`);
+    }
+  });
 });
 
 test('the partner screens inside Telegram, light and dark: a new partner is told to share the link', async ({ page }) => {

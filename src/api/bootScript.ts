@@ -33,6 +33,8 @@ export interface BootPlan {
   screens: Array<{ path: string; session: boolean; chunks: string[]; messages: string[]; requests: string[] }>;
   /** Valid values of ?period= ('all' when absent or unknown). */
   periods: string[];
+  /** Pages whose ?token= is not a sign-in token (the signed cancel link: state/token.ts). */
+  notSignInTokenPaths: string[];
 }
 
 /** What the boot script leaves for the app: each early request by its path, and when it was sent. */
@@ -68,7 +70,7 @@ export function landingBoot(plan: BootPlan): void {
   } catch {
     // Storage can be blocked: only the hash counts then.
   }
-  const token = cookie('auth_token') || search.get('token');
+  const token = cookie('auth_token') || (plan.notSignInTokenPaths.indexOf(l.pathname) < 0 ? search.get('token') : null);
   let telegramLanguage = '';
   try {
     telegramLanguage = initData ? (JSON.parse(new URLSearchParams(initData).get('user') || '{}') as { language_code?: string }).language_code || '' : '';

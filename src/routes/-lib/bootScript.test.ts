@@ -3,6 +3,7 @@
 // request; and what it preloads must be the code and strings in the language the app will pick.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STATS_PERIODS } from '../../../contract/funnels';
+import { ROUTES } from '../../../contract/routes';
 import { LANDING_SCREENS, statsRequest } from '@/routes/-lib/landingScreens';
 import { landingBoot, type BootPlan, type EarlyRequests } from '@/api/bootScript';
 import { landingData } from '@/api/landingData';
@@ -20,6 +21,7 @@ const plan: BootPlan = {
   },
   screens: LANDING_SCREENS.map((screen) => ({ path: screen.path.source, session: screen.session, chunks: [`assets/${screen.messages[0]}-screen.js`], messages: screen.messages, requests: screen.requests })),
   periods: [...STATS_PERIODS],
+  notSignInTokenPaths: [ROUTES.cancel],
 };
 
 const fetched: Array<{ path: string; authorization: string }> = [];
@@ -87,6 +89,16 @@ describe('the boot script of index.html', () => {
     document.cookie = 'auth_token=tok123; path=/';
     boot('/content/funnels/42/?period=forever');
     expect(fetched.map((request) => request.path)).toContain(statsRequest(42, 'all', timeZone()));
+  });
+
+  it('the signed cancel link’s ?token= is not a sign-in: a visitor opening it asks for nothing', () => {
+    boot(`${ROUTES.cancel}?token=2.1.signature`);
+    expect(fetched).toEqual([]);
+  });
+
+  it('a ?token= elsewhere is a sign-in token, as state/token.ts takes it', () => {
+    boot('/content/panel/?token=tok456');
+    expect(fetched.map((request) => request.authorization)).toEqual(['Token tok456', 'Token tok456']);
   });
 
   it('a startapp launch asks only for the user: it lands on another screen', () => {
