@@ -1,39 +1,21 @@
 // The two halves joined in services.ts: a payment billing applies for a referred user becomes
 // the partner's pending commission (once, however often it is delivered), and its refund voids
 // it. The rules themselves are tested in http/partner/partner.test.ts, on services.partner.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API } from '../../contract/auth';
 import { PARTNER_API, REF_COOKIE, type PartnerBalances, type PartnerLink, type PartnerTransactionsPage } from '../../contract/partner';
-import { buildApp } from '../app';
 import type { BillingEvent } from '../billing/ports';
-import { createServices, type Services } from '../services';
-import { auth, createTestDb, GOOD_PASSWORD, post, recordingMailer, signedInUser, testClock, testConfig, uniqueEmail, type TestApp, type TestDb } from '../test/helpers';
+import type { Services } from '../services';
+import { auth, createTestAppWithServices, createTestDb, GOOD_PASSWORD, post, signedInUser, uniqueEmail, type TestApp, type TestDb } from '../test/helpers';
 
-const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 let testDb: TestDb;
-let t: TestApp;
+let t: TestApp & { services: Services };
 let services: Services;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  const config = testConfig({ partner: { commissionPercent: 30, holdSeconds: 14 * 86_400, minimumWithdrawal: { USD: 5000 } } });
-  const clock = testClock();
-  const mailer = recordingMailer();
-  services = createServices({ config, db: testDb.db, mailer, log: silentLog, now: clock.now });
-  const app = await buildApp({ config, db: testDb.db, mailer, logger: false, services });
-  await app.ready();
-  t = {
-    app,
-    db: testDb.db,
-    config,
-    mailer,
-    clock,
-    async close() {
-      await app.close();
-      rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+  t = await createTestAppWithServices(testDb.db, { partner: { commissionPercent: 30, holdSeconds: 14 * 86_400, minimumWithdrawal: { USD: 5000 } } });
+  services = t.services;
 });
 afterAll(async () => {
   await t?.close();

@@ -12,6 +12,7 @@ import { API } from '../../contract/auth';
 import { buildApp, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
 import { createDb, migrate, type Db } from '../db';
+import { createServices, type Services } from '../services';
 import type { Mailer, MailMessage } from '../mail/mailer';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL?.trim() || null;
@@ -158,6 +159,31 @@ export async function createTestApp(
     config,
     mailer,
     clock,
+    async close() {
+      await app.close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Like createTestApp, with the services built here on the test clock and handed back too: for
+ * tests that call a service directly (billing's payments, the partner programme's hooks).
+ */
+export async function createTestAppWithServices(db: Db, configOverrides: Partial<Config> = {}): Promise<TestApp & { services: Services }> {
+  const config = testConfig(configOverrides);
+  const clock = testClock();
+  const mailer = recordingMailer();
+  const services = createServices({ config, db, mailer, log: { info: () => {}, warn: () => {}, error: () => {} }, now: clock.now });
+  const app = await buildApp({ config, db, mailer, logger: false, services });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    mailer,
+    clock,
+    services,
     async close() {
       await app.close();
       rmSync(config.dataDir, { recursive: true, force: true });

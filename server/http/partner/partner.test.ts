@@ -3,7 +3,6 @@
 // states (pending → available after the hold; a refund voids it within the hold, claws it back
 // after), withdrawals (minimum, held amount, two at once, reject returns it, paid), ownership and
 // the admins' calls. Billing is not here: its PartnerHooks calls are made on services.partner.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/auth';
 import {
@@ -18,19 +17,17 @@ import {
 } from '../../../contract/partner';
 import { signInitData, type InitDataUser } from '../../../scripts/telegram/init-data';
 import { buildApp } from '../../app';
-import { createServices, type Services } from '../../services';
+import type { Services } from '../../services';
 import {
   auth,
+  createTestAppWithServices,
   createTestDb,
   expectJsonError,
   GOOD_PASSWORD,
   login,
   post,
-  recordingMailer,
   signedInUser,
   TEST_BOT_TOKEN,
-  testClock,
-  testConfig,
   uniqueEmail,
   type TestApp,
   type TestDb,
@@ -39,34 +36,18 @@ import {
 const DAY_S = 86_400;
 const HOLD_S = 14 * DAY_S;
 const ADMIN_EMAIL = 'partner-admin@example.com';
-const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 
 let testDb: TestDb;
-let t: TestApp;
+let t: TestApp & { services: Services };
 let services: Services;
 
 beforeAll(async () => {
   testDb = await createTestDb();
-  const config = testConfig({
+  t = await createTestAppWithServices(testDb.db, {
     adminEmails: [ADMIN_EMAIL],
     partner: { commissionPercent: 30, holdSeconds: HOLD_S, minimumWithdrawal: { XTR: 1000, USD: 5000 } },
   });
-  const clock = testClock();
-  const mailer = recordingMailer();
-  services = createServices({ config, db: testDb.db, mailer, log: silentLog, now: clock.now });
-  const app = await buildApp({ config, db: testDb.db, mailer, logger: false, services });
-  await app.ready();
-  t = {
-    app,
-    db: testDb.db,
-    config,
-    mailer,
-    clock,
-    async close() {
-      await app.close();
-      rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+  services = t.services;
 });
 afterAll(async () => {
   await t?.close();
