@@ -59,7 +59,8 @@ export function PartnerChart({ days }: { days: PartnerDay[] }) {
             legend: { show: true },
             scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
             axes: [
-              { ...axis, values: (_u, ticks) => ticks.map((ts) => dayFormat.format(new Date(ts * 1000))) },
+              // Room for a Russian day ("12 нояб.") between ticks: the default 50 px let them touch.
+              { ...axis, space: 72, values: (_u, ticks) => ticks.map((ts) => dayFormat.format(new Date(ts * 1000))) },
               { ...axis, size: 40, values: (_u, ticks) => ticks.map((value) => (Number.isInteger(value) ? String(value) : '')) },
             ],
             series: [
