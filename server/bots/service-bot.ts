@@ -89,6 +89,29 @@ function inFlightTasks(onError: (error: unknown) => void): InFlight {
   };
 }
 
+/**
+ * Pre-checkout answers on the wire at once. A burst of a thousand would otherwise open a thousand
+ * connections to Telegram together (each a TLS handshake there), and the last ones in would wait
+ * for all the others; a few dozen warm keep-alive connections carry them faster.
+ */
+export const PRE_CHECKOUT_ANSWERS_IN_FLIGHT = 32;
+
+/** Runs at most `limit` of the calls given to it at once; the others wait their turn, in order. */
+function concurrencyLimit(limit: number): <T>(call: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: Array<() => void> = [];
+  return async (call) => {
+    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    running += 1;
+    try {
+      return await call();
+    } finally {
+      running -= 1;
+      queue.shift()?.();
+    }
+  };
+}
+
 /** Backoff while the database cannot take a payment: the update stays unconfirmed meanwhile. */
 const RECORD_RETRY_MS = [250, 500, 1000, 2000, 4000, 8000, 15_000];
 
@@ -118,6 +141,7 @@ async function untilRecorded(record: () => Promise<unknown>, signal: AbortSignal
  */
 export function serviceBotPayments(stars: StarsService, inFlight: InFlight, signal: AbortSignal = new AbortController().signal): Composer<Context> {
   const behaviour = new Composer();
+  const answerSlot = concurrencyLimit(PRE_CHECKOUT_ANSWERS_IN_FLIGHT);
   behaviour.on('pre_checkout_query', (ctx) => {
     const query = ctx.preCheckoutQuery;
     inFlight.run(async () => {
@@ -126,11 +150,11 @@ export function serviceBotPayments(stars: StarsService, inFlight: InFlight, sign
       try {
         decision = await stars.checkPreCheckout(query);
       } catch (error) {
-        await ctx.answerPreCheckoutQuery(false, { error_message: refused.try_again });
+        await answerSlot(() => ctx.answerPreCheckoutQuery(false, { error_message: refused.try_again }));
         throw error;
       }
-      if (decision.ok) await ctx.answerPreCheckoutQuery(true);
-      else await ctx.answerPreCheckoutQuery(false, { error_message: refused[decision.reason] });
+      if (decision.ok) await answerSlot(() => ctx.answerPreCheckoutQuery(true));
+      else await answerSlot(() => ctx.answerPreCheckoutQuery(false, { error_message: refused[decision.reason] }));
     });
   });
   behaviour.on('message:successful_payment', async (ctx) => {
