@@ -21,7 +21,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import { loggableError } from '../db/errors';
 import { rawSql } from '../db/raw';
-import { billingEvents, funnels, plans, subscriptions, type PlanRow } from '../db/schema';
+import { billingEvents, funnels, plans, subscriptions, type PlanRow, type SubscriptionRow } from '../db/schema';
 import { invalidField, invalidFields, notFound, paymentRequired, unavailable, type DomainMessage } from '../domain-error';
 import type { FunnelRuntimePort } from '../funnels/runtime-port';
 import { pauseOwnersMailingsForBilling, resumeOwnersMailingsFromBilling } from '../mailings/state';
@@ -37,7 +37,7 @@ import {
   type Entitlements,
 } from './entitlements';
 import { BILLING_ERRORS } from './errors';
-import type { GraceNoticeSender } from './notices';
+import type { GraceNoticeSender, SubscriptionActiveNoticeSender } from './notices';
 import { noPartnerHooks, type BillingEvent, type GateOptions, type PartnerHooks, type PaymentMethodPort, type PaymentMethodPorts } from './ports';
 import type { PaymentMethod, PlanLimits } from '../../contract/billing';
 
@@ -62,6 +62,10 @@ export interface BillingServiceDeps {
   paymentMethods?: PaymentMethodPorts;
   /** Tells the owner that the grace period began (none: nobody is told, as in API-only tests). */
   graceNotice?: GraceNoticeSender;
+  /** Tells the owner that a payment started their subscription, with its cancel link (none: nobody is told). */
+  activeNotice?: SubscriptionActiveNoticeSender;
+  /** Runs work after the answer (services.ts: its background tasks); none: awaited in place. */
+  background?: (task: () => Promise<void>) => void;
 }
 
 /** What billing stopped or paused for one user (or resumed). */
@@ -130,6 +134,8 @@ export function createBillingService(deps: BillingServiceDeps) {
       grace_until: sub ? sub.graceUntil.toISOString() : null,
       limits: ent.limits,
       usage: ent.usage,
+      // While it renews (in its paid period or its grace) there is a renewal to cancel.
+      cancel_url: sub && sub.renews && now() < sub.graceUntil ? linkFor(userId, sub.cancelGeneration) : null,
     };
   }
 
@@ -177,7 +183,7 @@ export function createBillingService(deps: BillingServiceDeps) {
    */
   async function applyEvent(event: BillingEvent): Promise<{ applied: boolean }> {
     const at = now();
-    const applied = await orm.transaction(async (tx) => {
+    const outcome = await orm.transaction(async (tx) => {
       const inserted = await tx
         .insert(billingEvents)
         .values({
@@ -195,10 +201,13 @@ export function createBillingService(deps: BillingServiceDeps) {
         })
         .onConflictDoNothing({ target: billingEvents.key })
         .returning({ id: billingEvents.id });
-      if (inserted.length === 0) return false;
+      if (inserted.length === 0) return { applied: false, started: null };
       await changeSubscription(tx, event, at);
-      return true;
+      // A first payment starts a subscription: the one its notice (and cancel link) is for.
+      const [started] = event.kind === 'payment' ? await tx.select().from(subscriptions).where(eq(subscriptions.userId, event.userId)).limit(1) : [];
+      return { applied: true, started: started ?? null };
     });
+    const { applied, started } = outcome;
     if (!applied) return { applied };
     if (event.kind === 'payment' || event.kind === 'renewal') {
       await tellPartner(() => partnerHooks.onPayment({ payerUserId: event.userId, paymentKey: event.key, amount: event.amount, currency: event.currency, at }), event.key);
@@ -207,7 +216,29 @@ export function createBillingService(deps: BillingServiceDeps) {
       await tellPartner(() => partnerHooks.onRefund({ payerUserId: event.userId, paymentKey, at }), event.key);
     }
     await settle(event.userId);
+    if (started) tellStarted(started);
     return { applied };
+  }
+
+  /** "Subscription active", after commit, once per applied first payment; a failure is logged, the payment stands. */
+  function tellStarted(started: SubscriptionRow): void {
+    const send = deps.activeNotice;
+    if (!send) return;
+    const task = async () => {
+      try {
+        const [plan] = started.planId ? await orm.select({ title: plans.title }).from(plans).where(eq(plans.id, started.planId)).limit(1) : [];
+        await send(started.userId, {
+          planTitle: plan?.title ?? '',
+          method: started.method,
+          paidUntil: started.paidUntil,
+          cancelLink: linkFor(started.userId, started.cancelGeneration),
+        });
+      } catch (error) {
+        log.warn({ error: loggableError(error), user_id: started.userId }, 'the "subscription active" notice failed');
+      }
+    };
+    if (deps.background) deps.background(task);
+    else void task();
   }
 
   async function tellPartner(call: () => Promise<void>, key: string): Promise<void> {
@@ -314,7 +345,11 @@ export function createBillingService(deps: BillingServiceDeps) {
   /** The signed link to /cancel/ for the user's present subscription (an older one's link stops working). */
   async function cancelLink(userId: number): Promise<string> {
     const [current] = await orm.select({ generation: subscriptions.cancelGeneration }).from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1);
-    const token = signCancelToken(config.secretKey, { userId, generation: current?.generation ?? 0 });
+    return linkFor(userId, current?.generation ?? 0);
+  }
+
+  function linkFor(userId: number, generation: number): string {
+    const token = signCancelToken(config.secretKey, { userId, generation });
     return `${config.publicUrl}${CANCEL_ROUTE}?token=${encodeURIComponent(token)}`;
   }
 
