@@ -24,6 +24,8 @@ let app: FastifyInstance;
 let harness: TestApp;
 let telegramIds = 7_300_000;
 let keys = 0;
+/** What the services logged as warnings (a channel that failed). */
+const warnings: string[] = [];
 
 const CANCEL_LINK = /https:\/\/funnels\.test\/cancel\/\?token=[A-Za-z0-9._%-]+/;
 
@@ -46,7 +48,8 @@ beforeAll(async () => {
   };
   const quiet = () => undefined;
   const clock = testClock();
-  services = createServices({ config, db: testDb.db, mailer, log: { info: quiet, warn: quiet, error: quiet }, now: clock.now });
+  const log = { info: quiet, warn: (_object: object, message: string) => void warnings.push(message), error: quiet };
+  services = createServices({ config, db: testDb.db, mailer, log, now: clock.now });
   // The charges here were never made in the fake: Telegram's side of cancelling is stars.test.ts's.
   services.billing.registerPaymentMethod('stars', { async cancelRenewal() {} });
   app = await buildApp({ config, db: testDb.db, mailer, services, logger: false, now: clock.now });
@@ -61,12 +64,12 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** A signed-in owner with a Telegram identity who has written to the service bot. */
-async function owner(language: 'en' | 'ru' = 'en'): Promise<{ id: number; key: string; email: string; telegramId: number }> {
+/** A signed-in owner with a Telegram identity who has written to the service bot (unless `started` is false). */
+async function owner(language: 'en' | 'ru' = 'en', started = true): Promise<{ id: number; key: string; email: string; telegramId: number }> {
   const { id, key, email } = await signedInUser(harness);
   telegramIds += 1;
   await testDb.db.query('update users set language = $3, telegram_id = $2 where id = $1', [id, telegramIds, language]);
-  fake.sendUserMessage(TEST_BOT_TOKEN, { from: { id: telegramIds, first_name: 'Owner' }, text: '/start' });
+  if (started) fake.sendUserMessage(TEST_BOT_TOKEN, { from: { id: telegramIds, first_name: 'Owner' }, text: '/start' });
   return { id, key, email, telegramId: telegramIds };
 }
 
@@ -195,5 +198,17 @@ describe('"Subscription active" notice', () => {
     expect(mails.map((mail) => linkIn(mail.text)).sort()).toEqual([first, second].sort());
     await services.background.settle();
     expect(chat(telegramId).map((message) => linkIn(message.text)).sort()).toEqual([first, second].sort());
+  });
+
+  it('the service bot cannot reach the owner: the payment stands, the failure is logged, and the e-mail still goes', async () => {
+    const planId = await plan('Pro Quiet');
+    // Never wrote to the service bot: Telegram answers sendMessage with 400 chat not found.
+    const { id, key, email } = await owner('en', false);
+    expect(await services.billing.applyEvent(starsPayment(id, planId))).toEqual({ applied: true });
+    expect(await subscription(key)).toMatchObject({ state: 'active', plan: { id: planId } });
+    const [mail] = await eventually(() => activeMails(email, /subscription is active/), (mails) => mails.length === 1, 'the e-mail arrives');
+    expect(linkIn(mail.text)).toBe((await subscription(key)).cancel_url);
+    await services.background.settle();
+    expect(warnings).toContainEqual(expect.stringMatching(/could not send the "subscription active" notice by the service bot: .*chat not found/));
   });
 });
