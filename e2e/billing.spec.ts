@@ -73,7 +73,8 @@ async function cancelLinkFromServiceBot(request: APIRequestContext, telegramId: 
   await expect
     .poll(
       async () => {
-        const messages = (await (await request.get(`${FAKE}/control/bots/${SERVICE_BOT_TOKEN}/chats/${telegramId}/bot-messages`)).json()) as Array<{ text?: string }>;
+        const res = await request.get(`${FAKE}/control/bots/${SERVICE_BOT_TOKEN}/chats/${telegramId}/bot-messages`);
+        const messages = res.ok() ? ((await res.json()) as { result: Array<{ text?: string }> }).result : [];
         link = messages.map((message) => /(?:Cancel renewal|Отменить продление): (\S+)/.exec(message.text ?? '')?.[1] ?? '').find(Boolean) ?? '';
         return link;
       },
