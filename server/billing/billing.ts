@@ -64,7 +64,7 @@ export interface BillingServiceDeps {
   graceNotice?: GraceNoticeSender;
   /** Tells the owner that a payment started their subscription, with its cancel link (none: nobody is told). */
   activeNotice?: SubscriptionActiveNoticeSender;
-  /** Runs work after the answer (services.ts: its background tasks); none: awaited in place. */
+  /** Runs work after the answer (services.ts: its background tasks, settled on close); none: started, not awaited. */
   background?: (task: () => Promise<void>) => void;
 }
 
@@ -209,6 +209,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     });
     const { applied, started } = outcome;
     if (!applied) return { applied };
+    // First, so that nothing failing after the commit (partner, settle) loses it.
+    if (started) tellStarted(started);
     if (event.kind === 'payment' || event.kind === 'renewal') {
       await tellPartner(() => partnerHooks.onPayment({ payerUserId: event.userId, paymentKey: event.key, amount: event.amount, currency: event.currency, at }), event.key);
     } else if (event.kind === 'refund' && event.refundOfKey) {
@@ -216,7 +218,6 @@ export function createBillingService(deps: BillingServiceDeps) {
       await tellPartner(() => partnerHooks.onRefund({ payerUserId: event.userId, paymentKey, at }), event.key);
     }
     await settle(event.userId);
-    if (started) tellStarted(started);
     return { applied };
   }
 
