@@ -202,10 +202,9 @@ export function createBillingService(deps: BillingServiceDeps) {
         .onConflictDoNothing({ target: billingEvents.key })
         .returning({ id: billingEvents.id });
       if (inserted.length === 0) return { applied: false, started: null };
-      await changeSubscription(tx, event, at);
+      const changed = await changeSubscription(tx, event, at);
       // A first payment starts a subscription: the one its notice (and cancel link) is for.
-      const [started] = event.kind === 'payment' ? await tx.select().from(subscriptions).where(eq(subscriptions.userId, event.userId)).limit(1) : [];
-      return { applied: true, started: started ?? null };
+      return { applied: true, started: event.kind === 'payment' ? changed : null };
     });
     const { applied, started } = outcome;
     if (!applied) return { applied };
@@ -221,15 +220,17 @@ export function createBillingService(deps: BillingServiceDeps) {
     return { applied };
   }
 
+  /** The "subscription active" notices, one at a time: a burst of payments must not crowd out the answers to pre-checkouts. */
+  let noticeLane: Promise<void> = Promise.resolve();
+
   /** "Subscription active", after commit, once per applied first payment; a failure is logged, the payment stands. */
   function tellStarted(started: SubscriptionRow): void {
     const send = deps.activeNotice;
     if (!send) return;
     const task = async () => {
       try {
-        const [plan] = started.planId ? await orm.select({ title: plans.title }).from(plans).where(eq(plans.id, started.planId)).limit(1) : [];
         await send(started.userId, {
-          planTitle: plan?.title ?? '',
+          planId: started.planId,
           method: started.method,
           paidUntil: started.paidUntil,
           cancelLink: linkFor(started.userId, started.cancelGeneration),
@@ -238,8 +239,10 @@ export function createBillingService(deps: BillingServiceDeps) {
         log.warn({ error: loggableError(error), user_id: started.userId }, 'the "subscription active" notice failed');
       }
     };
-    if (deps.background) deps.background(task);
-    else void task();
+    const queued = noticeLane.then(task);
+    noticeLane = queued;
+    if (deps.background) deps.background(() => queued);
+    else void queued;
   }
 
   async function tellPartner(call: () => Promise<void>, key: string): Promise<void> {
@@ -252,7 +255,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     }
   }
 
-  async function changeSubscription(tx: BillingWriter, event: BillingEvent, at: Date): Promise<void> {
+  /** Changes the user's subscription; a payment or renewal returns the row as it now is. */
+  async function changeSubscription(tx: BillingWriter, event: BillingEvent, at: Date): Promise<SubscriptionRow | null> {
     const userId = event.userId;
     if (event.kind === 'payment' || event.kind === 'renewal') {
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).for('update');
@@ -261,7 +265,9 @@ export function createBillingService(deps: BillingServiceDeps) {
       const graceUntil = new Date(paidUntil.getTime() + GRACE_MS);
       const firstPayment = event.kind === 'payment';
       if (!current) {
-        await tx.insert(subscriptions).values({
+        const [inserted] = await tx
+          .insert(subscriptions)
+          .values({
           userId,
           planId: event.planId,
           method: event.method,
@@ -271,10 +277,11 @@ export function createBillingService(deps: BillingServiceDeps) {
           externalId: event.externalId ?? null,
           cancelGeneration: 1,
           updatedAt: at,
-        });
-        return;
+          })
+          .returning();
+        return inserted;
       }
-      await tx
+      const [updated] = await tx
         .update(subscriptions)
         .set({
           planId: event.planId ?? current.planId,
@@ -287,8 +294,9 @@ export function createBillingService(deps: BillingServiceDeps) {
           cancelGeneration: firstPayment ? current.cancelGeneration + 1 : current.cancelGeneration,
           updatedAt: at,
         })
-        .where(eq(subscriptions.userId, userId));
-      return;
+        .where(eq(subscriptions.userId, userId))
+        .returning();
+      return updated;
     }
     if (event.kind === 'refund') {
       // The period ends now, without grace: what was given back was the access.
@@ -296,9 +304,10 @@ export function createBillingService(deps: BillingServiceDeps) {
         .update(subscriptions)
         .set({ paidUntil: sql`least(${subscriptions.paidUntil}, ${at})`, graceUntil: at, renews: false, updatedAt: at })
         .where(eq(subscriptions.userId, userId));
-      return;
+      return null;
     }
     await tx.update(subscriptions).set({ renews: false, updatedAt: at }).where(eq(subscriptions.userId, userId));
+    return null;
   }
 
   // --- cancelling -----------------------------------------------------------------------------

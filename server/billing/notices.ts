@@ -104,13 +104,14 @@ interface OwnerMessage {
   links: string[];
 }
 
-/** Sends `compose(language)` to the user by the service bot and by e-mail (`what` names it in the log). */
+const OWNER_QUERY = 'select email, language, telegram_id from users where id = $1';
+
+/** Sends `compose(owner)` to the owner by the service bot and by e-mail (`what` names it in the log). */
 function tellOwner(deps: NoticeDeps, what: string) {
-  const { db, serviceBot, mailer, log } = deps;
-  return async (userId: number, compose: (language: Language) => OwnerMessage): Promise<void> => {
-    const [owner] = await db.query<NoticeOwner>('select email, language, telegram_id from users where id = $1', [userId]);
+  const { serviceBot, mailer, log } = deps;
+  return async <Owner extends NoticeOwner>(userId: number, owner: Owner | undefined, compose: (owner: Owner) => OwnerMessage): Promise<void> => {
     if (!owner) return;
-    const message = compose(owner.language);
+    const message = compose(owner);
     const sends: Promise<void>[] = [];
     if (serviceBot && owner.telegram_id !== null) {
       // Telegram opens Mini App buttons on https addresses only; elsewhere the link ends the text.
@@ -138,8 +139,9 @@ function tellOwner(deps: NoticeDeps, what: string) {
 /** Sends a grace notice to a user by the service bot and by e-mail. */
 export function graceNoticeSender(deps: NoticeDeps): GraceNoticeSender {
   const tell = tellOwner(deps, 'grace notice');
-  return (userId, notice) =>
-    tell(userId, (language) => {
+  return async (userId, notice) => {
+    const [owner] = await deps.db.query<NoticeOwner>(OWNER_QUERY, [userId]);
+    await tell(userId, owner, ({ language }) => {
       const rendered = renderGraceNotice(language, notice);
       return {
         chat: rendered.chat,
@@ -148,12 +150,13 @@ export function graceNoticeSender(deps: NoticeDeps): GraceNoticeSender {
         links: [notice.subscribeLink, ...(notice.cancelLink ? [notice.cancelLink] : [])],
       };
     });
+  };
 }
 
 // --- "Subscription active" ------------------------------------------------------------------------
 
 export interface SubscriptionActiveNotice {
-  planTitle: string;
+  planId: number | null;
   method: PaymentMethod;
   paidUntil: Date;
   /** The signed cancel link of this subscription. */
@@ -162,7 +165,10 @@ export interface SubscriptionActiveNotice {
 
 export type SubscriptionActiveNoticeSender = (userId: number, notice: SubscriptionActiveNotice) => Promise<void>;
 
-const ACTIVE_WORDING: Record<Language, (notice: SubscriptionActiveNotice) => { subject: string; paragraphs: string[]; cancel: string }> = {
+/** What the wording needs: the notice, with its plan's title. */
+type SubscriptionActiveWords = Omit<SubscriptionActiveNotice, 'planId'> & { planTitle: string };
+
+const ACTIVE_WORDING: Record<Language, (notice: SubscriptionActiveWords) => { subject: string; paragraphs: string[]; cancel: string }> = {
   en: (notice) => ({
     subject: `Your ${SITE_NAME} subscription is active`,
     paragraphs: [
@@ -187,7 +193,7 @@ const ACTIVE_WORDING: Record<Language, (notice: SubscriptionActiveNotice) => { s
   }),
 };
 
-export function renderSubscriptionActiveNotice(language: Language, notice: SubscriptionActiveNotice): { chat: string; mail: MailContent } {
+export function renderSubscriptionActiveNotice(language: Language, notice: SubscriptionActiveWords): { chat: string; mail: MailContent } {
   const words = (ACTIVE_WORDING[language] ?? ACTIVE_WORDING.en)(notice);
   const signature = SIGNATURE[language] ?? SIGNATURE.en;
   const cancelLine = `${words.cancel}: ${notice.cancelLink}`;
@@ -208,11 +214,17 @@ ${words.paragraphs.map((p) => `  <p>${escapeHtml(p)}</p>`).join('\n')}
 /** Sends "Subscription active" to a user by the service bot and by e-mail (the cancel link in the text: no button). */
 export function subscriptionActiveNoticeSender(deps: NoticeDeps): SubscriptionActiveNoticeSender {
   const tell = tellOwner(deps, '"subscription active" notice');
-  return (userId, notice) =>
-    tell(userId, (language) => {
-      const rendered = renderSubscriptionActiveNotice(language, notice);
+  return async (userId, { planId, ...notice }) => {
+    // One statement for the owner and the plan's title.
+    const [owner] = await deps.db.query<NoticeOwner & { plan_title: string | null }>(
+      'select u.email, u.language, u.telegram_id, p.title as plan_title from users u left join plans p on p.id = $2 where u.id = $1',
+      [userId, planId],
+    );
+    await tell(userId, owner, ({ language, plan_title }) => {
+      const rendered = renderSubscriptionActiveNotice(language, { ...notice, planTitle: plan_title ?? '' });
       return { chat: rendered.chat, button: null, mail: rendered.mail, links: [notice.cancelLink] };
     });
+  };
 }
 
 function describe(error: unknown): string {
