@@ -1,20 +1,18 @@
 // The subscription as its user meets it, in Chromium against the real server and the fake Bot API:
 // on the free plan a mailing is refused with the 'Subscription isn't active' alert; inside the
 // emulated Mini App they pay with Stars (the test plays Telegram's payment sheet: it pays through
-// the fake and closes the sheet with its status) and the limit is gone; then they cancel the
-// renewal from the signed link. Each paid plan made here is archived at the end: a paid plan turns
+// the fake and closes the sheet with its status) and the limit is gone; the service bot's
+// "Subscription active" notice and Settings carry the signed cancel link, and they cancel the
+// renewal from it. Each paid plan made here is archived at the end: a paid plan turns
 // gating on for every user of the shared e2e server.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { API } from '../contract/auth';
 import { AUTH_COOKIE, LANGUAGE_COOKIE } from '../contract/constants';
 import { BILLING_API, type Subscription } from '../contract/billing';
 import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API, type Mailing } from '../contract/mailings';
-import { signCancelToken } from '../server/billing/cancel-token';
 import { adminToken, createActiveUser, loginToken, newUser } from './support/api';
 import { FAKE, fakeBot } from './support/builder';
-import { BASE_URL, E2E_ADMIN_EMAIL, E2E_DATA_DIR } from './support/env';
+import { BASE_URL, E2E_ADMIN_EMAIL, SERVICE_BOT_TOKEN } from './support/env';
 import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
 import { expect, failedRequest, test, type APIRequestContext, type Page } from './support/test';
 
@@ -69,13 +67,21 @@ async function openedInvoiceSlug(page: Page): Promise<string> {
 }
 
 /** The signed link the e-mail and the bot carry, as the server makes it (its secret, the subscription's generation). */
-async function cancelLinkOf(request: APIRequestContext, userId: number): Promise<string> {
-  const secret = readFileSync(path.join(E2E_DATA_DIR, 'secret_key'), 'utf8').trim();
-  for (let generation = 1; generation <= 5; generation += 1) {
-    const token = signCancelToken(secret, { userId, generation });
-    if ((await request.get(BILLING_API.cancel, { params: { token } })).ok()) return `${BASE_URL}/cancel/?token=${encodeURIComponent(token)}`;
-  }
-  throw new Error('No cancel token of this user is accepted');
+/** The cancel link of the "Subscription active" notice the service bot sent this Telegram user. */
+async function cancelLinkFromServiceBot(request: APIRequestContext, telegramId: number): Promise<string> {
+  let link = '';
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`${FAKE}/control/bots/${SERVICE_BOT_TOKEN}/chats/${telegramId}/bot-messages`);
+        const messages = res.ok() ? ((await res.json()) as { result: Array<{ text?: string }> }).result : [];
+        link = messages.map((message) => /(?:Cancel renewal|Отменить продление): (\S+)/.exec(message.text ?? '')?.[1] ?? '').find(Boolean) ?? '';
+        return link;
+      },
+      { timeout: 30_000 },
+    )
+    .toMatch(/\/cancel\/\?token=/);
+  return link;
 }
 
 test('a free user meets the limit, pays with Stars in the Mini App, the limit is gone, and cancels from the signed link', async ({ page, request, allowConsoleError }) => {
@@ -130,8 +136,15 @@ test('a free user meets the limit, pays with Stars in the Mini App, the limit is
     await expect(page.getByTestId('mailing-state')).toHaveText(/Sending|Finished/, { timeout: 30_000 });
     await expect(page.getByRole('alertdialog', { name: "Subscription isn't active" })).toHaveCount(0);
 
-    // The signed link from the e-mail or the bot, opened in a browser without signing in.
-    const link = await cancelLinkOf(request, me.id);
+    // The service bot's "Subscription active" notice carries the signed link; Settings links to the same one.
+    const link = await cancelLinkFromServiceBot(request, person.id);
+    expect(link.startsWith(`${BASE_URL}/cancel/?token=${me.id}.`)).toBe(true);
+    await page.goto('/settings/');
+    const settingsCancel = page.getByTestId('settings-cancel-renewal');
+    await expect(settingsCancel).toContainText('Cancel renewal');
+    expect(new URL(await settingsCancel.getAttribute('href') ?? '', BASE_URL).searchParams.get('token')).toBe(new URL(link).searchParams.get('token'));
+
+    // The signed link, opened in a browser without signing in.
     const browser = await page.context().newPage();
     await browser.goto(link);
     await expect(browser.getByRole('heading', { name: 'Cancel subscription' })).toBeVisible();

@@ -10,7 +10,7 @@ import { createAccountService } from './accounts/accounts';
 import { createBillingService } from './billing/billing';
 import { createCardPayments } from './billing/card/card';
 import { createStripeProvider } from './billing/card/stripe';
-import { graceNoticeSender } from './billing/notices';
+import { graceNoticeSender, subscriptionActiveNoticeSender } from './billing/notices';
 import { createStarsService } from './billing/stars';
 import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
@@ -107,6 +107,8 @@ export function createServices(deps: ServiceDeps) {
     wake: () => deps.deliveries?.wake(),
     paymentMethods: { stars: starsCancelPort({ db, serviceBot }) },
     graceNotice: graceNoticeSender({ db, serviceBot, mailer, log }),
+    activeNotice: subscriptionActiveNoticeSender({ db, serviceBot, mailer, log }),
+    background: (task) => background.run(task),
     partnerHooks: partner,
   });
   // Card payments (Stripe, or its local fake): off without STRIPE_SECRET_KEY.

@@ -56,6 +56,8 @@ export const SubscriptionSchema = Type.Object({
   /** What applies now (the plan's in active/cancelled/grace, the free plan's otherwise; all open when ungated). */
   limits: PlanLimitsSchema,
   usage: UsageSchema,
+  /** The signed link to /cancel/ for this subscription while it renews; null when there is no renewal to cancel. */
+  cancel_url: Nullable(Text()),
 });
 export type Subscription = Static<typeof SubscriptionSchema>;
 

@@ -246,6 +246,8 @@ describe('billing', () => {
     const plan = await paidPlan();
     const { id, key, email } = await newUser();
     await services.billing.applyEvent(starsEvent(id, plan.id, 'payment'));
+    // The payment's own notice comes first (subscription-notice.test.ts covers it).
+    expect((await env.t.mailer.next(email)).subject).toMatch(/subscription is active/);
     const one = await runnableFunnel(key);
     const two = await runnableFunnel(key);
     ok(await call(env, key, 'POST', FUNNELS_API.run(one.id)));
@@ -398,11 +400,14 @@ describe('billing', () => {
     await env.t.db.query(`update users set language = 'ru', telegram_id = $2 where id = $1`, [id, telegramId]);
     env.fake.sendUserMessage(TEST_BOT_TOKEN, { from: { id: telegramId, first_name: 'Аня' }, text: '/start' });
     await services.billing.applyEvent(starsEvent(id, plan.id, 'payment'));
+    const chat = () => env.fake.botMessages(TEST_BOT_TOKEN, telegramId);
+    // The payment's own notice first (subscription-notice.test.ts covers it).
+    await eventually(chat, (messages) => messages.length === 1, 'the "subscription active" notice');
+    expect((await env.t.mailer.next(email)).subject).toContain('Подписка Funnels оформлена');
     env.t.clock.advance(30 * DAY_S + 60);
     await services.billing.sweep();
     await services.billing.sweep();
-    const chat = () => env.fake.botMessages(TEST_BOT_TOKEN, telegramId);
-    const [message] = await eventually(chat, (messages) => messages.length === 1, 'the service bot tells the owner');
+    const [, message] = await eventually(chat, (messages) => messages.length === 2, 'the service bot tells the owner');
     expect(message.text).toContain('Оплаченный период подписки');
     expect(message.text).toContain('3 дня');
     const button = message.reply_markup?.inline_keyboard.flat()[0];
@@ -411,7 +416,7 @@ describe('billing', () => {
     const mail = await env.t.mailer.next(email);
     expect(mail.subject).toContain('Подписка закончилась');
     expect(mail.text).toContain('https://funnels.test/cancel/?token=');
-    expect(chat()).toHaveLength(1);
+    expect(chat()).toHaveLength(2);
   });
 
   it('three runs at once on the free plan: exactly one bot runs', async () => {

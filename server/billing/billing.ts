@@ -21,7 +21,7 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import { loggableError } from '../db/errors';
 import { rawSql } from '../db/raw';
-import { billingEvents, funnels, plans, subscriptions, type PlanRow } from '../db/schema';
+import { billingEvents, funnels, plans, subscriptions, type PlanRow, type SubscriptionRow } from '../db/schema';
 import { invalidField, invalidFields, notFound, paymentRequired, unavailable, type DomainMessage } from '../domain-error';
 import type { FunnelRuntimePort } from '../funnels/runtime-port';
 import { pauseOwnersMailingsForBilling, resumeOwnersMailingsFromBilling } from '../mailings/state';
@@ -37,7 +37,7 @@ import {
   type Entitlements,
 } from './entitlements';
 import { BILLING_ERRORS } from './errors';
-import type { GraceNoticeSender } from './notices';
+import type { GraceNoticeSender, SubscriptionActiveNoticeSender } from './notices';
 import { noPartnerHooks, type BillingEvent, type GateOptions, type PartnerHooks, type PaymentMethodPort, type PaymentMethodPorts } from './ports';
 import type { PaymentMethod, PlanLimits } from '../../contract/billing';
 
@@ -62,6 +62,10 @@ export interface BillingServiceDeps {
   paymentMethods?: PaymentMethodPorts;
   /** Tells the owner that the grace period began (none: nobody is told, as in API-only tests). */
   graceNotice?: GraceNoticeSender;
+  /** Tells the owner that a payment started their subscription, with its cancel link (none: nobody is told). */
+  activeNotice?: SubscriptionActiveNoticeSender;
+  /** Runs work after the answer (services.ts: its background tasks, settled on close); none: started, not awaited. */
+  background?: (task: () => Promise<void>) => void;
 }
 
 /** What billing stopped or paused for one user (or resumed). */
@@ -130,6 +134,8 @@ export function createBillingService(deps: BillingServiceDeps) {
       grace_until: sub ? sub.graceUntil.toISOString() : null,
       limits: ent.limits,
       usage: ent.usage,
+      // While it renews (in its paid period or its grace) there is a renewal to cancel.
+      cancel_url: sub && sub.renews && now() < sub.graceUntil ? linkFor(userId, sub.cancelGeneration) : null,
     };
   }
 
@@ -177,7 +183,7 @@ export function createBillingService(deps: BillingServiceDeps) {
    */
   async function applyEvent(event: BillingEvent): Promise<{ applied: boolean }> {
     const at = now();
-    const applied = await orm.transaction(async (tx) => {
+    const outcome = await orm.transaction(async (tx) => {
       const inserted = await tx
         .insert(billingEvents)
         .values({
@@ -195,11 +201,15 @@ export function createBillingService(deps: BillingServiceDeps) {
         })
         .onConflictDoNothing({ target: billingEvents.key })
         .returning({ id: billingEvents.id });
-      if (inserted.length === 0) return false;
-      await changeSubscription(tx, event, at);
-      return true;
+      if (inserted.length === 0) return { applied: false, started: null };
+      const changed = await changeSubscription(tx, event, at);
+      // A first payment starts a subscription: the one its notice (and cancel link) is for.
+      return { applied: true, started: event.kind === 'payment' ? changed : null };
     });
+    const { applied, started } = outcome;
     if (!applied) return { applied };
+    // First, so that nothing failing after the commit (partner, settle) loses it.
+    if (started) tellStarted(started);
     if (event.kind === 'payment' || event.kind === 'renewal') {
       await tellPartner(() => partnerHooks.onPayment({ payerUserId: event.userId, paymentKey: event.key, amount: event.amount, currency: event.currency, at }), event.key);
     } else if (event.kind === 'refund' && event.refundOfKey) {
@@ -208,6 +218,31 @@ export function createBillingService(deps: BillingServiceDeps) {
     }
     await settle(event.userId);
     return { applied };
+  }
+
+  /** The "subscription active" notices, one at a time: a burst of payments must not crowd out the answers to pre-checkouts. */
+  let noticeLane: Promise<void> = Promise.resolve();
+
+  /** "Subscription active", after commit, once per applied first payment; a failure is logged, the payment stands. */
+  function tellStarted(started: SubscriptionRow): void {
+    const send = deps.activeNotice;
+    if (!send) return;
+    const task = async () => {
+      try {
+        await send(started.userId, {
+          planId: started.planId,
+          method: started.method,
+          paidUntil: started.paidUntil,
+          cancelLink: linkFor(started.userId, started.cancelGeneration),
+        });
+      } catch (error) {
+        log.warn({ error: loggableError(error), user_id: started.userId }, 'the "subscription active" notice failed');
+      }
+    };
+    const queued = noticeLane.then(task);
+    noticeLane = queued;
+    if (deps.background) deps.background(() => queued);
+    else void queued;
   }
 
   async function tellPartner(call: () => Promise<void>, key: string): Promise<void> {
@@ -220,7 +255,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     }
   }
 
-  async function changeSubscription(tx: BillingWriter, event: BillingEvent, at: Date): Promise<void> {
+  /** Changes the user's subscription; a payment or renewal returns the row as it now is. */
+  async function changeSubscription(tx: BillingWriter, event: BillingEvent, at: Date): Promise<SubscriptionRow | null> {
     const userId = event.userId;
     if (event.kind === 'payment' || event.kind === 'renewal') {
       const [current] = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).for('update');
@@ -229,7 +265,9 @@ export function createBillingService(deps: BillingServiceDeps) {
       const graceUntil = new Date(paidUntil.getTime() + GRACE_MS);
       const firstPayment = event.kind === 'payment';
       if (!current) {
-        await tx.insert(subscriptions).values({
+        const [inserted] = await tx
+          .insert(subscriptions)
+          .values({
           userId,
           planId: event.planId,
           method: event.method,
@@ -239,10 +277,11 @@ export function createBillingService(deps: BillingServiceDeps) {
           externalId: event.externalId ?? null,
           cancelGeneration: 1,
           updatedAt: at,
-        });
-        return;
+          })
+          .returning();
+        return inserted;
       }
-      await tx
+      const [updated] = await tx
         .update(subscriptions)
         .set({
           planId: event.planId ?? current.planId,
@@ -255,8 +294,9 @@ export function createBillingService(deps: BillingServiceDeps) {
           cancelGeneration: firstPayment ? current.cancelGeneration + 1 : current.cancelGeneration,
           updatedAt: at,
         })
-        .where(eq(subscriptions.userId, userId));
-      return;
+        .where(eq(subscriptions.userId, userId))
+        .returning();
+      return updated;
     }
     if (event.kind === 'refund') {
       // The period ends now, without grace: what was given back was the access.
@@ -264,9 +304,10 @@ export function createBillingService(deps: BillingServiceDeps) {
         .update(subscriptions)
         .set({ paidUntil: sql`least(${subscriptions.paidUntil}, ${at})`, graceUntil: at, renews: false, updatedAt: at })
         .where(eq(subscriptions.userId, userId));
-      return;
+      return null;
     }
     await tx.update(subscriptions).set({ renews: false, updatedAt: at }).where(eq(subscriptions.userId, userId));
+    return null;
   }
 
   // --- cancelling -----------------------------------------------------------------------------
@@ -314,7 +355,11 @@ export function createBillingService(deps: BillingServiceDeps) {
   /** The signed link to /cancel/ for the user's present subscription (an older one's link stops working). */
   async function cancelLink(userId: number): Promise<string> {
     const [current] = await orm.select({ generation: subscriptions.cancelGeneration }).from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1);
-    const token = signCancelToken(config.secretKey, { userId, generation: current?.generation ?? 0 });
+    return linkFor(userId, current?.generation ?? 0);
+  }
+
+  function linkFor(userId: number, generation: number): string {
+    const token = signCancelToken(config.secretKey, { userId, generation });
     return `${config.publicUrl}${CANCEL_ROUTE}?token=${encodeURIComponent(token)}`;
   }
 

@@ -1,9 +1,10 @@
-// The owner is told once when their subscription's paid period has passed and the grace period
-// began: by the service bot (when the account has a Telegram identity) and by e-mail (when it has
-// an address), in their language, with the link to subscribe again and, while it still renews,
-// the link to cancel. Worded like the other owner notices (server/mail/notices.ts); a channel that
-// fails is logged and the other still goes.
-import { GRACE_DAYS } from '../../contract/billing';
+// What billing tells the owner, by the service bot (when the account has a Telegram identity) and
+// by e-mail (when it has an address), in their language: once when a payment starts a
+// subscription ("Subscription active": the plan, paid until, how renewal works and the signed
+// cancel link), and once when its paid period has passed and the grace period began (the link to
+// subscribe again and, while it still renews, the link to cancel). Worded like the other owner
+// notices (server/mail/notices.ts); a channel that fails is logged and the other still goes.
+import { GRACE_DAYS, SUBSCRIPTION_PERIOD_DAYS, type PaymentMethod } from '../../contract/billing';
 import type { Language } from '../../contract/constants';
 import type { Db } from '../db';
 import type { Mailer } from '../mail/mailer';
@@ -80,48 +81,149 @@ export interface NoticeBot {
   ): Promise<unknown>;
 }
 
-/** Sends a grace notice to a user by the service bot and by e-mail. */
-export function graceNoticeSender({
-  db,
-  serviceBot,
-  mailer,
-  log,
-}: {
+interface NoticeOwner {
+  email: string | null;
+  language: Language;
+  telegram_id: number | string | null;
+}
+
+interface NoticeDeps {
   db: Db;
   /** null: no TELEGRAM_BOT_TOKEN, e-mail only. */
   serviceBot: NoticeBot | null;
   mailer: Mailer;
   log: BillingNoticeLog;
-}): GraceNoticeSender {
-  return async (userId, notice) => {
-    const [owner] = await db.query<{ email: string | null; language: Language; telegram_id: number | string | null }>(
-      'select email, language, telegram_id from users where id = $1',
-      [userId],
-    );
+}
+
+/** What one notice says on each channel, once the owner's language is known. */
+interface OwnerMessage {
+  chat: string;
+  /** A Mini App button under the chat message (Telegram opens https addresses only). */
+  button: { text: string; url: string } | null;
+  mail: MailContent;
+  links: string[];
+}
+
+const OWNER_QUERY = 'select email, language, telegram_id from users where id = $1';
+
+/** Sends `compose(owner)` to the owner by the service bot and by e-mail (`what` names it in the log). */
+function tellOwner(deps: NoticeDeps, what: string) {
+  const { serviceBot, mailer, log } = deps;
+  return async <Owner extends NoticeOwner>(userId: number, owner: Owner | undefined, compose: (owner: Owner) => OwnerMessage): Promise<void> => {
     if (!owner) return;
-    const rendered = renderGraceNotice(owner.language, notice);
+    const message = compose(owner);
     const sends: Promise<void>[] = [];
     if (serviceBot && owner.telegram_id !== null) {
       // Telegram opens Mini App buttons on https addresses only; elsewhere the link ends the text.
-      const https = notice.subscribeLink.startsWith('https://');
-      const text = https ? rendered.chat : `${rendered.chat}\n\n${notice.subscribeLink}`;
-      const markup = https ? { reply_markup: { inline_keyboard: [[{ text: rendered.button, web_app: { url: notice.subscribeLink } }]] } } : {};
+      const https = message.button?.url.startsWith('https://') ?? false;
+      const text = message.button && !https ? `${message.chat}\n\n${message.button.url}` : message.chat;
+      const markup = message.button && https ? { reply_markup: { inline_keyboard: [[{ text: message.button.text, web_app: { url: message.button.url } }]] } } : {};
       sends.push(
         serviceBot.sendMessage(Number(owner.telegram_id), text, markup).then(
           () => undefined,
-          (error: unknown) => log.warn({ user_id: userId }, `could not send the grace notice by the service bot: ${describe(error)}`),
+          (error: unknown) => log.warn({ user_id: userId }, `could not send the ${what} by the service bot: ${describe(error)}`),
         ),
       );
     }
     if (owner.email) {
-      const links = [notice.subscribeLink, ...(notice.cancelLink ? [notice.cancelLink] : [])];
       sends.push(
-        mailer.send({ to: owner.email, ...rendered.mail, links }).catch((error: unknown) => {
-          log.warn({ user_id: userId }, `could not e-mail the grace notice: ${describe(error)}`);
+        mailer.send({ to: owner.email, ...message.mail, links: message.links }).catch((error: unknown) => {
+          log.warn({ user_id: userId }, `could not e-mail the ${what}: ${describe(error)}`);
         }),
       );
     }
     await Promise.all(sends);
+  };
+}
+
+/** Sends a grace notice to a user by the service bot and by e-mail. */
+export function graceNoticeSender(deps: NoticeDeps): GraceNoticeSender {
+  const tell = tellOwner(deps, 'grace notice');
+  return async (userId, notice) => {
+    const [owner] = await deps.db.query<NoticeOwner>(OWNER_QUERY, [userId]);
+    await tell(userId, owner, ({ language }) => {
+      const rendered = renderGraceNotice(language, notice);
+      return {
+        chat: rendered.chat,
+        button: { text: rendered.button, url: notice.subscribeLink },
+        mail: rendered.mail,
+        links: [notice.subscribeLink, ...(notice.cancelLink ? [notice.cancelLink] : [])],
+      };
+    });
+  };
+}
+
+// --- "Subscription active" ------------------------------------------------------------------------
+
+export interface SubscriptionActiveNotice {
+  planId: number | null;
+  method: PaymentMethod;
+  paidUntil: Date;
+  /** The signed cancel link of this subscription. */
+  cancelLink: string;
+}
+
+export type SubscriptionActiveNoticeSender = (userId: number, notice: SubscriptionActiveNotice) => Promise<void>;
+
+/** What the wording needs: the notice, with its plan's title. */
+type SubscriptionActiveWords = Omit<SubscriptionActiveNotice, 'planId'> & { planTitle: string };
+
+const ACTIVE_WORDING: Record<Language, (notice: SubscriptionActiveWords) => { subject: string; paragraphs: string[]; cancel: string }> = {
+  en: (notice) => ({
+    subject: `Your ${SITE_NAME} subscription is active`,
+    paragraphs: [
+      `Thank you! Your subscription to the “${notice.planTitle}” plan is active, paid until ${day('en', notice.paidUntil)} (UTC).`,
+      notice.method === 'stars'
+        ? `It renews by itself every ${SUBSCRIPTION_PERIOD_DAYS} days: Telegram takes the same number of Stars from your balance at the end of each period.`
+        : `It renews by itself every ${SUBSCRIPTION_PERIOD_DAYS} days: your card is charged the same amount at the end of each period.`,
+      'If you cancel the renewal, everything stays available until the end of the paid period.',
+    ],
+    cancel: 'Cancel renewal',
+  }),
+  ru: (notice) => ({
+    subject: `Подписка ${SITE_NAME} оформлена`,
+    paragraphs: [
+      `Спасибо! Подписка на тариф «${notice.planTitle}» активна и оплачена до ${day('ru', notice.paidUntil)} (UTC).`,
+      notice.method === 'stars'
+        ? `Она продлевается сама каждые ${SUBSCRIPTION_PERIOD_DAYS} дней: в конце каждого периода Telegram спишет с баланса столько же звёзд.`
+        : `Она продлевается сама каждые ${SUBSCRIPTION_PERIOD_DAYS} дней: в конце каждого периода с карты спишется та же сумма.`,
+      'Если отменить продление, всё останется доступным до конца оплаченного периода.',
+    ],
+    cancel: 'Отменить продление',
+  }),
+};
+
+export function renderSubscriptionActiveNotice(language: Language, notice: SubscriptionActiveWords): { chat: string; mail: MailContent } {
+  const words = (ACTIVE_WORDING[language] ?? ACTIVE_WORDING.en)(notice);
+  const signature = SIGNATURE[language] ?? SIGNATURE.en;
+  const cancelLine = `${words.cancel}: ${notice.cancelLink}`;
+  const paragraphs = [...words.paragraphs, cancelLine];
+  const text = [...paragraphs.flatMap((p) => [p, '']), signature, ''].join('\n');
+  const html = `<!doctype html>
+<html lang="${language}">
+<body style="font-family: -apple-system, 'Segoe UI', Roboto, Arial, sans-serif; color: #1f2328; line-height: 1.5;">
+${words.paragraphs.map((p) => `  <p>${escapeHtml(p)}</p>`).join('\n')}
+  <p>${escapeHtml(words.cancel)}: <a href="${escapeHtml(notice.cancelLink)}">${escapeHtml(notice.cancelLink)}</a></p>
+  <p>${escapeHtml(signature)}</p>
+</body>
+</html>
+`;
+  return { chat: paragraphs.join('\n\n'), mail: { subject: words.subject, text, html } };
+}
+
+/** Sends "Subscription active" to a user by the service bot and by e-mail (the cancel link in the text: no button). */
+export function subscriptionActiveNoticeSender(deps: NoticeDeps): SubscriptionActiveNoticeSender {
+  const tell = tellOwner(deps, '"subscription active" notice');
+  return async (userId, { planId, ...notice }) => {
+    // One statement for the owner and the plan's title.
+    const [owner] = await deps.db.query<NoticeOwner & { plan_title: string | null }>(
+      'select u.email, u.language, u.telegram_id, p.title as plan_title from users u left join plans p on p.id = $2 where u.id = $1',
+      [userId, planId],
+    );
+    await tell(userId, owner, ({ language, plan_title }) => {
+      const rendered = renderSubscriptionActiveNotice(language, { ...notice, planTitle: plan_title ?? '' });
+      return { chat: rendered.chat, button: null, mail: rendered.mail, links: [notice.cancelLink] };
+    });
   };
 }
 

@@ -1,6 +1,7 @@
 // Settings' subscription section: the plan, usage against its limits (running funnels 1 / 1,
 // people 320 / 500, mailings and letters included or not), the grace period's end, the way to
-// change plan; and, for admins, the plans editor.
+// change plan, "Cancel renewal" (the signed cancel link) while it renews; and, for admins, the
+// plans editor.
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import type { Subscription } from '../../../contract/billing';
@@ -14,6 +15,8 @@ import './billing.css';
 export function SubscriptionSettings({ subscription, isAdmin }: { subscription: Subscription | null; isAdmin: boolean }) {
   const { t } = useTranslation();
   const paid = subscription?.state === 'active' || subscription?.state === 'cancelled' || subscription?.state === 'grace';
+  // The server's signed link, opened inside the app (its origin can differ from PUBLIC_URL in dev).
+  const cancelToken = subscription?.cancel_url ? new URL(subscription.cancel_url).searchParams.get('token') : null;
   return (
     <>
       {subscription ? (
@@ -34,6 +37,19 @@ export function SubscriptionSettings({ subscription, isAdmin }: { subscription: 
               title={paid ? t('subscribe.changePlan') : t('subscribe.choosePlan')}
             />
           </Link>
+          {cancelToken ? (
+            <Link to={ROUTES.cancel} search={{ token: cancelToken }} className="row" data-testid="settings-cancel-renewal">
+              <RowContent
+                icon={
+                  <RowIcon tint="red">
+                    <StarIcon />
+                  </RowIcon>
+                }
+                title={t('subscribe.cancelRenewal')}
+                description={t('subscribe.cancelRenewalText')}
+              />
+            </Link>
+          ) : null}
         </Section>
       ) : null}
       {isAdmin ? (
