@@ -111,7 +111,7 @@ describe('the route tree', () => {
     appStore.set(initDataAtom, 'query_id=1&hash=x');
     const totals = { clicks: 3, signups: 1, paying: 1, revenue: [{ amount: 1000, currency: 'USD' }], commission: [{ amount: 300, currency: 'USD' }] };
     const link = { uid: 'abcd1234', label: null, is_default: true, created_at: '2026-11-01T00:00:00Z', web_url: 'http://app.test/?ref=abcd1234', bot_url: null, app_url: null, totals };
-    const balance = { balances: [{ currency: 'USD', available: 0, pending: 300, debt: 0, minimum_withdrawal: 1000 }], commission_percent: 30, hold_days: 14, minimum_withdrawal: [] };
+    const balance = { balances: [{ currency: 'USD', available: 0, pending: 300, debt: 0, minimum_withdrawal: 1000 }], commission_percent: 30, hold_days: 14, hold_seconds: 14 * 86_400, minimum_withdrawal: [] };
     fakeFetch((request) => json(request.path === PARTNER_API.links ? [link] : request.path === PARTNER_API.balance ? balance : alice));
     const router = renderAt(ROUTES.partner);
     await waitFor(() => expect(router.state.location.pathname).toBe(ROUTES.partnerDashboard));

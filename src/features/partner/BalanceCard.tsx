@@ -2,11 +2,12 @@
 import { useTranslation } from 'react-i18next';
 import type { PartnerBalances } from '../../../contract/partner';
 import { formatMoney } from './format';
+import { holdWords } from './holdWords';
 
 /** Available and pending per currency; with nothing earned yet, the programme's terms instead. */
 export function BalanceCard({ balance }: { balance: PartnerBalances }) {
   const { t, i18n } = useTranslation();
-  const terms = t('partner.terms', { percent: balance.commission_percent, count: balance.hold_days });
+  const terms = t('partner.terms', { percent: balance.commission_percent, when: holdWords(balance.hold_seconds, t) });
   if (balance.balances.length === 0) {
     return (
       <div className="balance-card" data-testid="partner-balance">
