@@ -11,6 +11,7 @@ import { BILLING_API, type Subscription } from '../contract/billing';
 import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API, type Mailing } from '../contract/mailings';
 import { adminToken, createActiveUser, loginToken, newUser } from './support/api';
+import { withCardPlan } from './support/billing';
 import { FAKE, fakeBot } from './support/builder';
 import { BASE_URL, E2E_ADMIN_EMAIL, SERVICE_BOT_TOKEN } from './support/env';
 import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, startAsTelegramUser, telegramUser } from './support/telegram';
@@ -165,6 +166,34 @@ test('a free user meets the limit, pays with Stars in the Mini App, the limit is
   } finally {
     await request.patch(BILLING_API.adminPlan(planId), { headers: admin, data: { archived: true } });
   }
+});
+
+test('a gated action refused inside its dialog closes the dialog: the alert is the one thing on screen', async ({ page, request, context, allowConsoleError }) => {
+  test.setTimeout(90_000);
+  await withCardPlan(request, async () => {
+    const user = await createActiveUser(request, newUser('billing-dialog'));
+    const token = await loginToken(request, user);
+    const headers = { Authorization: `Token ${token}` };
+    const { funnelId, mailingId } = await draftMailing(request, headers);
+    allowConsoleError(failedRequest(402, MAILINGS_API.send(mailingId)));
+    await context.addCookies([{ name: AUTH_COOKIE, value: token, url: BASE_URL }]);
+    await page.goto(`/content/funnels/${funnelId}/mailings/${mailingId}/`);
+    await page.getByTestId('send-mailing').click();
+    const sendDialog = page.getByRole('alertdialog', { name: 'Send the mailing?' });
+    await sendDialog.getByRole('button', { name: 'Send now' }).click();
+
+    const alert = page.getByRole('alertdialog', { name: "Subscription isn't active" });
+    await expect(alert).toContainText('Subscribe to use all features');
+    await expect(sendDialog).toHaveCount(0);
+    await expect(page.getByRole('alertdialog')).toHaveCount(1);
+    // Nothing half-done: the mailing is still a draft.
+    const mailing = (await (await request.get(MAILINGS_API.mailing(mailingId), { headers })).json()) as Mailing;
+    expect(mailing.state).toBe('draft');
+
+    await alert.getByRole('button', { name: 'More details' }).click();
+    await expect(page).toHaveURL(/\/subscribe\/$/);
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  });
 });
 
 /** The screen shows its heading, has finished loading, fits the width, and is photographed. */

@@ -27,6 +27,7 @@ export function SubscriptionAlert({ onClose }: { onClose: () => void }) {
   if (!ready) return null;
   return (
     <ConfirmDialog
+      layer="app"
       title={t('subscriptionAlert.title')}
       confirmLabel={t('subscriptionAlert.more')}
       cancelLabel={t('subscriptionAlert.close')}
