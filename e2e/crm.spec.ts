@@ -142,7 +142,8 @@ test('a folder with a picture and a background; a list made from a filter and ma
   await page.getByTestId('contact-row').filter({ hasText: 'Ann' }).getByRole('link').click();
   await expect(page.getByRole('heading', { name: 'Ann' })).toBeVisible();
   await expect(page.getByTestId('other-funnel')).toContainText('Books');
-  await page.getByTestId('history-all-bots').click();
+  await page.getByRole('tab', { name: 'All bots' }).click();
+  await expect(page.getByRole('tab', { name: 'All bots' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('contact-history')).toContainText('Books');
   await expect(page.getByTestId('contact-history')).toContainText('Hi regulars');
 

@@ -505,6 +505,11 @@ test('results per stage: three subscribers reach different stages, one sends /st
   await expect(page).toHaveURL(/\?period=today$/);
   await expect(results.getByTestId('stage-reached')).toHaveText(['3', '2', '1']);
   await expect(page.getByTestId('new-people')).toContainText('3 new people in this period');
+  // The period tabs take the arrow keys too (WAI-ARIA tabs): → chooses the next period.
+  await page.getByRole('tab', { name: 'Today' }).press('ArrowRight');
+  await expect(page).toHaveURL(/\?period=7d$/);
+  await expect(page.getByRole('tab', { name: '7 days' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: '7 days' })).toBeFocused();
 
   // The people list: search (Russian, any case), filter by stage, open a person, Back returns.
   await page.getByTestId('people-link').click();

@@ -14,6 +14,7 @@ import { usePageHead } from '@/state/ui';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { BotIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
+import { SegmentedTabs } from '@/ui/SegmentedTabs';
 import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
@@ -198,14 +199,15 @@ export function PersonScreen({
         <div className="history-head">
           <h2 className="section-title">{t('funnels.person.history')}</h2>
           {data.other_funnels.length > 0 ? (
-            <div className="history-scope" role="group" aria-label={t('funnels.person.history')}>
-              <button type="button" className={`history-scope-option${allBots ? '' : ' history-scope-option--on'}`} aria-pressed={!allBots} onClick={() => setAllBots(false)}>
-                {t('funnels.person.thisBot')}
-              </button>
-              <button type="button" className={`history-scope-option${allBots ? ' history-scope-option--on' : ''}`} aria-pressed={allBots} onClick={() => void showAllBots()} data-testid="history-all-bots">
-                {t('funnels.person.allBots')}
-              </button>
-            </div>
+            <SegmentedTabs
+              label={t('funnels.person.history')}
+              options={[
+                { value: 'thisBot', label: t('funnels.person.thisBot') },
+                { value: 'allBots', label: t('funnels.person.allBots') },
+              ]}
+              value={allBots ? 'allBots' : 'thisBot'}
+              onChange={(scope) => (scope === 'allBots' ? void showAllBots() : setAllBots(false))}
+            />
           ) : null}
         </div>
         {allBots && contactEvents ? (

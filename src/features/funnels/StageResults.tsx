@@ -4,6 +4,7 @@
 // shared link keep it.
 import { useTranslation } from 'react-i18next';
 import { STATS_PERIODS, type StatsPeriod } from '../../../contract/funnels';
+import { SegmentedTabs } from '@/ui/SegmentedTabs';
 import { StageBadge } from './StageIcon';
 
 export interface StageFigures {
@@ -19,22 +20,8 @@ export interface StageFigures {
 /** Today · 7 days · 30 days · All time; the route puts the choice in the address's ?period=. */
 export function PeriodTabs({ period, onChange }: { period: StatsPeriod; onChange: (period: StatsPeriod) => void }) {
   const { t } = useTranslation();
-  return (
-    <div className="period-tabs" role="tablist" aria-label={t('funnels.stats.period')}>
-      {STATS_PERIODS.map((value) => (
-        <button
-          key={value}
-          type="button"
-          role="tab"
-          aria-selected={value === period}
-          className={`period-tab${value === period ? ' period-tab--on' : ''}`}
-          onClick={() => onChange(value)}
-        >
-          {t(`funnels.stats.periods.${value}`)}
-        </button>
-      ))}
-    </div>
-  );
+  const options = STATS_PERIODS.map((value) => ({ value, label: t(`funnels.stats.periods.${value}`) }));
+  return <SegmentedTabs label={t('funnels.stats.period')} options={options} value={period} onChange={onChange} />;
 }
 
 export function StageResults({ stages, testId = 'stage-result' }: { stages: StageFigures[]; testId?: string }) {

@@ -16,6 +16,7 @@ import { ConfirmDialog } from '@/ui/Dialog';
 import { Button } from '@/ui/form';
 import { WalletIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
+import { SegmentedTabs } from '@/ui/SegmentedTabs';
 import { useWideLayout } from '@/ui/useWideLayout';
 import { formatDateTime, formatMoney } from './format';
 import { WithdrawalStateLabel } from './PartnerWithdrawScreen';
@@ -72,24 +73,17 @@ export function AdminWithdrawalsScreen({ withdrawals: all }: { withdrawals: Admi
   }
   const onAct = (withdrawal: AdminWithdrawal, action: WithdrawalAction) => setAsking({ withdrawal, action });
   const filters: AdminWithdrawalsFilter[] = [...WITHDRAWAL_STATES, 'all'];
+  const filterOptions = filters.map((value) => ({ value, label: value === 'all' ? t('adminWithdrawals.all') : t(`partnerWithdraw.states.${value}`) }));
 
   return (
     <Screen wide={wide && withdrawals.length > 0}>
       <ScreenHeader title={t('adminWithdrawals.title')} subtitle={t('adminWithdrawals.subtitle')} back={<BackLink to={ROUTES.settings} label={t('common.back')} />} />
-      <div className="partner-period-tabs partner-state-tabs" role="tablist" aria-label={t('adminWithdrawals.filter')}>
-        {filters.map((value) => (
-          <button
-            key={value}
-            type="button"
-            role="tab"
-            aria-selected={value === filter}
-            className={`partner-period-tab${value === filter ? ' partner-period-tab--on' : ''}`}
-            onClick={() => setFilter(value)}
-          >
-            {value === 'all' ? t('adminWithdrawals.all') : t(`partnerWithdraw.states.${value}`)}
-          </button>
-        ))}
-      </div>
+      <SegmentedTabs
+        label={t('adminWithdrawals.filter')}
+        options={filterOptions}
+        value={filter}
+        onChange={setFilter}
+      />
       {withdrawals.length === 0 ? (
         <Section>
           <EmptyState icon={<WalletIcon />} title={t('adminWithdrawals.emptyTitle')}>
