@@ -88,7 +88,7 @@ describe('Stripe adapter through the fake', () => {
     const refund = await fake.refund(subscription.id);
     await eventually(lastParsed, (last) => !!last && !isRefusal(last) && last.eventId === refund.id, 'the refund parsed');
     const renewalInvoice = (renewal.data.object as { id: string }).id;
-    expect(lastParsed()).toEqual({ type: 'payment_refunded', eventId: refund.id, invoiceId: renewalInvoice, amount: 1299, currency: 'USD' });
+    expect(lastParsed()).toEqual({ type: 'payment_refunded', eventId: refund.id, invoiceId: renewalInvoice, amount: 1299, chargeAmount: 1299, currency: 'USD' });
   });
 
   it('refuses a webhook signed with another secret, a tampered body and one without a signature', async () => {
