@@ -530,6 +530,21 @@ export function createBillingService(deps: BillingServiceDeps) {
     for (const { owner_id: ownerId } of owners) await resumeIfEntitled(Number(ownerId));
   }
 
+  /**
+   * The next moment after now at which the sweep has something to do: a paid period ends whose
+   * grace notice is not sent, or a grace period ends whose ending is not applied (null: none).
+   */
+  async function nextDueAt(): Promise<Date | null> {
+    const at = now();
+    const [row] = await db.query<{ due: Date | string | null }>(
+      `select least(
+         (select min(paid_until) from subscriptions where paid_until > $1 and grace_notified_for is distinct from paid_until),
+         (select min(grace_until) from subscriptions where grace_until > $1 and ended_for is distinct from paid_until)) as due`,
+      [at],
+    );
+    return row?.due ? new Date(row.due) : null;
+  }
+
   // --- plans (admins) -------------------------------------------------------------------------
 
   async function toAdminPlans(rows: PlanRow[]): Promise<AdminPlan[]> {
@@ -639,6 +654,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     endIfDue,
     resumeIfEntitled,
     sweep,
+    nextDueAt,
     adminPlans,
     createPlan,
     updatePlan,

@@ -850,7 +850,7 @@ export const subscriptions = pgTable(
     endedFor: timestamptz('ended_for'),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('subscriptions_paid_until_idx').on(t.paidUntil), check('subscriptions_method_check', sql`${t.method} in ('stars', 'card')`)],
+  (t) => [index('subscriptions_paid_until_idx').on(t.paidUntil), index('subscriptions_grace_until_idx').on(t.graceUntil), check('subscriptions_method_check', sql`${t.method} in ('stars', 'card')`)],
 );
 
 export const billingEvents = pgTable(
