@@ -73,9 +73,10 @@ async function checkout(key: string, planId = cardPlanId) {
   return t.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, headers: auth(key), payload: { plan_id: planId } });
 }
 
-/** A new user who has paid for the card plan through the fake's checkout page. */
-async function payingUser() {
+/** A new user who has paid for the card plan through the fake's checkout page (`beforePaying`: what is set up first). */
+async function payingUser(beforePaying?: (user: { id: number }) => Promise<void>) {
   const user = await signedInUser(t);
+  await beforePaying?.(user);
   const res = await checkout(user.key);
   expect(res.statusCode, res.body).toBe(200);
   const sessionId = new URL(res.json().url as string).pathname.split('/').at(-1)!;
@@ -390,8 +391,13 @@ describe('customer.subscription.updated (cancel or resume in the provider\'s por
 });
 
 describe('charge.refunded made in the provider\'s dashboard', () => {
-  it('a partial refund is recorded with its amount and the period stays; the rest refunded ends it', async () => {
-    const user = await payingUser();
+  it('a partial refund is recorded with its amount and the period stays, the partner\'s commission untouched; the rest refunded ends it and voids the commission', async () => {
+    const partner = await signedInUser(t);
+    const [link] = await t.db.query<{ id: number }>(`insert into partner_links (user_id, uid, is_default) values ($1, $2, true) returning id`, [partner.id, `p${partner.id}x`]);
+    const partnerLedger = () => t.db.query<{ kind: string; amount: number }>('select kind, amount from partner_ledger where user_id = $1 order by id', [partner.id]);
+    const user = await payingUser(async ({ id }) => {
+      await t.db.query('insert into partner_attributions (user_id, link_id, created_at) values ($1, $2, now())', [id, link.id]);
+    });
     const before = await subscriptionOf(user.key);
     const part = await fake.refund(user.subscription.id, 300);
     expect(deliveryStatuses(part.id)).toEqual([200]);
@@ -404,6 +410,9 @@ describe('charge.refunded made in the provider\'s dashboard', () => {
     ]);
     expect(await subscriptionOf(user.key)).toEqual(before);
 
+    // The partner's commission stays whole: the partner programme voids or claws back whole commissions only.
+    expect(await partnerLedger()).toEqual([{ kind: 'commission', amount: 389 }]);
+
     const rest = await fake.refund(user.subscription.id);
     expect(deliveryStatuses(rest.id)).toEqual([200]);
     const after = await subscriptionOf(user.key);
@@ -413,5 +422,6 @@ describe('charge.refunded made in the provider\'s dashboard', () => {
       ['partial_refund', 300],
       ['refund', 999],
     ]);
+    expect((await partnerLedger()).map((line) => line.kind)).toEqual(['commission', 'void']);
   });
 });
