@@ -7,8 +7,8 @@ import { createOwnerNotices } from './bots/owner-notices';
 import { FunnelRuntime } from './bots/runtime/runtime';
 import { loadConfig } from './config';
 import { grantListedAdmins } from './accounts/roles';
+import { startBillingSweeps } from './billing/sweeper';
 import { createDb, migrate } from './db';
-import { loggableError } from './db/errors';
 import { startEmbeddedUpkeep } from './db/upkeep';
 import { decryptBotToken } from './funnels/secret-box';
 import { mailingEvents } from './mailings/state';
@@ -18,8 +18,6 @@ import { createMailer } from './mail/mailer';
 import { createServices, type ServiceLog } from './services';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-/** How often the subscriptions' ends are looked at (grace notices, endings, resumes). */
-const BILLING_SWEEP_MS = 60_000;
 /** The signal that ends the process without finishing (the first stops it, a second is npm passing it on). */
 const FORCED_EXIT_SIGNALS = 3;
 
@@ -133,11 +131,8 @@ async function main(): Promise<void> {
   // The embedded database has no autovacuum: the server vacuums it (server/db/upkeep.ts).
   const upkeep = startEmbeddedUpkeep(db, app.log.child({ component: 'database' }));
   // Every process sweeps; each step claims its rows, so two processes still do each thing once.
-  const billingLog = app.log.child({ component: 'billing' });
-  let sweeping: Promise<void> = Promise.resolve();
-  const billingSweep = setInterval(() => {
-    sweeping = services.billing.sweep().catch((error: unknown) => billingLog.error({ error: loggableError(error) }, 'billing sweep failed'));
-  }, BILLING_SWEEP_MS);
+  // It runs at the next moment a period ends (and every minute at least), not only once a minute.
+  const billingSweeps = startBillingSweeps({ billing: services.billing, now: services.now, log: app.log.child({ component: 'billing' }) });
 
   let stopping = false;
   stop = async (signal: string) => {
@@ -150,8 +145,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     timer.unref();
     try {
-      clearInterval(billingSweep);
-      await sweeping;
+      await billingSweeps.stop();
       await funnelRuntime?.stop();
       await deliveries.stop();
       await serviceBot?.stop();

@@ -10,7 +10,7 @@ import { createAccountService } from './accounts/accounts';
 import { createBillingService } from './billing/billing';
 import { createCardPayments } from './billing/card/card';
 import { createStripeProvider } from './billing/card/stripe';
-import { graceNoticeSender, subscriptionActiveNoticeSender } from './billing/notices';
+import { graceNoticeSender, paymentFailedNoticeSender, subscriptionActiveNoticeSender } from './billing/notices';
 import { createStarsService } from './billing/stars';
 import { starsCancelPort } from './billing/stars-cancel';
 import { createRateLimiter } from './accounts/rate-limit';
@@ -112,7 +112,15 @@ export function createServices(deps: ServiceDeps) {
     partnerHooks: partner,
   });
   // Card payments (Stripe, or its local fake): off without STRIPE_SECRET_KEY.
-  const card = createCardPayments({ db, publicUrl: config.publicUrl, provider: config.stripe ? createStripeProvider(config.stripe) : null, billing, log });
+  const card = createCardPayments({
+    db,
+    publicUrl: config.publicUrl,
+    provider: config.stripe ? createStripeProvider(config.stripe) : null,
+    billing,
+    log,
+    paymentFailedNotice: paymentFailedNoticeSender({ db, serviceBot, mailer, log }),
+    background: (task) => background.run(task),
+  });
   billing.registerPaymentMethod('card', card.paymentMethod);
   return {
     /** The services' clock (tests move it). */

@@ -6,13 +6,17 @@
 //   in tests:  const stripe = await startFakeStripe({ webhookUrl });      // port 0 = any free port
 //              … the server makes a checkout session; then, as the payer pressing Pay:
 //              await stripe.pay(sessionId);      // checkout.session.completed, then invoice.paid
-//              await stripe.renew(subscriptionId); await stripe.refund(subscriptionId);
+//              await stripe.renew(subscriptionId); await stripe.refund(subscriptionId[, amount]);
+//              await stripe.failPayment(subscriptionId);            // invoice.payment_failed (again: a retry of that invoice)
+//              await stripe.setCancelAtPeriodEnd(subscriptionId, true); // as in the customer portal: customer.subscription.updated
+//              await stripe.endSubscription(subscriptionId);         // customer.subscription.deleted
 //              await stripe.redeliver(eventId);  // the same event again
 //   by hand:   npx tsx scripts/card/fake-stripe.ts --port 8082 --webhook http://127.0.0.1:3000/api/billing/card/webhook/
 //              (npm run dev:telegram and the e2e config start it so, with the keys they give the server)
 //
 // Stripe API:  POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST /v1/subscriptions/:id,
-//              GET /v1/invoice_payments, POST /v1/refunds (form-encoded, Stripe's error bodies)
+//              GET /v1/invoice_payments, POST /v1/refunds, POST /v1/billing_portal/sessions
+//              (form-encoded, Stripe's error bodies)
 // Checkout:    GET /c/pay/:session (the page with the amount, Pay and a cancel link), POST /c/pay/:session
 // Control:     JSON under /control/ (see CONTROL_ROUTES), for e2e and playing by hand.
 import { createHmac, randomBytes } from 'node:crypto';
@@ -73,8 +77,10 @@ export interface FakeSubscription {
   id: string;
   object: 'subscription';
   customer: string;
-  status: 'active';
+  status: 'active' | 'past_due' | 'canceled';
   cancel_at_period_end: boolean;
+  canceled_at: number | null;
+  ended_at: number | null;
   metadata: Metadata;
   current_period_start: number;
   current_period_end: number;
@@ -86,6 +92,9 @@ export interface FakeSubscription {
 /** A session as the fake keeps it: also its price and the metadata its subscription will carry. */
 type StoredSession = FakeSession & { price: Price; subscriptionMetadata: Metadata };
 type StoredSubscription = FakeSubscription & { price: Price; invoices: string[] };
+
+/** The rendered invoice's fields a failed charge's retries change. */
+type StoredInvoiceRendering = { id: string; attempt_count: number; next_payment_attempt: number | null };
 
 interface FakeInvoice {
   id: string;
@@ -104,8 +113,10 @@ interface FakeCharge {
   currency: string;
   customer: string;
   payment_intent: string;
-  paid: true;
-  status: 'succeeded';
+  paid: boolean;
+  status: 'succeeded' | 'failed';
+  failure_code?: string;
+  failure_message?: string;
   metadata: Metadata;
   created: number;
   livemode: false;
@@ -117,7 +128,7 @@ export interface FakeEvent {
   api_version: string;
   created: number;
   type: string;
-  data: { object: object };
+  data: { object: object; previous_attributes?: object };
   livemode: false;
   pending_webhooks: number;
   request: { id: null; idempotency_key: null };
@@ -226,6 +237,9 @@ export class FakeStripeState {
   readonly events: FakeEvent[] = [];
   readonly deliveries: FakeDelivery[] = [];
   readonly refunds: object[] = [];
+  readonly portalSessions: Array<{ id: string; object: 'billing_portal.session'; customer: string; return_url: string | null; url: string; created: number; livemode: false }> = [];
+  /** The open (unpaid) invoice of each subscription whose last charge failed: its retries fail the same invoice. */
+  private readonly failing = new Map<string, string>();
   webhookUrl: string | null;
 
   constructor(
@@ -320,18 +334,33 @@ export class FakeStripeState {
     if (!subscription) throw noSuch('subscription', id);
     for (const key of Object.keys(form)) if (!['cancel_at_period_end', 'metadata', 'expand'].includes(key)) throw unknownParam(key);
     const cancel = form.cancel_at_period_end;
-    if (cancel !== undefined) {
-      if (cancel !== 'true' && cancel !== 'false') throw new StripeApiError(400, 'Invalid boolean: ' + String(cancel), 'cancel_at_period_end');
-      subscription.cancel_at_period_end = cancel === 'true';
-    }
+    if (cancel !== undefined && cancel !== 'true' && cancel !== 'false') throw new StripeApiError(400, 'Invalid boolean: ' + String(cancel), 'cancel_at_period_end');
+    if (subscription.status === 'canceled') throw new StripeApiError(400, 'A canceled subscription can only update its cancellation_details and metadata.', 'cancel_at_period_end');
     if (form.metadata !== undefined) Object.assign(subscription.metadata, metadataParam(form.metadata, 'metadata'));
+    if (cancel !== undefined) {
+      // Stripe tells the endpoint of the change as of any other, after answering the call.
+      const event = this.changeCancelAtPeriodEnd(subscription, cancel === 'true');
+      if (event) void this.deliver(event);
+    }
     return this.publicSubscription(subscription);
+  }
+
+  createPortalSession(form: FormObject) {
+    for (const key of Object.keys(form)) if (!['customer', 'return_url', 'expand'].includes(key)) throw unknownParam(key);
+    const customer = form.customer;
+    if (customer === undefined) throw missing('customer');
+    if (typeof customer !== 'string' || ![...this.subscriptions.values()].some((sub) => sub.customer === customer)) throw noSuch('customer', String(customer), 'customer');
+    const id = newId('bps');
+    const session = { id, object: 'billing_portal.session' as const, customer, return_url: urlParam(form.return_url, 'return_url'), url: `${this.baseUrl()}/p/session/${id}`, created: nowS(), livemode: false as const };
+    this.portalSessions.push(session);
+    return session;
   }
 
   listInvoicePayments(query: URLSearchParams) {
     const paymentIntent = query.get('payment[payment_intent]');
     const invoiceId = query.get('invoice');
     const data = [...this.invoices.values()]
+      .filter((invoice) => this.charges.get(invoice.charge)!.paid)
       .filter((invoice) => (paymentIntent ? invoice.payment_intent === paymentIntent : true) && (invoiceId ? invoice.id === invoiceId : true))
       .map((invoice) => {
         const charge = this.charges.get(invoice.charge)!;
@@ -381,6 +410,8 @@ export class FakeStripeState {
       customer,
       status: 'active' as const,
       cancel_at_period_end: false,
+      canceled_at: null,
+      ended_at: null,
       metadata: { ...session.subscriptionMetadata },
       current_period_start: start,
       current_period_end: addInterval(start, interval.interval, interval.interval_count),
@@ -406,6 +437,10 @@ export class FakeStripeState {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription) throw noSuch('subscription', subscriptionId);
     if (subscription.cancel_at_period_end) throw new StripeApiError(400, 'This subscription is cancelled at period end: it does not renew.', 'subscription');
+    if (subscription.status === 'canceled') throw new StripeApiError(400, 'This subscription is canceled: it does not renew.', 'subscription');
+    // A renewal after failed attempts is the failed invoice paid at last (a new one here, for simplicity).
+    this.failing.delete(subscriptionId);
+    subscription.status = 'active';
     const interval = subscription.price.recurring ?? { interval: 'month', interval_count: 1 };
     subscription.current_period_start = subscription.current_period_end;
     subscription.current_period_end = addInterval(subscription.current_period_start, interval.interval, interval.interval_count);
@@ -414,13 +449,60 @@ export class FakeStripeState {
     return event;
   }
 
-  /** The latest payment of the subscription is refunded in full: charge.refunded. */
-  async refund(subscriptionId: string): Promise<FakeEvent> {
+  /** The latest paid invoice of the subscription is refunded, in full or `amount` of it (as in the dashboard): charge.refunded. */
+  async refund(subscriptionId: string, amount?: number): Promise<FakeEvent> {
     const subscription = this.subscriptions.get(subscriptionId);
     if (!subscription) throw noSuch('subscription', subscriptionId);
-    const invoice = this.invoices.get(subscription.invoices.at(-1)!)!;
-    const charge = this.charges.get(invoice.charge)!;
-    return (await this.refundCharge(charge, charge.amount - charge.amount_refunded)).event;
+    const paidId = subscription.invoices.filter((id) => this.charges.get(this.invoices.get(id)!.charge)!.paid).at(-1);
+    if (!paidId) throw new StripeApiError(400, 'This subscription has no paid invoice to refund.', 'subscription');
+    const charge = this.charges.get(this.invoices.get(paidId)!.charge)!;
+    const left = charge.amount - charge.amount_refunded;
+    const refunded = amount ?? left;
+    if (!Number.isInteger(refunded) || refunded <= 0 || refunded > left) {
+      throw new StripeApiError(400, `Refund amount (${refunded}) is greater than unrefunded amount on charge (${left})`, 'amount', 'amount_too_large');
+    }
+    return (await this.refundCharge(charge, refunded)).event;
+  }
+
+  /**
+   * The next period's charge fails (the card was declined): invoice.payment_failed, the
+   * subscription past_due. Called again before a renewal succeeds: Stripe's retry of the same
+   * invoice, failing again under a new event id (attempt_count goes up).
+   */
+  async failPayment(subscriptionId: string): Promise<FakeEvent> {
+    const subscription = this.liveSubscription(subscriptionId);
+    const openId = this.failing.get(subscriptionId);
+    let rendered: StoredInvoiceRendering;
+    if (openId) {
+      rendered = this.invoices.get(openId)!.rendered as StoredInvoiceRendering;
+      rendered.attempt_count += 1;
+    } else {
+      rendered = this.invoiceFor(subscription, 'subscription_cycle', 'open') as StoredInvoiceRendering;
+      this.failing.set(subscriptionId, rendered.id);
+    }
+    rendered.next_payment_attempt = nowS() + 3 * 86_400;
+    subscription.status = 'past_due';
+    const event = this.addEvent('invoice.payment_failed', { ...rendered });
+    await this.deliver(event);
+    return event;
+  }
+
+  /** As the customer does in the portal: renewal cancelled (true) or resumed (false): customer.subscription.updated. */
+  async setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<FakeEvent | null> {
+    const event = this.changeCancelAtPeriodEnd(this.liveSubscription(subscriptionId), cancel);
+    if (event) await this.deliver(event);
+    return event;
+  }
+
+  /** Stripe ends the subscription (its cancelled period is over, or it stayed unpaid): customer.subscription.deleted. */
+  async endSubscription(subscriptionId: string): Promise<FakeEvent> {
+    const subscription = this.liveSubscription(subscriptionId);
+    const at = nowS();
+    Object.assign(subscription, { status: 'canceled', canceled_at: subscription.canceled_at ?? at, ended_at: at });
+    this.failing.delete(subscriptionId);
+    const event = this.addEvent('customer.subscription.deleted', this.publicSubscription(subscription));
+    await this.deliver(event);
+    return event;
   }
 
   /** The same event again, as Stripe does when it did not see a 2xx (or just does). */
@@ -432,6 +514,21 @@ export class FakeStripeState {
 
   // ---- internals
 
+  private liveSubscription(subscriptionId: string): StoredSubscription {
+    const subscription = this.subscriptions.get(subscriptionId);
+    if (!subscription) throw noSuch('subscription', subscriptionId);
+    if (subscription.status === 'canceled') throw new StripeApiError(400, `This subscription is canceled: ${subscriptionId}`, 'subscription');
+    return subscription;
+  }
+
+  /** customer.subscription.updated with the previous value in previous_attributes, as Stripe sends it (null: nothing changed). */
+  private changeCancelAtPeriodEnd(subscription: StoredSubscription, cancel: boolean): FakeEvent | null {
+    if (subscription.cancel_at_period_end === cancel) return null;
+    subscription.cancel_at_period_end = cancel;
+    subscription.canceled_at = cancel ? nowS() : null;
+    return this.addEvent('customer.subscription.updated', this.publicSubscription(subscription), { cancel_at_period_end: !cancel, canceled_at: cancel ? null : nowS() });
+  }
+
   private async refundCharge(charge: FakeCharge, amount: number) {
     charge.amount_refunded += amount;
     charge.refunded = charge.amount_refunded >= charge.amount;
@@ -442,9 +539,11 @@ export class FakeStripeState {
     return { refund, event };
   }
 
-  private invoiceFor(subscription: StoredSubscription, billingReason: string): object {
+  /** A new invoice of the subscription's current period: paid (its charge succeeded) or open (its charge failed). */
+  private invoiceFor(subscription: StoredSubscription, billingReason: string, status: 'paid' | 'open' = 'paid'): object {
     const id = newId('in');
     const paymentIntent = newId('pi');
+    const paid = status === 'paid';
     const charge: FakeCharge = {
       id: newId('ch'),
       object: 'charge',
@@ -454,8 +553,9 @@ export class FakeStripeState {
       currency: subscription.price.currency,
       customer: subscription.customer,
       payment_intent: paymentIntent,
-      paid: true,
-      status: 'succeeded',
+      paid,
+      status: paid ? 'succeeded' : 'failed',
+      ...(paid ? {} : { failure_code: 'card_declined', failure_message: 'Your card was declined.' }),
       metadata: {},
       created: nowS(),
       livemode: false,
@@ -465,12 +565,15 @@ export class FakeStripeState {
       id,
       object: 'invoice',
       amount_due: charge.amount,
-      amount_paid: charge.amount,
-      amount_remaining: 0,
+      amount_paid: paid ? charge.amount : 0,
+      amount_remaining: paid ? 0 : charge.amount,
+      attempt_count: 1,
+      attempted: true,
+      next_payment_attempt: null,
       billing_reason: billingReason,
       currency: charge.currency,
       customer: subscription.customer,
-      status: 'paid',
+      status,
       created: nowS(),
       livemode: false,
       metadata: {},
@@ -503,14 +606,14 @@ export class FakeStripeState {
     return rendered;
   }
 
-  private addEvent(type: string, object: object): FakeEvent {
+  private addEvent(type: string, object: object, previousAttributes?: object): FakeEvent {
     const event: FakeEvent = {
       id: newId('evt'),
       object: 'event',
       api_version: API_VERSION,
       created: nowS(),
       type,
-      data: { object },
+      data: previousAttributes ? { object, previous_attributes: previousAttributes } : { object },
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
@@ -635,7 +738,24 @@ const CONTROL_ROUTES: Array<[method: string, pattern: RegExp, handler: ControlHa
   ['GET', /^\/control\/deliveries$/, (state) => state.deliveries],
   ['POST', /^\/control\/sessions\/([^/]+)\/pay$/, (state, [id]) => state.pay(id)],
   ['POST', /^\/control\/subscriptions\/([^/]+)\/renew$/, (state, [id]) => state.renew(id)],
-  ['POST', /^\/control\/subscriptions\/([^/]+)\/refund$/, (state, [id]) => state.refund(id)],
+  [
+    'POST',
+    /^\/control\/subscriptions\/([^/]+)\/refund$/,
+    async (state, [id], body) => {
+      const { amount } = await body();
+      return state.refund(id, typeof amount === 'number' ? amount : undefined);
+    },
+  ],
+  ['POST', /^\/control\/subscriptions\/([^/]+)\/fail-payment$/, (state, [id]) => state.failPayment(id)],
+  [
+    'POST',
+    /^\/control\/subscriptions\/([^/]+)\/cancel-at-period-end$/,
+    async (state, [id], body) => {
+      const { cancel } = await body();
+      return state.setCancelAtPeriodEnd(id, cancel !== false);
+    },
+  ],
+  ['POST', /^\/control\/subscriptions\/([^/]+)\/end$/, (state, [id]) => state.endSubscription(id)],
   ['POST', /^\/control\/events\/([^/]+)\/redeliver$/, (state, [id]) => state.redeliver(id)],
   [
     'POST',
@@ -665,6 +785,7 @@ async function handle(state: FakeStripeState, req: IncomingMessage, res: ServerR
     if (method === 'POST' && (match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) return sendJson(res, 200, state.updateSubscription(match[1], await form()));
     if (method === 'GET' && path === '/v1/invoice_payments') return sendJson(res, 200, state.listInvoicePayments(url.searchParams));
     if (method === 'POST' && path === '/v1/refunds') return sendJson(res, 200, await state.createRefund(await form()));
+    if (method === 'POST' && path === '/v1/billing_portal/sessions') return sendJson(res, 200, state.createPortalSession(await form()));
     throw new StripeApiError(404, `Unrecognized request URL (${method}: ${url.pathname}). This fake knows only the few endpoints the server uses.`);
   }
 
@@ -686,6 +807,18 @@ async function handle(state: FakeStripeState, req: IncomingMessage, res: ServerR
     const page = checkoutPage(session);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(page) });
     res.end(page);
+    return;
+  }
+
+  const portalMatch = /^\/p\/session\/([^/]+)$/.exec(path);
+  if (portalMatch && method === 'GET') {
+    const session = state.portalSessions.find((p) => p.id === portalMatch[1]);
+    res.writeHead(session ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(
+      session
+        ? `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake Stripe customer portal</title></head><body><h1>Customer portal</h1><p>Fake Stripe (local): the card of ${escapeHtml(session.customer)} would be updated here.</p>${session.return_url ? `<p><a href="${escapeHtml(session.return_url)}">Return</a></p>` : ''}</body></html>`
+        : 'Something went wrong: this portal session does not exist.',
+    );
     return;
   }
 

@@ -18,6 +18,7 @@ import { eventually } from '../test/eventually';
 import { createTestDb, expectJsonError, recordingMailer, signedInUser, TEST_BOT_TOKEN, testClock, testConfig, type TestApp } from '../test/helpers';
 import type { SubscriptionRow } from '../db/schema';
 import type { BillingEvent } from './ports';
+import { startBillingSweeps } from './sweeper';
 
 const DAY_S = 86_400;
 const INACTIVE = { detail: "Subscription isn't active", code: 'subscription_inactive' };
@@ -426,5 +427,64 @@ describe('billing', () => {
     const answers = await Promise.all(made.map((funnel) => call(env, key, 'POST', FUNNELS_API.run(funnel.id))));
     expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 402, 402]);
     expect((await subscriptionOf(key)).usage.running_funnels).toBe(1);
+  });
+  it('a grace period ends at its moment: the API says so when read, and the sweep runs then (not at the next minute) and stops the bot over the free plan', async () => {
+    const plan = await paidPlan();
+    const { id, key } = await newUser();
+    const graceEndsInMs = 4_000;
+    // Paid up to 3 days (the grace) and 4 seconds ago less: the grace ends 4 seconds from now.
+    const paidUntil = new Date(env.t.clock.now().getTime() - 3 * DAY_S * 1000 + graceEndsInMs);
+    await services.billing.applyEvent(starsEvent(id, plan.id, 'payment', { paidUntil }));
+    const one = await runnableFunnel(key);
+    const two = await runnableFunnel(key);
+    ok(await call(env, key, 'POST', FUNNELS_API.run(one.id)));
+    ok(await call(env, key, 'POST', FUNNELS_API.run(two.id)));
+
+    // The sweeper on the services' clock, with timers the test fires.
+    const timers: Array<{ run: () => void; ms: number; cleared: boolean }> = [];
+    const sweeps = startBillingSweeps({
+      billing: services.billing,
+      now: env.t.clock.now,
+      log: { error() {} },
+      timers: {
+        set(run, ms) {
+          const timer = { run, ms, cleared: false };
+          timers.push(timer);
+          return timer;
+        },
+        clear(handle) {
+          (handle as { cleared: boolean }).cleared = true;
+        },
+      },
+    });
+    try {
+      const first = await eventually(() => timers[0], (timer) => timer !== undefined, 'the first sweep is timed');
+      // Not a minute: at the grace's end (or sooner, for another test's subscription).
+      expect(first.ms).toBeLessThanOrEqual(graceEndsInMs);
+      const stateOf = async (funnelId: number) => (await env.t.db.orm.select().from(funnels).where(eq(funnels.id, funnelId)))[0];
+      let waited = 0;
+      for (let fired = 0; (await stateOf(two.id)).state === 'running'; fired += 1) {
+        const timer = await eventually(() => timers[fired], (next) => next !== undefined, 'the next sweep is timed');
+        expect(waited + timer.ms).toBeLessThanOrEqual(graceEndsInMs);
+        if (waited + timer.ms >= graceEndsInMs - 1_000) {
+          // A moment before the end: the API still says grace; at the end, ended, whether or not a sweep ran.
+          env.t.clock.advance((graceEndsInMs - waited - 1) / 1000);
+          expect((await subscriptionOf(key)).state).toBe('grace');
+          env.t.clock.advance(1 / 1000);
+          expect(await subscriptionOf(key)).toMatchObject({ state: 'ended', limits: { running_funnels: 1 } });
+          waited = graceEndsInMs;
+        } else {
+          env.t.clock.advance(timer.ms / 1000);
+          waited += timer.ms;
+        }
+        timer.run();
+        await eventually(() => timers.length, (n) => n > fired + 1, 'the sweep ran and timed the next one');
+      }
+      expect(waited).toBe(graceEndsInMs);
+      expect(await stateOf(two.id)).toMatchObject({ state: 'stopped', stopReason: 'billing' });
+      expect((await stateOf(one.id)).state).toBe('running');
+    } finally {
+      await sweeps.stop();
+    }
   });
 });

@@ -75,6 +75,16 @@ export interface BillingChanges {
   series: number[];
 }
 
+/** What applyEvent did: whether the event was new, and (a failed charge) whether it is the first failure of its invoice. */
+export interface AppliedEvent {
+  applied: boolean;
+  /** Only for a payment_failed event. */
+  firstFailure?: boolean;
+}
+
+/** pg_advisory_xact_lock's first key for a failed charge (the second: its id's hash). */
+const FAILED_CHARGE_LOCK_SPACE = 23_021;
+
 const NO_CHANGES: BillingChanges = { funnels: [], mailings: [], series: [] };
 
 /** Pause and resume ordered the same way: the funnels that ran first are the ones kept running. */
@@ -181,9 +191,21 @@ export function createBillingService(deps: BillingServiceDeps) {
    * same transaction. After commit the partner programme hears of a payment or a refund, and what
    * billing had stopped resumes (or, after a refund, stops at once).
    */
-  async function applyEvent(event: BillingEvent): Promise<{ applied: boolean }> {
+  async function applyEvent(event: BillingEvent): Promise<AppliedEvent> {
     const at = now();
     const outcome = await orm.transaction(async (tx) => {
+      // A failed charge is told of once per invoice (the provider retries it under new event ids):
+      // the invoice's earlier failures are looked up under a lock on it, so two never both tell.
+      let firstFailure = false;
+      if (event.kind === 'payment_failed' && event.chargeId) {
+        await tx.execute(rawSql('select pg_advisory_xact_lock($1, hashtext($2))', [FAILED_CHARGE_LOCK_SPACE, event.chargeId]));
+        const [told] = await tx
+          .select({ id: billingEvents.id })
+          .from(billingEvents)
+          .where(and(eq(billingEvents.chargeId, event.chargeId), eq(billingEvents.kind, 'payment_failed')))
+          .limit(1);
+        firstFailure = told === undefined;
+      }
       const inserted = await tx
         .insert(billingEvents)
         .values({
@@ -201,13 +223,14 @@ export function createBillingService(deps: BillingServiceDeps) {
         })
         .onConflictDoNothing({ target: billingEvents.key })
         .returning({ id: billingEvents.id });
-      if (inserted.length === 0) return { applied: false, started: null };
+      if (inserted.length === 0) return { applied: false, started: null, firstFailure: false };
       const changed = await changeSubscription(tx, event, at);
       // A first payment starts a subscription: the one its notice (and cancel link) is for.
-      return { applied: true, started: event.kind === 'payment' ? changed : null };
+      return { applied: true, started: event.kind === 'payment' ? changed : null, firstFailure };
     });
-    const { applied, started } = outcome;
-    if (!applied) return { applied };
+    const { applied, started, firstFailure } = outcome;
+    const failure = event.kind === 'payment_failed' ? { firstFailure } : {};
+    if (!applied) return { applied, ...failure };
     // First, so that nothing failing after the commit (partner, settle) loses it.
     if (started) tellStarted(started);
     if (event.kind === 'payment' || event.kind === 'renewal') {
@@ -216,8 +239,11 @@ export function createBillingService(deps: BillingServiceDeps) {
       const paymentKey = event.refundOfKey;
       await tellPartner(() => partnerHooks.onRefund({ payerUserId: event.userId, paymentKey, at }), event.key);
     }
-    await settle(event.userId);
-    return { applied };
+    // A partial refund leaves the commission as it is: PartnerHooks.onRefund takes no amount (it
+    // voids or claws back the whole commission), so telling it would take back too much.
+    // A failed charge or a partial refund changes no access: nothing to stop or resume.
+    if (event.kind !== 'payment_failed' && event.kind !== 'partial_refund') await settle(event.userId);
+    return { applied, ...failure };
   }
 
   /** The "subscription active" notices, one at a time: a burst of payments must not crowd out the answers to pre-checkouts. */
@@ -306,7 +332,15 @@ export function createBillingService(deps: BillingServiceDeps) {
         .where(eq(subscriptions.userId, userId));
       return null;
     }
-    await tx.update(subscriptions).set({ renews: false, updatedAt: at }).where(eq(subscriptions.userId, userId));
+    if (event.kind === 'cancel' || event.kind === 'resume') {
+      // Only the subscription the event is about: a provider's old subscription ending must not
+      // touch the one the user has since (the access it paid for lasts to paid_until either way).
+      await tx
+        .update(subscriptions)
+        .set({ renews: event.kind === 'resume', updatedAt: at })
+        .where(and(eq(subscriptions.userId, userId), sql`${subscriptions.externalId} is not distinct from ${event.externalId ?? null}`));
+    }
+    // partial_refund, payment_failed: recorded; the period and its renewal stay as they are.
     return null;
   }
 
@@ -339,8 +373,15 @@ export function createBillingService(deps: BillingServiceDeps) {
       }
     }
     const [plan] = current.planId ? await orm.select().from(plans).where(eq(plans.id, current.planId)).limit(1) : [];
+    // A renewal resumed (in the card provider's portal) can be cancelled again: that is another cancel.
+    const [resumed] = await orm
+      .select({ id: billingEvents.id })
+      .from(billingEvents)
+      .where(and(eq(billingEvents.userId, userId), eq(billingEvents.kind, 'resume')))
+      .orderBy(desc(billingEvents.id))
+      .limit(1);
     await applyEvent({
-      key: `cancel:${userId}:${current.cancelGeneration}`,
+      key: `cancel:${userId}:${current.cancelGeneration}${resumed ? `:after:${resumed.id}` : ''}`,
       userId,
       kind: 'cancel',
       method: current.method,
@@ -489,6 +530,21 @@ export function createBillingService(deps: BillingServiceDeps) {
     for (const { owner_id: ownerId } of owners) await resumeIfEntitled(Number(ownerId));
   }
 
+  /**
+   * The next moment after now at which the sweep has something to do: a paid period ends whose
+   * grace notice is not sent, or a grace period ends whose ending is not applied (null: none).
+   */
+  async function nextDueAt(): Promise<Date | null> {
+    const at = now();
+    const [row] = await db.query<{ due: Date | string | null }>(
+      `select least(
+         (select min(paid_until) from subscriptions where paid_until > $1 and grace_notified_for is distinct from paid_until),
+         (select min(grace_until) from subscriptions where grace_until > $1 and ended_for is distinct from paid_until)) as due`,
+      [at],
+    );
+    return row?.due ? new Date(row.due) : null;
+  }
+
   // --- plans (admins) -------------------------------------------------------------------------
 
   async function toAdminPlans(rows: PlanRow[]): Promise<AdminPlan[]> {
@@ -598,6 +654,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     endIfDue,
     resumeIfEntitled,
     sweep,
+    nextDueAt,
     adminPlans,
     createPlan,
     updatePlan,

@@ -1,8 +1,9 @@
 // What billing tells the owner, by the service bot (when the account has a Telegram identity) and
 // by e-mail (when it has an address), in their language: once when a payment starts a
 // subscription ("Subscription active": the plan, paid until, how renewal works and the signed
-// cancel link), and once when its paid period has passed and the grace period began (the link to
-// subscribe again and, while it still renews, the link to cancel). Worded like the other owner
+// cancel link), once when its paid period has passed and the grace period began (the link to
+// subscribe again and, while it still renews, the link to cancel), and once per invoice when a
+// card renewal's charge failed (the link to update the card). Worded like the other owner
 // notices (server/mail/notices.ts); a channel that fails is logged and the other still goes.
 import { GRACE_DAYS, SUBSCRIPTION_PERIOD_DAYS, type PaymentMethod } from '../../contract/billing';
 import type { Language } from '../../contract/constants';
@@ -223,6 +224,87 @@ export function subscriptionActiveNoticeSender(deps: NoticeDeps): SubscriptionAc
     await tell(userId, owner, ({ language, plan_title }) => {
       const rendered = renderSubscriptionActiveNotice(language, { ...notice, planTitle: plan_title ?? '' });
       return { chat: rendered.chat, button: null, mail: rendered.mail, links: [notice.cancelLink] };
+    });
+  };
+}
+
+// --- "Payment failed" ------------------------------------------------------------------------------
+
+export interface PaymentFailedNotice {
+  planId: number | null;
+  /** What the provider tried to charge, in minor units of `currency`. */
+  amount: number;
+  currency: string;
+  /** Access lasts to here whatever happens (then the grace period). */
+  paidUntil: Date;
+  /** Where the card is updated: the provider's customer portal, else /subscribe/. */
+  updateLink: string;
+}
+
+export type PaymentFailedNoticeSender = (userId: number, notice: PaymentFailedNotice) => Promise<void>;
+
+type PaymentFailedWords = Omit<PaymentFailedNotice, 'planId'> & { planTitle: string };
+
+const money = (language: Language, amount: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat(language === 'ru' ? 'ru-RU' : 'en-GB', { style: 'currency', currency }).format(amount / 10 ** minorDigits(currency));
+  } catch {
+    return `${amount} ${currency}`;
+  }
+};
+const minorDigits = (currency: string) => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+const FAILED_WORDING: Record<Language, (notice: PaymentFailedWords) => { subject: string; paragraphs: string[]; button: string }> = {
+  en: (notice) => ({
+    subject: `We could not renew your ${SITE_NAME} subscription`,
+    paragraphs: [
+      `We could not charge your card ${money('en', notice.amount, notice.currency)} to renew your subscription to the “${notice.planTitle}” plan.`,
+      `Everything stays available until ${day('en', notice.paidUntil)} (UTC). To keep it going, update your card; the payment is then tried again by itself. If it does not go through, your bots keep answering for ${GRACE_DAYS} more days after that date, then bots above the free plan stop and mailings pause (nothing is deleted).`,
+    ],
+    button: 'Update card',
+  }),
+  ru: (notice) => ({
+    subject: `Не удалось продлить подписку ${SITE_NAME}`,
+    paragraphs: [
+      `Не удалось списать с вашей карты ${money('ru', notice.amount, notice.currency)} за продление подписки на тариф «${notice.planTitle}».`,
+      `Всё остаётся доступным до ${day('ru', notice.paidUntil)} (UTC). Чтобы подписка продолжилась, обновите карту: платёж повторится сам. Если он не пройдёт, боты будут отвечать ещё ${GRACE_DAYS} дня после этой даты, затем боты сверх бесплатного тарифа остановятся, а рассылки встанут на паузу (ничего не удалится).`,
+    ],
+    button: 'Обновить карту',
+  }),
+};
+
+export function renderPaymentFailedNotice(language: Language, notice: PaymentFailedWords): { chat: string; button: string; mail: MailContent } {
+  const words = (FAILED_WORDING[language] ?? FAILED_WORDING.en)(notice);
+  const signature = SIGNATURE[language] ?? SIGNATURE.en;
+  const text = [...words.paragraphs.flatMap((p) => [p, '']), `${words.button}: ${notice.updateLink}`, '', signature, ''].join('\n');
+  const html = `<!doctype html>
+<html lang="${language}">
+<body style="font-family: -apple-system, 'Segoe UI', Roboto, Arial, sans-serif; color: #1f2328; line-height: 1.5;">
+${words.paragraphs.map((p) => `  <p>${escapeHtml(p)}</p>`).join('\n')}
+  <p><a href="${escapeHtml(notice.updateLink)}" style="display: inline-block; padding: 10px 18px; background: #2481cc; color: #ffffff; border-radius: 8px; text-decoration: none;">${escapeHtml(words.button)}</a></p>
+  <p style="font-size: 13px; color: #57606a;">${escapeHtml(notice.updateLink)}</p>
+  <p>${escapeHtml(signature)}</p>
+</body>
+</html>
+`;
+  return { chat: words.paragraphs.join('\n\n'), button: words.button, mail: { subject: words.subject, text, html } };
+}
+
+/**
+ * Sends "payment failed" to a user by the service bot and by e-mail. The link is the provider's
+ * page, not a Mini App: it goes at the end of the chat text (tellOwner makes a button of https
+ * links only, and a web_app button would open the provider's page inside Telegram's Mini App frame).
+ */
+export function paymentFailedNoticeSender(deps: NoticeDeps): PaymentFailedNoticeSender {
+  const tell = tellOwner(deps, '"payment failed" notice');
+  return async (userId, { planId, ...notice }) => {
+    const [owner] = await deps.db.query<NoticeOwner & { plan_title: string | null }>(
+      'select u.email, u.language, u.telegram_id, p.title as plan_title from users u left join plans p on p.id = $2 where u.id = $1',
+      [userId, planId],
+    );
+    await tell(userId, owner, ({ language, plan_title }) => {
+      const rendered = renderPaymentFailedNotice(language, { ...notice, planTitle: plan_title ?? '' });
+      return { chat: `${rendered.chat}\n\n${rendered.button}: ${notice.updateLink}`, button: null, mail: rendered.mail, links: [notice.updateLink] };
     });
   };
 }

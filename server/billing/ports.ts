@@ -6,7 +6,12 @@ import type { GatedFeature, PaymentMethod } from '../../contract/billing';
 import type { SubscriptionRow } from '../db/schema';
 import type { BillingWriter } from './entitlements';
 
-export type BillingEventKind = 'payment' | 'renewal' | 'refund' | 'cancel';
+/**
+ * refund ends the period; partial_refund (a part of a charge given back) does not. resume: a
+ * cancelled renewal switched on again (the card provider's portal). payment_failed: a renewal's
+ * charge failed; nothing changes until paid_until (the owner is told, once per invoice).
+ */
+export type BillingEventKind = 'payment' | 'renewal' | 'refund' | 'partial_refund' | 'cancel' | 'resume' | 'payment_failed';
 
 /** One thing that happened to a user's subscription, as the ledger records it (idempotent by key). */
 export interface BillingEvent {

@@ -14,6 +14,7 @@ import { createServices, type Services } from '../services';
 import { eventually } from '../test/eventually';
 import { auth, createTestDb, recordingMailer, signedInUser, TEST_BOT_TOKEN, testClock, testConfig, type TestApp, type TestDb } from '../test/helpers';
 import { startSmtpListener, type SmtpListener } from '../test/smtp';
+import { paymentFailedNoticeSender, type NoticeBot } from './notices';
 import type { BillingEvent } from './ports';
 
 let fake: FakeBotApi;
@@ -210,5 +211,41 @@ describe('"Subscription active" notice', () => {
     expect(linkIn(mail.text)).toBe((await subscription(key)).cancel_url);
     await services.background.settle();
     expect(warnings).toContainEqual(expect.stringMatching(/could not send the "subscription active" notice by the service bot: .*chat not found/));
+  });
+});
+
+describe('"Payment failed" notice (a card renewal\'s charge failed)', () => {
+  it('tells the owner on both channels, in their language, what happened, until when access lasts, and where to update the card', async () => {
+    // The service bot as the Bot API's sendMessage (billing reaches Telegram through its NoticeBot port).
+    const serviceBot: NoticeBot = {
+      async sendMessage(chatId, text, other) {
+        const res = await fetch(`${fake.url}/bot${TEST_BOT_TOKEN}/sendMessage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: chatId, text, ...other }) });
+        if (!res.ok) throw new Error(await res.text());
+      },
+    };
+    const sender = paymentFailedNoticeSender({ db: testDb.db, serviceBot, mailer: harness.mailer, log: { warn() {} } });
+    const planId = await plan('Бизнес');
+    const portal = 'http://127.0.0.1:8082/p/session/bps_test';
+    const paidUntil = new Date(Date.UTC(2031, 5, 2, 12));
+    for (const language of ['ru', 'en'] as const) {
+      const { id, email, telegramId } = await owner(language);
+      await sender(id, { planId, amount: 1299, currency: 'USD', paidUntil, updateLink: portal });
+      const [mail] = await eventually(() => harness.mailer.messages.filter((m) => m.to === email && /renew|продлить/.test(m.subject)), (mails) => mails.length === 1, 'the e-mail');
+      const [message] = await eventually(() => chat(telegramId), (messages) => messages.length === 1, 'the service bot message');
+      for (const text of [mail.text, message.text]) {
+        expect(text).toContain(portal);
+        if (language === 'ru') {
+          expect(text).toContain('Не удалось списать с вашей карты');
+          expect(text).toContain('«Бизнес»');
+          expect(text).toContain('до 2 июня 2031 г.');
+          expect(text).toContain('Обновить карту');
+        } else {
+          expect(text).toContain('We could not charge your card US$12.99');
+          expect(text).toContain('until 2 June 2031 (UTC)');
+          expect(text).toContain('Update card');
+        }
+      }
+      expect(mail.subject).toBe(language === 'ru' ? 'Не удалось продлить подписку Funnels' : 'We could not renew your Funnels subscription');
+    }
   });
 });

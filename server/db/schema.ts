@@ -850,7 +850,7 @@ export const subscriptions = pgTable(
     endedFor: timestamptz('ended_for'),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('subscriptions_paid_until_idx').on(t.paidUntil), check('subscriptions_method_check', sql`${t.method} in ('stars', 'card')`)],
+  (t) => [index('subscriptions_paid_until_idx').on(t.paidUntil), index('subscriptions_grace_until_idx').on(t.graceUntil), check('subscriptions_method_check', sql`${t.method} in ('stars', 'card')`)],
 );
 
 export const billingEvents = pgTable(
@@ -861,7 +861,7 @@ export const billingEvents = pgTable(
     userId: integer('user_id').notNull(),
     /** Idempotency: stars:charge:<charge id>, stars:refund:<charge id>, card:event:<event id>, cancel:<user>:<generation>. */
     key: text('key').notNull().unique(),
-    kind: varchar('kind', { length: 8 }).notNull().$type<'payment' | 'renewal' | 'refund' | 'cancel'>(),
+    kind: varchar('kind', { length: 16 }).notNull().$type<'payment' | 'renewal' | 'refund' | 'partial_refund' | 'cancel' | 'resume' | 'payment_failed'>(),
     method: varchar('method', { length: 8 }).notNull().$type<'stars' | 'card'>(),
     planId: integer('plan_id'),
     amount: integer('amount').notNull(),
@@ -873,7 +873,8 @@ export const billingEvents = pgTable(
   },
   (t) => [
     index('billing_events_user_idx').on(t.userId, t.id),
-    check('billing_events_kind_check', sql`${t.kind} in ('payment', 'renewal', 'refund', 'cancel')`),
+    index('billing_events_charge_idx').on(t.chargeId).where(sql`${t.chargeId} is not null`),
+    check('billing_events_kind_check', sql`${t.kind} in ('payment', 'renewal', 'refund', 'partial_refund', 'cancel', 'resume', 'payment_failed')`),
     check('billing_events_method_check', sql`${t.method} in ('stars', 'card')`),
   ],
 );

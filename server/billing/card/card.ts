@@ -1,22 +1,26 @@
 // Paying by card in a browser (/sbscrb/): a checkout page at the provider, and its webhooks
 // recorded in the billing ledger (services.billing.applyEvent) under `card:event:<provider event id>`,
 // so the same webhook twice changes nothing. The first paid invoice of a subscription is a payment,
-// every later one a renewal; a refunded charge ends the period. Cancelling renewal reaches the
-// provider through the `card` PaymentMethodPort (cancel at period end).
-import { CARD_SUBSCRIBE_ROUTE, type SubscriptionState } from '../../../contract/billing';
+// every later one a renewal; a charge refunded whole ends the period (a part refunded does not).
+// A failed renewal charge is recorded and told to the owner once per invoice (access stays to
+// paid_until, then the grace applies); the provider ending the subscription, or its renewal being
+// cancelled or resumed in the provider's portal, sets whether it renews. Cancelling renewal here
+// reaches the provider through the `card` PaymentMethodPort (cancel at period end).
+import { CARD_SUBSCRIBE_ROUTE, SUBSCRIBE_ROUTE, type SubscriptionState } from '../../../contract/billing';
 import type { Db } from '../../db';
 import { COMMON_ERRORS, conflict, invalid, invalidField, unavailable } from '../../domain-error';
 import type { ServiceLog } from '../../services';
+import type { PaymentFailedNoticeSender } from '../notices';
 import type { BillingEvent, PaymentMethodPort } from '../ports';
 import { CARD_ERRORS } from './errors';
-import { isRefusal, type CardPaymentRefunded, type CardProvider } from './provider';
+import { isRefusal, type CardPaymentFailed, type CardPaymentRefunded, type CardProvider, type CardRenewalChanged, type CardSubscriptionEnded } from './provider';
 
 /** The ledger's key of a card webhook event (its idempotency). */
 export const cardEventKey = (providerEventId: string) => `card:event:${providerEventId}`;
 
 /** What card payments need of the billing core. */
 export interface CardBillingPort {
-  applyEvent(event: BillingEvent): Promise<{ applied: boolean }>;
+  applyEvent(event: BillingEvent): Promise<{ applied: boolean; firstFailure?: boolean }>;
   entitlements(userId: number): Promise<{ state: SubscriptionState }>;
 }
 
@@ -37,6 +41,18 @@ export interface CardPaymentsDeps {
   provider: CardProvider | null;
   billing: CardBillingPort;
   log: ServiceLog;
+  /** Tells the owner that a renewal's charge failed (none: nobody is told). */
+  paymentFailedNotice?: PaymentFailedNoticeSender;
+  /** Runs work after the answer (services.ts: its background tasks); none: started, not awaited. */
+  background?: (task: () => Promise<void>) => void;
+}
+
+interface CardSubscriptionRow {
+  user_id: number;
+  plan_id: number | null;
+  renews: boolean;
+  paid_until: Date | string;
+  card_currency: string | null;
 }
 
 interface PlanRow {
@@ -53,9 +69,89 @@ interface PaidRow {
   plan_id: number | null;
 }
 
-export function createCardPayments({ db, publicUrl, provider, billing, log }: CardPaymentsDeps) {
+export function createCardPayments({ db, publicUrl, provider, billing, log, paymentFailedNotice, background }: CardPaymentsDeps) {
   const successUrl = `${publicUrl}${CARD_SUBSCRIBE_ROUTE}?paid=1`;
   const cancelUrl = `${publicUrl}${CARD_SUBSCRIBE_ROUTE}`;
+  const subscribeUrl = `${publicUrl}${SUBSCRIBE_ROUTE}`;
+
+  /** The subscription this server holds for the provider's subscription id (card only). */
+  async function subscriptionOf(subscriptionId: string): Promise<CardSubscriptionRow | undefined> {
+    const [row] = await db.query<CardSubscriptionRow>(
+      `select s.user_id, s.plan_id, s.renews, s.paid_until, p.card_currency
+         from subscriptions s left join plans p on p.id = s.plan_id
+        where s.method = 'card' and s.external_id = $1`,
+      [subscriptionId],
+    );
+    return row;
+  }
+
+  /**
+   * The provider ended the subscription, or its renewal was cancelled or resumed there: renews
+   * follows it (access lasts to paid_until). Nothing to change (renews already so, as after a
+   * cancel by our own link): nothing recorded.
+   */
+  async function renewal(event: CardSubscriptionEnded | CardRenewalChanged): Promise<CardWebhookOutcome> {
+    const renews = event.type === 'renewal_changed' ? event.renews : false;
+    const current = await subscriptionOf(event.subscriptionId);
+    // Not (or no longer) the subscription this server holds: it is over or replaced; nothing to do.
+    if (!current) return { outcome: 'ignored' };
+    if (current.renews === renews) return { outcome: 'ignored' };
+    const { applied } = await billing.applyEvent({
+      key: cardEventKey(event.eventId),
+      userId: current.user_id,
+      kind: renews ? 'resume' : 'cancel',
+      method: 'card',
+      planId: current.plan_id,
+      amount: 0,
+      currency: current.card_currency ?? '',
+      paidUntil: new Date(current.paid_until),
+      externalId: event.subscriptionId,
+    });
+    return { outcome: applied ? 'recorded' : 'replayed' };
+  }
+
+  /** A renewal's charge failed: recorded; access stays to paid_until; the owner is told once per invoice. */
+  async function paymentFailed(event: CardPaymentFailed): Promise<CardWebhookOutcome> {
+    const current = await subscriptionOf(event.subscriptionId);
+    if (!current || current.user_id !== event.userId) return { outcome: 'ignored' };
+    const { applied, firstFailure } = await billing.applyEvent({
+      key: cardEventKey(event.eventId),
+      userId: event.userId,
+      kind: 'payment_failed',
+      method: 'card',
+      planId: event.planId,
+      amount: event.amount,
+      currency: event.currency,
+      paidUntil: new Date(current.paid_until),
+      externalId: event.subscriptionId,
+      chargeId: event.invoiceId,
+    });
+    if (applied && firstFailure) tellPaymentFailed(event, new Date(current.paid_until));
+    return { outcome: applied ? 'recorded' : 'replayed' };
+  }
+
+  /** After the answer: the portal link (asked of the provider) and the notice; a failure is logged. */
+  function tellPaymentFailed(event: CardPaymentFailed, paidUntil: Date): void {
+    const send = paymentFailedNotice;
+    if (!send) return;
+    const task = async () => {
+      try {
+        let updateLink = subscribeUrl;
+        if (provider && event.customerId) {
+          const portal = await provider.customerPortal(event.customerId, cancelUrl).catch((error: unknown) => {
+            log.warn({ error: error instanceof Error ? error.message : String(error) }, 'card: no customer portal link; the notice links /subscribe/');
+            return null;
+          });
+          if (portal) updateLink = portal.url;
+        }
+        await send(event.userId, { planId: event.planId, amount: event.amount, currency: event.currency, paidUntil, updateLink });
+      } catch (error) {
+        log.warn({ error: error instanceof Error ? error.message : String(error), user_id: event.userId }, 'the "payment failed" notice failed');
+      }
+    };
+    if (background) background(task);
+    else void task();
+  }
 
   async function refund(event: CardPaymentRefunded): Promise<CardWebhookOutcome> {
     // A refund of something this server never sold (not an invoice of a subscription): nothing to undo.
@@ -67,13 +163,21 @@ export function createCardPayments({ db, publicUrl, provider, billing, log }: Ca
       [event.invoiceId],
     );
     if (!paid) return { outcome: 'retry_later' };
+    // The provider's amount is the charge's running total: this event's refund is what it adds to
+    // the refunds recorded before it. Whole once the total reaches the charge (the period ends);
+    // a part given back is recorded and the period stays.
+    const [before] = await db.query<{ refunded: number | string | null }>(
+      `select sum(amount) as refunded from billing_events where method = 'card' and charge_id = $1 and kind in ('refund', 'partial_refund')`,
+      [event.invoiceId],
+    );
+    const whole = event.amount >= event.chargeAmount;
     const { applied } = await billing.applyEvent({
       key: cardEventKey(event.eventId),
       userId: paid.user_id,
-      kind: 'refund',
+      kind: whole ? 'refund' : 'partial_refund',
       method: 'card',
       planId: paid.plan_id,
-      amount: event.amount,
+      amount: Math.max(0, event.amount - Number(before?.refunded ?? 0)),
       currency: event.currency,
       paidUntil: null,
       chargeId: event.invoiceId,
@@ -122,6 +226,8 @@ export function createCardPayments({ db, publicUrl, provider, billing, log }: Ca
       if (isRefusal(parsed)) return { outcome: 'refused', reason: parsed.reason };
       if (parsed.type === 'ignored') return { outcome: 'ignored' };
       if (parsed.type === 'payment_refunded') return refund(parsed);
+      if (parsed.type === 'payment_failed') return paymentFailed(parsed);
+      if (parsed.type === 'subscription_ended' || parsed.type === 'renewal_changed') return renewal(parsed);
       const [payer] = await db.query<{ id: number }>('select id from users where id = $1', [parsed.userId]);
       if (!payer) {
         // Signed by the provider, but for an account that no longer exists: nothing to give access to.

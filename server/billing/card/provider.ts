@@ -49,8 +49,40 @@ export interface CardPaymentRefunded {
   type: 'payment_refunded';
   eventId: string;
   invoiceId: string | null;
+  /** All that was refunded of the charge so far (the provider's running total). */
+  amount: number;
+  /** What the charge was: the refund is whole once `amount` reaches it. */
+  chargeAmount: number;
+  currency: string;
+}
+
+/** A subscription's invoice could not be charged (the provider retries it on its schedule). */
+export interface CardPaymentFailed {
+  type: 'payment_failed';
+  eventId: string;
+  userId: number;
+  planId: number;
+  subscriptionId: string;
+  invoiceId: string;
+  /** The provider's customer: its portal is where the card is updated. */
+  customerId: string | null;
   amount: number;
   currency: string;
+}
+
+/** The provider ended the subscription (cancelled at period end and reached it, or unpaid). */
+export interface CardSubscriptionEnded {
+  type: 'subscription_ended';
+  eventId: string;
+  subscriptionId: string;
+}
+
+/** The renewal was cancelled (renews false) or resumed (true) at the provider, as in its portal. */
+export interface CardRenewalChanged {
+  type: 'renewal_changed';
+  eventId: string;
+  subscriptionId: string;
+  renews: boolean;
 }
 
 /** A well-signed event that changes nothing here (checkout.session.completed, …): answered 200. */
@@ -60,7 +92,7 @@ export interface CardEventIgnored {
   providerType: string;
 }
 
-export type CardWebhookEvent = CardInvoicePaid | CardPaymentRefunded | CardEventIgnored;
+export type CardWebhookEvent = CardInvoicePaid | CardPaymentRefunded | CardPaymentFailed | CardSubscriptionEnded | CardRenewalChanged | CardEventIgnored;
 
 /** A webhook the provider did not sign with our secret, or that is not one of its events. */
 export interface CardWebhookRefusal {
@@ -73,6 +105,8 @@ export interface CardProvider {
   createCheckout(payer: CardPayer, plan: CardPlan, urls: CheckoutUrls): Promise<{ url: string }>;
   /** Stops renewal; the subscription stays paid to the end of its period. */
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
+  /** A page at the provider where the customer updates their card (null: the provider has none). */
+  customerPortal(customerId: string, returnUrl: string): Promise<{ url: string } | null>;
   /**
    * Checks the signature over the exact bytes received, then reads the event. May ask the
    * provider what a refunded payment paid for (never before the signature has been checked).

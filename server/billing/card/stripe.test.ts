@@ -88,7 +88,7 @@ describe('Stripe adapter through the fake', () => {
     const refund = await fake.refund(subscription.id);
     await eventually(lastParsed, (last) => !!last && !isRefusal(last) && last.eventId === refund.id, 'the refund parsed');
     const renewalInvoice = (renewal.data.object as { id: string }).id;
-    expect(lastParsed()).toEqual({ type: 'payment_refunded', eventId: refund.id, invoiceId: renewalInvoice, amount: 1299, currency: 'USD' });
+    expect(lastParsed()).toEqual({ type: 'payment_refunded', eventId: refund.id, invoiceId: renewalInvoice, amount: 1299, chargeAmount: 1299, currency: 'USD' });
   });
 
   it('refuses a webhook signed with another secret, a tampered body and one without a signature', async () => {
@@ -129,6 +129,42 @@ describe('Stripe adapter through the fake', () => {
       body: `payment_intent=${paymentIntent}&amount=5000`,
     });
     expect(tooMuch.status).toBe(400);
+  });
+
+  it('turns the provider\'s other subscription events, sent through the fake\'s control API, into neutral events', async () => {
+    const { url } = await provider.createCheckout({ id: 45, email: null }, plan, urls);
+    const { subscription } = await fake.pay(sessionIdOf(url));
+    const control = async <T>(path: string, body: object = {}): Promise<T> => {
+      const res = await fetch(`${fake.url}/control/subscriptions/${subscription.id}/${path}`, { method: 'POST', body: JSON.stringify(body) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return (await res.json()) as T;
+    };
+    const parsedAs = (eventId: string) => eventually(lastParsed, (last) => !!last && !isRefusal(last) && last.eventId === eventId, `event ${eventId} parsed`);
+
+    const failed = await control<{ id: string; type: string }>('fail-payment');
+    expect(failed.type).toBe('invoice.payment_failed');
+    const failure = await parsedAs(failed.id);
+    expect(failure).toMatchObject({ type: 'payment_failed', userId: 45, planId: 7, subscriptionId: subscription.id, customerId: subscription.customer, amount: 1299, currency: 'USD' });
+    // Its retry fails the same invoice under a new event id.
+    const retry = await control<{ id: string }>('fail-payment');
+    expect(await parsedAs(retry.id)).toMatchObject({ type: 'payment_failed', invoiceId: (failure as { invoiceId: string }).invoiceId });
+    const portal = await provider.customerPortal(subscription.customer, urls.cancelUrl);
+    expect(portal?.url.startsWith(`${fake.url}/p/session/`)).toBe(true);
+    expect((await fetch(portal!.url)).status).toBe(200);
+
+    const cancelled = await control<{ id: string; type: string }>('cancel-at-period-end', { cancel: true });
+    expect(cancelled.type).toBe('customer.subscription.updated');
+    expect(await parsedAs(cancelled.id)).toEqual({ type: 'renewal_changed', eventId: cancelled.id, subscriptionId: subscription.id, renews: false });
+    const resumed = await control<{ id: string }>('cancel-at-period-end', { cancel: false });
+    expect(await parsedAs(resumed.id)).toEqual({ type: 'renewal_changed', eventId: resumed.id, subscriptionId: subscription.id, renews: true });
+
+    const part = await control<{ id: string }>('refund', { amount: 300 });
+    expect(await parsedAs(part.id)).toMatchObject({ type: 'payment_refunded', amount: 300, chargeAmount: 1299 });
+
+    const ended = await control<{ id: string; type: string }>('end');
+    expect(ended.type).toBe('customer.subscription.deleted');
+    expect(await parsedAs(ended.id)).toEqual({ type: 'subscription_ended', eventId: ended.id, subscriptionId: subscription.id });
+    expect(fake.subscriptions.get(subscription.id)?.status).toBe('canceled');
   });
 
   it('gets Stripe\'s own validation errors from the fake', async () => {

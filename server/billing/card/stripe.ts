@@ -18,13 +18,34 @@ export const STRIPE_METADATA = { userId: 'user_id', planId: 'plan_id' } as const
 const positiveInt = (value: string | undefined): number | null => (value && /^[1-9][0-9]{0,14}$/.test(value) ? Number(value) : null);
 const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
 
-function invoicePaid(eventId: string, invoice: Stripe.Invoice): CardWebhookEvent {
+/** Who pays for which plan, from an invoice of a subscription this server sold (null: not one of ours). */
+function invoiceSubscription(invoice: Stripe.Invoice): { subscriptionId: string; userId: number; planId: number } | null {
   const details = invoice.parent?.subscription_details ?? null;
   const subscriptionId = idOf(details?.subscription);
   const userId = positiveInt(details?.metadata?.[STRIPE_METADATA.userId]);
   const planId = positiveInt(details?.metadata?.[STRIPE_METADATA.planId]);
+  return subscriptionId && userId !== null && planId !== null ? { subscriptionId, userId, planId } : null;
+}
+
+function invoicePaymentFailed(eventId: string, invoice: Stripe.Invoice): CardWebhookEvent {
+  const ours = invoiceSubscription(invoice);
+  if (!ours) return { type: 'ignored', eventId, providerType: 'invoice.payment_failed' };
+  return {
+    type: 'payment_failed',
+    eventId,
+    ...ours,
+    invoiceId: invoice.id,
+    customerId: idOf(invoice.customer),
+    amount: invoice.amount_due,
+    currency: invoice.currency.toUpperCase(),
+  };
+}
+
+function invoicePaid(eventId: string, invoice: Stripe.Invoice): CardWebhookEvent {
+  const ours = invoiceSubscription(invoice);
   // An invoice of something this server did not sell (no subscription, or none of our metadata).
-  if (!subscriptionId || userId === null || planId === null) return { type: 'ignored', eventId, providerType: 'invoice.paid' };
+  if (!ours) return { type: 'ignored', eventId, providerType: 'invoice.paid' };
+  const { subscriptionId, userId, planId } = ours;
   const periodEnd = invoice.lines?.data?.[0]?.period?.end;
   return {
     type: 'invoice_paid',
@@ -87,6 +108,11 @@ export function createStripeProvider(settings: StripeSettings): CardProvider {
       await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
     },
 
+    async customerPortal(customerId: string, returnUrl: string) {
+      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+      return { url: session.url };
+    },
+
     async parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<CardWebhookEvent | CardWebhookRefusal> {
       if (!signatureHeader) return { refused: true, reason: 'No Stripe-Signature header.' };
       let event: Stripe.Event;
@@ -105,8 +131,22 @@ export function createStripeProvider(settings: StripeSettings): CardProvider {
             eventId: event.id,
             invoiceId: await invoiceOfPayment(idOf(charge.payment_intent)),
             amount: charge.amount_refunded,
+            chargeAmount: charge.amount,
             currency: charge.currency.toUpperCase(),
           };
+        }
+        case 'invoice.payment_failed':
+          return invoicePaymentFailed(event.id, event.data.object);
+        case 'customer.subscription.deleted':
+          return { type: 'subscription_ended', eventId: event.id, subscriptionId: event.data.object.id };
+        case 'customer.subscription.updated': {
+          // Only a change of cancel_at_period_end is news here (Stripe sends this event for any change).
+          const previous = event.data.previous_attributes as { cancel_at_period_end?: boolean } | undefined;
+          const subscription = event.data.object;
+          if (previous?.cancel_at_period_end === undefined || previous.cancel_at_period_end === subscription.cancel_at_period_end) {
+            return { type: 'ignored', eventId: event.id, providerType: event.type };
+          }
+          return { type: 'renewal_changed', eventId: event.id, subscriptionId: subscription.id, renews: !subscription.cancel_at_period_end };
         }
         default:
           return { type: 'ignored', eventId: event.id, providerType: event.type };

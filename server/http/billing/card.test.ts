@@ -73,9 +73,10 @@ async function checkout(key: string, planId = cardPlanId) {
   return t.app.inject({ method: 'POST', url: BILLING_API.cardCheckout, headers: auth(key), payload: { plan_id: planId } });
 }
 
-/** A new user who has paid for the card plan through the fake's checkout page. */
-async function payingUser() {
+/** A new user who has paid for the card plan through the fake's checkout page (`beforePaying`: what is set up first). */
+async function payingUser(beforePaying?: (user: { id: number }) => Promise<void>) {
   const user = await signedInUser(t);
+  await beforePaying?.(user);
   const res = await checkout(user.key);
   expect(res.statusCode, res.body).toBe(200);
   const sessionId = new URL(res.json().url as string).pathname.split('/').at(-1)!;
@@ -276,5 +277,151 @@ describe('card payment off', () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+// --- the provider's other subscription events -----------------------------------------------------
+
+/** Posts a copy of a fake's event signed with another secret: what a forger would send. */
+async function forge(event: { id: string }) {
+  const body = JSON.stringify({ ...event, id: `${event.id}_forged` });
+  return t.app.inject({
+    method: 'POST',
+    url: BILLING_API.cardWebhook,
+    headers: { 'content-type': 'application/json', [CARD_SIGNATURE_HEADER]: fake.signature(body, Math.floor(Date.now() / 1000), 'whsec_not_the_endpoint_secret') },
+    payload: body,
+  });
+}
+
+const deliveryStatuses = (eventId: string) => fake.deliveries.filter((d) => d.eventId === eventId).map((d) => d.status);
+const mailsTo = (to: string, subject: string) => t.mailer.messages.filter((m) => m.to === to && m.subject.includes(subject));
+
+describe('invoice.payment_failed', () => {
+  it('keeps access to paid_until and tells the owner once per invoice, by e-mail in their language, with a link to update the card', async () => {
+    const user = await payingUser();
+    await t.db.query(`update users set language = 'ru' where id = $1`, [user.id]);
+    const before = await subscriptionOf(user.key);
+    const failed = await fake.failPayment(user.subscription.id);
+    expect(deliveryStatuses(failed.id)).toEqual([200]);
+
+    const [mail] = await eventually(() => mailsTo(user.email, 'Не удалось продлить подписку'), (found) => found.length === 1, 'the "payment failed" e-mail');
+    const portal = fake.portalSessions.at(-1)!;
+    expect(portal.customer).toBe(user.subscription.customer);
+    expect(mail.text).toContain(portal.url);
+    expect(mail.text).toContain('12,99');
+    expect(await subscriptionOf(user.key)).toEqual(before);
+    expect((await ledgerOf(user.id)).map((row) => [row.key, row.kind, row.amount])).toEqual([
+      [`card:event:${user.paymentEvent.id}`, 'payment', 1299],
+      [`card:event:${failed.id}`, 'payment_failed', 1299],
+    ]);
+
+    // The same event again: nothing recorded, nobody told again.
+    expect((await fake.redeliver(failed.id)).status).toBe(200);
+    // Stripe's retry of the same invoice (a new event): recorded, but the owner was told already.
+    const retry = await fake.failPayment(user.subscription.id);
+    expect(deliveryStatuses(retry.id)).toEqual([200]);
+    await services.background.settle();
+    expect((await ledgerOf(user.id)).map((row) => row.kind)).toEqual(['payment', 'payment_failed', 'payment_failed']);
+    expect(mailsTo(user.email, 'Не удалось продлить подписку')).toHaveLength(1);
+    expect(await subscriptionOf(user.key)).toEqual(before);
+
+    // Refused unsigned: 400, nothing recorded.
+    expect((await forge(failed)).statusCode).toBe(400);
+    expect(await ledgerOf(user.id)).toHaveLength(3);
+  });
+});
+
+describe('customer.subscription.deleted', () => {
+  it('stops the renewal of the subscription it ended (a cancel in the ledger), and access lasts to paid_until, not less', async () => {
+    const user = await payingUser();
+    const before = await subscriptionOf(user.key);
+    const ended = await fake.endSubscription(user.subscription.id);
+    expect(deliveryStatuses(ended.id)).toEqual([200]);
+    const after = await subscriptionOf(user.key);
+    expect(after).toMatchObject({ state: 'cancelled', paid_until: before.paid_until, grace_until: before.grace_until, cancel_url: null });
+    expect((await ledgerOf(user.id)).map((row) => [row.key, row.kind])).toEqual([
+      [`card:event:${user.paymentEvent.id}`, 'payment'],
+      [`card:event:${ended.id}`, 'cancel'],
+    ]);
+    expect((await fake.redeliver(ended.id)).status).toBe(200);
+    expect(await subscriptionOf(user.key)).toEqual(after);
+    expect(await ledgerOf(user.id)).toHaveLength(2);
+    expect((await forge(ended)).statusCode).toBe(400);
+    expect(await ledgerOf(user.id)).toHaveLength(2);
+
+    // An old provider subscription ending does not touch the one a user has now (as after paying again).
+    const other = await payingUser();
+    await t.db.query(`update subscriptions set external_id = 'sub_newer' where user_id = $1`, [other.id]);
+    const oldEnded = await fake.endSubscription(other.subscription.id);
+    expect(deliveryStatuses(oldEnded.id)).toEqual([200]);
+    expect((await subscriptionOf(other.key)).state).toBe('active');
+    expect((await ledgerOf(other.id)).map((row) => row.kind)).toEqual(['payment']);
+  });
+});
+
+describe('customer.subscription.updated (cancel or resume in the provider\'s portal)', () => {
+  it('renews follows cancel_at_period_end, each change once, and the renewal can be cancelled by the link again after a resume', async () => {
+    const user = await payingUser();
+    const before = await subscriptionOf(user.key);
+    const cancelled = (await fake.setCancelAtPeriodEnd(user.subscription.id, true))!;
+    expect(deliveryStatuses(cancelled.id)).toEqual([200]);
+    expect(await subscriptionOf(user.key)).toMatchObject({ state: 'cancelled', paid_until: before.paid_until });
+    expect((await fake.redeliver(cancelled.id)).status).toBe(200);
+    expect((await ledgerOf(user.id)).map((row) => row.kind)).toEqual(['payment', 'cancel']);
+
+    const resumed = (await fake.setCancelAtPeriodEnd(user.subscription.id, false))!;
+    expect(deliveryStatuses(resumed.id)).toEqual([200]);
+    expect(await subscriptionOf(user.key)).toMatchObject({ state: 'active', paid_until: before.paid_until });
+    expect((await fake.redeliver(resumed.id)).status).toBe(200);
+    expect((await ledgerOf(user.id)).map((row) => [row.key, row.kind])).toEqual([
+      [`card:event:${user.paymentEvent.id}`, 'payment'],
+      [`card:event:${cancelled.id}`, 'cancel'],
+      [`card:event:${resumed.id}`, 'resume'],
+    ]);
+    expect((await forge(cancelled)).statusCode).toBe(400);
+    expect((await subscriptionOf(user.key)).state).toBe('active');
+
+    // Cancelled by the signed link after the resume: it cancels (not taken for the first cancel).
+    const token = new URL(await services.billing.cancelLink(user.id)).searchParams.get('token')!;
+    const res = await t.app.inject({ method: 'POST', url: BILLING_API.cancel, payload: { token } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ renews: false });
+    expect((await subscriptionOf(user.key)).state).toBe('cancelled');
+  });
+});
+
+describe('charge.refunded made in the provider\'s dashboard', () => {
+  it('a partial refund is recorded with its amount and the period stays, the partner\'s commission untouched; the rest refunded ends it and voids the commission', async () => {
+    const partner = await signedInUser(t);
+    const [link] = await t.db.query<{ id: number }>(`insert into partner_links (user_id, uid, is_default) values ($1, $2, true) returning id`, [partner.id, `p${partner.id}x`]);
+    const partnerLedger = () => t.db.query<{ kind: string; amount: number }>('select kind, amount from partner_ledger where user_id = $1 order by id', [partner.id]);
+    const user = await payingUser(async ({ id }) => {
+      await t.db.query('insert into partner_attributions (user_id, link_id, created_at) values ($1, $2, now())', [id, link.id]);
+    });
+    const before = await subscriptionOf(user.key);
+    const part = await fake.refund(user.subscription.id, 300);
+    expect(deliveryStatuses(part.id)).toEqual([200]);
+    expect(await subscriptionOf(user.key)).toEqual(before);
+    expect((await fake.redeliver(part.id)).status).toBe(200);
+    expect((await forge(part)).statusCode).toBe(400);
+    expect((await ledgerOf(user.id)).map((row) => [row.kind, row.amount])).toEqual([
+      ['payment', 1299],
+      ['partial_refund', 300],
+    ]);
+    expect(await subscriptionOf(user.key)).toEqual(before);
+
+    // The partner's commission stays whole: the partner programme voids or claws back whole commissions only.
+    expect(await partnerLedger()).toEqual([{ kind: 'commission', amount: 389 }]);
+
+    const rest = await fake.refund(user.subscription.id);
+    expect(deliveryStatuses(rest.id)).toEqual([200]);
+    const after = await subscriptionOf(user.key);
+    expect(['active', 'cancelled']).not.toContain(after.state);
+    expect((await ledgerOf(user.id)).map((row) => [row.kind, row.amount])).toEqual([
+      ['payment', 1299],
+      ['partial_refund', 300],
+      ['refund', 999],
+    ]);
+    expect((await partnerLedger()).map((line) => line.kind)).toEqual(['commission', 'void']);
   });
 });

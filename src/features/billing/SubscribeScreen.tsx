@@ -25,9 +25,20 @@ import { PlanLimits } from './PlanLimits';
 import { SubscriptionState } from './SubscriptionState';
 import './billing.css';
 
-/** How often, and how many times, the screen asks whether the payment has made the subscription active (a minute in all). */
-export const ACTIVATION_POLL_MS = 1_500;
-export const ACTIVATION_POLL_ATTEMPTS = 40;
+/**
+ * How the screen asks whether a payment has made the subscription active: first after
+ * ACTIVATION_POLL_FIRST_MS, each wait half as long again as the one before up to
+ * ACTIVATION_POLL_MAX_MS (a payment still being processed can take a while; the server is not
+ * asked every second meanwhile), ACTIVATION_POLL_ATTEMPTS times in all (about two and a half minutes).
+ */
+export const ACTIVATION_POLL_FIRST_MS = 1_000;
+export const ACTIVATION_POLL_MAX_MS = 10_000;
+export const ACTIVATION_POLL_ATTEMPTS = 20;
+
+/** The wait before the poll's ask number `attempt` + 1. */
+export function activationPollDelay(attempt: number): number {
+  return Math.min(ACTIVATION_POLL_MAX_MS, Math.round(ACTIVATION_POLL_FIRST_MS * 1.5 ** attempt));
+}
 
 /** What the screen says about a payment under way. */
 type Progress = 'idle' | 'activating' | 'confirming' | 'active' | 'cancelled' | 'failed' | 'pending' | 'slow' | 'unavailable';
@@ -56,7 +67,7 @@ function useActivationPoll() {
       if (!alive.current) return null;
       const subscription = await getSubscription().catch(() => null);
       if (subscription && subscription.state === 'active' && (planId === null || subscription.plan?.id === planId)) return true;
-      await new Promise((resolve) => setTimeout(resolve, ACTIVATION_POLL_MS));
+      await new Promise((resolve) => setTimeout(resolve, activationPollDelay(attempt)));
     }
     return alive.current ? false : null;
   };
@@ -85,6 +96,8 @@ export function SubscribeScreen({
   const method: PaymentMethod = !cardPayment && inTelegram() ? 'stars' : 'card';
   const { plans, subscription } = data;
   const [progress, setProgress] = useState<Progress>(returnedFromCheckout ? 'confirming' : 'idle');
+  /** The plan of the last payment tried (a failed one is retried with it). */
+  const [triedPlan, setTriedPlan] = useState<Plan | null>(null);
   const waitForActive = useActivationPoll();
 
   // Back from the checkout page: the provider's webhook makes the subscription active, perhaps a moment later.
@@ -109,8 +122,10 @@ export function SubscribeScreen({
       ?.openInvoice(invoice.value.invoice_link)
       .catch(() => 'failed' as const);
     if (!outcome) return setProgress('unavailable');
-    if (outcome !== 'paid') return setProgress(outcome);
-    setProgress('activating');
+    // Cancelled: nothing was charged and the plans stay choosable. Failed: say so, with a retry.
+    if (outcome === 'cancelled' || outcome === 'failed') return setProgress(outcome);
+    // Paid, or still being processed: the server's successful_payment decides; follow it until active.
+    setProgress(outcome === 'paid' ? 'activating' : 'pending');
     const activated = await waitForActive(plan.id);
     if (activated === null) return;
     setProgress(activated ? 'active' : 'slow');
@@ -131,6 +146,7 @@ export function SubscribeScreen({
       return;
     }
     setProgress('idle');
+    setTriedPlan(plan);
     if (method === 'stars') await payWithStars(plan);
     else await payByCard(plan);
   }
@@ -138,7 +154,7 @@ export function SubscribeScreen({
   return (
     <Screen>
       <ScreenHeader title={title} subtitle={gated ? t('subscribe.subtitle') : undefined} back={active ? <BackLink to={ROUTES.panel} label={t('common.back')} /> : null} />
-      <PaymentProgress progress={progress} />
+      <PaymentProgress progress={progress} onRetry={progress === 'failed' && triedPlan ? () => void choose(triedPlan) : undefined} />
       {subscription && subscription.gated ? <SubscriptionState subscription={subscription} /> : null}
       {!gated ? (
         <Section>
@@ -161,7 +177,7 @@ export function SubscribeScreen({
                 method={method}
                 chosen={plan.id === chosenPlanId}
                 current={isCurrentPaidPlan(subscription, plan) || (plan.is_free && subscription?.state === 'free')}
-                busy={progress === 'activating'}
+                busy={progress === 'activating' || progress === 'pending'}
                 onChoose={() => void choose(plan)}
               />
             ))}
@@ -220,13 +236,18 @@ function PlanOffer({
   );
 }
 
-function PaymentProgress({ progress }: { progress: Progress }) {
+function PaymentProgress({ progress, onRetry }: { progress: Progress; onRetry?: () => void }) {
   const { t } = useTranslation();
   if (progress === 'idle') return null;
   const tone = progress === 'active' ? 'success' : progress === 'failed' || progress === 'unavailable' ? 'error' : 'info';
   return (
     <div className={`payment-progress payment-progress--${tone}`} role="status" data-testid="payment-progress" data-progress={progress}>
       {t(`subscribe.progress.${progress}`)}
+      {onRetry ? (
+        <Button variant="secondary" onClick={onRetry} data-testid="retry-payment">
+          {t('subscribe.retry')}
+        </Button>
+      ) : null}
     </div>
   );
 }
