@@ -33,8 +33,15 @@ export function messageKeyboard(
   if (buttons.length === 0 && choices.length === 0 && !next_button) return undefined;
   const keyboard = new InlineKeyboard();
   for (const button of buttons) keyboard.url(button.text, button.url).row();
-  for (const choice of choices) keyboard.text(choice.text, choiceData(fromStageId!, choice.stage_id)).row();
-  if (next_button) keyboard.text(next_button.text, nextStep);
+  // Each choice on a row of its own, with no empty row after the last.
+  for (const [index, choice] of choices.entries()) {
+    if (index > 0) keyboard.row();
+    keyboard.text(choice.text, choiceData(fromStageId!, choice.stage_id));
+  }
+  if (next_button) {
+    if (choices.length > 0) keyboard.row();
+    keyboard.text(next_button.text, nextStep);
+  }
   return keyboard;
 }
 
