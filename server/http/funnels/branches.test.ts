@@ -160,4 +160,13 @@ describe('results', () => {
     const week = ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=7d`));
     expect(week.moves.map((m) => m.label)).toEqual(['Premium', 'Cheap']);
   });
+
+  it('count a move by hand, from the stage the person was in', async () => {
+    const key = await user(env);
+    const { funnel, stages } = await funnelWithStages(key, 2);
+    const person = await addPerson(env, funnel.id, { stageId: stages[0].id });
+    ok(await call(env, key, 'PATCH', FUNNELS_API.person(person.id), { stage_id: stages[1].id }));
+    const stats = ok<FunnelStats>(await call(env, key, 'GET', FUNNELS_API.stats(funnel.id)));
+    expect(stats.moves).toEqual([{ from_stage_id: stages[0].id, to_stage_id: stages[1].id, via: 'manual', label: '', count: 1 }]);
+  });
 });
