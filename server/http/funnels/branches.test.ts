@@ -4,11 +4,13 @@
 // and the stage results' "where people went next".
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { FUNNELS_API, type FunnelStats, type Keyword, type Stage, type StageMessage } from '../../../contract/funnels';
+import { FUNNELS_API, type Funnel, type FunnelStats, type Keyword, type Stage, type StageMessage } from '../../../contract/funnels';
 import { funnelKeywords, stageMoves } from '../../db/schema';
 import { COMMON_ERRORS } from '../../domain-error';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
-import { expectJsonError } from '../../test/helpers';
+import { TEMPLATES_API, type Template } from '../../../contract/templates';
+import { setRole } from '../../accounts/roles';
+import { expectJsonError, signedInUser } from '../../test/helpers';
 import { addPerson, addRunnableStage, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
 import { fieldsError } from './expected-errors';
 
@@ -78,6 +80,28 @@ describe('choice buttons', () => {
     const copied = ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(target.id)));
     expect(copied[0].message.choices).toEqual([{ text: 'On', stage_id: copied[1].id }]);
     expect(ok<Keyword[]>(await call(env, key, 'GET', FUNNELS_API.keywords(target.id))).map((k) => [k.phrase, k.stage_id])).toEqual([['price', copied[1].id]]);
+  });
+});
+
+describe('templates', () => {
+  it('carry choice buttons and keywords: a funnel made from one has them, leading to its own stages', async () => {
+    const account = await signedInUser(env.t);
+    await setRole(env.t.db, account.email, 'admin');
+    const { funnel, stages } = await funnelWithStages(account.key, 3);
+    ok(await call(env, account.key, 'PUT', FUNNELS_API.stageMessage(stages[0].id), message([{ text: 'Pro', stage_id: stages[2].id }, { text: 'Basic', stage_id: stages[1].id }])));
+    ok(await call(env, account.key, 'POST', FUNNELS_API.keywords(funnel.id), { phrase: 'цена', stage_id: stages[2].id }), 201);
+    const template = ok<Template>(await call(env, account.key, 'POST', TEMPLATES_API.templates, { funnel_id: funnel.id, name: 'Branches' }), 201);
+    ok(await call(env, account.key, 'PATCH', TEMPLATES_API.template(template.id), { published: true }));
+
+    const key = await user(env);
+    const made = ok<Funnel>(await call(env, key, 'POST', TEMPLATES_API.add(template.id)), 201);
+    const madeStages = ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(made.id)));
+    expect(madeStages.map((s) => s.title)).toEqual(['Stage 1', 'Stage 2', 'Stage 3']);
+    expect(madeStages[0].message.choices).toEqual([
+      { text: 'Pro', stage_id: madeStages[2].id },
+      { text: 'Basic', stage_id: madeStages[1].id },
+    ]);
+    expect(ok<Keyword[]>(await call(env, key, 'GET', FUNNELS_API.keywords(made.id))).map((k) => [k.phrase, k.stage_id])).toEqual([['цена', madeStages[2].id]]);
   });
 });
 
