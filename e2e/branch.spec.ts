@@ -1,6 +1,8 @@
 // Branches end to end: the owner gives a stage two choice buttons leading to two stages, in the
 // message editor; the funnel runs; two subscribers of the fake Bot API press different buttons;
 // the owner sees each person in their branch's stage and the split in the first stage's results.
+// Deleting a stage a button leads to asks first, naming the button; the button then shows as
+// broken, and the funnel can't run until it is fixed.
 import { expect, test } from './support/test';
 import { CHOICE_CALLBACK_PREFIX, FUNNELS_API } from '../contract/funnels';
 import { botMessages, FAKE, fakeBot, signIn, type FakeMessage } from './support/builder';
@@ -63,4 +65,21 @@ test('a choice between two branches: two subscribers take different ones, and th
   const first = page.getByTestId('stage-result').first();
   await expect(first.getByTestId('stage-move')).toHaveText(['→ Basic: 1 by the button “Basic course”', '→ Pro: 1 by the button “Pro course”']);
   await expect(page.getByTestId('stage-result').getByTestId('stage-reached')).toHaveText(['2', '1', '1']);
+
+  // Stopped, the owner deletes "Pro": the confirmation names the button that will break.
+  expect((await request.post(FUNNELS_API.stop(funnel.id), { headers })).ok()).toBe(true);
+  await page.goto(`/content/funnels/${funnel.id}/stages/${stageIds[2]}/`);
+  await page.getByRole('button', { name: 'Delete the stage' }).click();
+  await expect(page.getByTestId('delete-breaks-buttons')).toContainText('“Pro course” on “Choose”');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete the stage' }).click();
+  await expect(page.getByRole('heading', { name: 'Stages' })).toBeVisible();
+
+  // The button is broken on the stage screen and in the editor, and the run is refused naming it.
+  await page.goto(`/content/funnels/${funnel.id}/stages/${stageIds[0]}/`);
+  await expect(page.getByTestId('choice-broken')).toHaveText('“Pro course” leads to a deleted stage');
+  await page.goto(`/content/funnels/${funnel.id}/stages/${stageIds[0]}/message/`);
+  await expect(page.getByTestId('choice-2-broken')).toHaveText('Leads to a deleted stage');
+  await page.goto(`/content/funnels/${funnel.id}/`);
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('The button “Pro course” leads to a deleted stage. Choose another stage for it.');
 });
