@@ -32,6 +32,12 @@ export const API_ERROR_CODES = [
   'too_many_tags',
   'tag_title_taken',
   'copy_into_itself',
+  // branches
+  /** A choice button leads to a deleted stage; `detail` is the button's text. */
+  'broken_choice',
+  'keyword_taken',
+  'keyword_without_word',
+  'too_many_keywords',
   // fields
   'required',
   'blank',

@@ -31,6 +31,8 @@ export const BOT_DESCRIPTION_MAX = 512;
 export const BOT_SHORT_DESCRIPTION_MAX = 120;
 export const BUTTON_TEXT_MAX = 64;
 export const URL_BUTTONS_MAX = 8;
+/** Choice buttons on one message (each leads to a stage of its own). */
+export const CHOICE_BUTTONS_MAX = 8;
 
 /** Our own limits. */
 export const FUNNEL_NAME_MAX = 128;
@@ -45,6 +47,13 @@ export const BUTTON_URL_MAX = 2048;
 export const BOT_TOKEN_INPUT_MAX = 200;
 export const TIME_ZONE_MAX = 64;
 export const MEDIA_FILENAME_MAX = 1000;
+/** A keyword: one word or a few, matched whole and in any case. */
+export const KEYWORD_PHRASE_MAX = 64;
+export const KEYWORDS_MAX = 100;
+
+/** How a person went from one stage to another (stage_moves.via). */
+export const STAGE_MOVE_VIA = ['start', 'next', 'choice', 'keyword', 'manual', 'timer', 'payment', 'refund', 'webhook'] as const;
+export type StageMoveVia = (typeof STAGE_MOVE_VIA)[number];
 
 export const STAGE_ICONS = ['flag', 'gift', 'star', 'fire', 'heart', 'bolt', 'chat', 'cart', 'money', 'book', 'video', 'check'] as const;
 export type StageIcon = (typeof STAGE_ICONS)[number];
@@ -96,6 +105,8 @@ export const FUNNELS_PATHS = {
   contactHistory: '/api/people/:id/contact-history/',
   personTags: '/api/people/:id/tags/',
   personTag: '/api/people/:id/tags/:tagId/',
+  keywords: '/api/funnels/:id/keywords/',
+  keyword: '/api/funnels/:id/keywords/:keywordId/',
   dashboard: '/api/dashboard/',
   stats: '/api/funnels/:id/stats/',
   inbox: '/api/funnels/:id/inbox/',
@@ -132,7 +143,15 @@ export const FUNNELS_API = {
   personTags: (id: number) => fillPath(FUNNELS_PATHS.personTags, { id }),
   personTag: (id: number, tagId: number) => fillPath(FUNNELS_PATHS.personTag, { id, tagId }),
   dashboard: FUNNELS_PATHS.dashboard,
+  keywords: (id: number) => fillPath(FUNNELS_PATHS.keywords, { id }),
+  keyword: (id: number, keywordId: number) => fillPath(FUNNELS_PATHS.keyword, { id, keywordId }),
 } as const;
 
 /** Callback data of the next-step button: "next:<stage id it was sent from>". */
 export const NEXT_STEP_CALLBACK_PREFIX = 'next:';
+
+/**
+ * Callback data of a choice button: "go:<stage it was sent from>:<stage it leads to>" (two ids of
+ * at most 10 digits: far below Telegram's 64 bytes).
+ */
+export const CHOICE_CALLBACK_PREFIX = 'go:';

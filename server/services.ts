@@ -23,6 +23,7 @@ import { createInboxService } from './funnels/inbox';
 import { createMediaService } from './funnels/media';
 import { createPeopleService } from './funnels/people';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-port';
+import { createKeywordService } from './funnels/keywords';
 import { createStageService } from './funnels/stages';
 import { createStatsService } from './funnels/stats';
 import { LetterScheduler } from './outbox/letter-scheduler';
@@ -137,6 +138,7 @@ export function createServices(deps: ServiceDeps) {
     stars: createStarsService({ db, api: serviceBot, billing }),
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
     stages: createStageService({ db, runtime }),
+    keywords: createKeywordService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
     media: createMediaService({ db }),
     dashboard: createDashboardService({ db, now }),

@@ -48,6 +48,7 @@ import { Route as AuthenticatedPartnerDashboardUidRouteImport } from './routes/_
 import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
+import { Route as AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/keywords'
 import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
@@ -285,6 +286,12 @@ const AuthenticatedContentFunnelsFunnelIdDescriptionRoute =
     path: '/content/funnels/$funnelId/description',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdKeywordsRoute =
+  AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport.update({
+    id: '/content/funnels/$funnelId/keywords',
+    path: '/content/funnels/$funnelId/keywords',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdPeopleRoute =
   AuthenticatedContentFunnelsFunnelIdPeopleRouteImport.update({
     id: '/content/funnels/$funnelId/people',
@@ -429,6 +436,7 @@ export interface FileRoutesByFullPath {
   '/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
@@ -485,6 +493,7 @@ export interface FileRoutesByTo {
   '/partner/dashboard': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
@@ -544,6 +553,7 @@ export interface FileRoutesById {
   '/_authenticated/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/_authenticated/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/_authenticated/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
@@ -602,6 +612,7 @@ export interface FileRouteTypes {
     | '/partner/dashboard/'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
@@ -658,6 +669,7 @@ export interface FileRouteTypes {
     | '/partner/dashboard'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
@@ -716,6 +728,7 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/dashboard/'
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
+    | '/_authenticated/content/funnels/$funnelId/keywords'
     | '/_authenticated/content/funnels/$funnelId/people'
     | '/_authenticated/content/funnels/$funnelId/tags'
     | '/_authenticated/content/funnels/$funnelId/token'
@@ -1024,6 +1037,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/keywords': {
+      id: '/_authenticated/content/funnels/$funnelId/keywords'
+      path: '/content/funnels/$funnelId/keywords'
+      fullPath: '/content/funnels/$funnelId/keywords'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/people': {
       id: '/_authenticated/content/funnels/$funnelId/people'
       path: '/content/funnels/$funnelId/people'
@@ -1172,6 +1192,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerDashboardIndexRoute: typeof AuthenticatedPartnerDashboardIndexRoute
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  AuthenticatedContentFunnelsFunnelIdKeywordsRoute: typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   AuthenticatedContentFunnelsFunnelIdPeopleRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
@@ -1224,6 +1245,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdCopyRoute,
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute:
     AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
+  AuthenticatedContentFunnelsFunnelIdKeywordsRoute:
+    AuthenticatedContentFunnelsFunnelIdKeywordsRoute,
   AuthenticatedContentFunnelsFunnelIdPeopleRoute:
     AuthenticatedContentFunnelsFunnelIdPeopleRoute,
   AuthenticatedContentFunnelsFunnelIdTagsRoute:

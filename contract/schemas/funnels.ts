@@ -9,9 +9,11 @@ import {
   BOT_TOKEN_INPUT_MAX,
   BUTTON_TEXT_MAX,
   BUTTON_URL_MAX,
+  CHOICE_BUTTONS_MAX,
   COLOR_PATTERN,
   FUNNEL_NAME_MAX,
   FUNNEL_STATES,
+  KEYWORD_PHRASE_MAX,
   MEDIA_FILENAME_MAX,
   MEDIA_KINDS,
   MESSAGE_HTML_MAX,
@@ -21,6 +23,7 @@ import {
   STAGE_ICONS,
   STAGE_TITLE_MAX,
   STAGES_MAX,
+  STAGE_MOVE_VIA,
   STOP_REASONS,
   TAG_TITLE_MAX,
   TIME_ZONE_MAX,
@@ -110,6 +113,9 @@ export type BotDescription = Static<typeof BotDescriptionSchema>;
 export const UrlButtonSchema = Type.Object({ text: Text(BUTTON_TEXT_MAX, 1), url: Text(BUTTON_URL_MAX, 1) });
 export type UrlButton = Static<typeof UrlButtonSchema>;
 export const NextButtonSchema = Type.Object({ text: Text(BUTTON_TEXT_MAX, 1) });
+/** A button that moves the person to a stage of the owner's choice; stage_id null: that stage was deleted (the button is broken). */
+export const ChoiceButtonSchema = Type.Object({ text: Text(BUTTON_TEXT_MAX, 1), stage_id: Nullable(Type.Integer()) });
+export type ChoiceButton = Static<typeof ChoiceButtonSchema>;
 
 export const MessageMediaSchema = Type.Object({
   id: Type.Integer(),
@@ -129,6 +135,9 @@ export const MessageContentSchema = Type.Object({
   next_button: Nullable(NextButtonSchema),
 });
 export type MessageContent = Static<typeof MessageContentSchema>;
+/** A stage's message: also its choice buttons, each moving the person to a stage of its own. */
+export const StageMessageSchema = Type.Object({ ...MessageContentSchema.properties, choices: Type.Array(ChoiceButtonSchema) });
+export type StageMessage = Static<typeof StageMessageSchema>;
 
 /** A whole message as the SPA sends it and the stage service takes it. */
 export const MessageContentBodySchema = Type.Object({
@@ -136,6 +145,8 @@ export const MessageContentBodySchema = Type.Object({
   media_id: Nullable(Id()),
   buttons: Type.Array(UrlButtonSchema, { maxItems: URL_BUTTONS_MAX }),
   next_button: Nullable(NextButtonSchema),
+  /** Stage messages only (absent in mailings, letters, and stage messages saved before choices existed). */
+  choices: Type.Optional(Type.Array(ChoiceButtonSchema, { maxItems: CHOICE_BUTTONS_MAX })),
 });
 export type MessageContentBody = Static<typeof MessageContentBodySchema>;
 
@@ -151,6 +162,12 @@ export const MessageContentInputSchema = Type.Object({
   next_button: Type.Optional(Nullable(Type.Partial(NextButtonSchema))),
 });
 export type MessageContentInput = Static<typeof MessageContentInputSchema>;
+/** What PUT stages/:id/message/ accepts: a message and its choice buttons (a missing part is refused by the service, under "choices"). */
+export const StageMessageInputSchema = Type.Object({
+  ...MessageContentInputSchema.properties,
+  choices: Type.Optional(Type.Array(Type.Partial(ChoiceButtonSchema), { maxItems: CHOICE_BUTTONS_MAX })),
+});
+export type StageMessageInput = Static<typeof StageMessageInputSchema>;
 
 export const StageSchema = Type.Object({
   id: Type.Integer(),
@@ -161,7 +178,7 @@ export const StageSchema = Type.Object({
   position: Type.Integer(),
   /** Everyone who reaches the stage gets this tag. */
   tag_id: Nullable(Type.Integer()),
-  message: MessageContentSchema,
+  message: StageMessageSchema,
   people_count: Type.Integer(),
 });
 export type Stage = Static<typeof StageSchema>;
@@ -294,6 +311,17 @@ export const StageStatsSchema = Type.Object({
   conversion: Nullable(Type.Integer()),
 });
 export type StageStats = Static<typeof StageStatsSchema>;
+/** Where people went next from a stage in the period: per destination and per button, keyword or next step (stage_moves). */
+export const StageMoveStatsSchema = Type.Object({
+  from_stage_id: Type.Integer(),
+  /** null: the destination stage was deleted since. */
+  to_stage_id: Nullable(Type.Integer()),
+  via: StringEnum(STAGE_MOVE_VIA),
+  /** The button's or keyword's text ('' for moves without one). */
+  label: Text(),
+  count: Type.Integer(),
+});
+export type StageMoveStats = Static<typeof StageMoveStatsSchema>;
 export const FunnelStatsSchema = Type.Object({
   period: StringEnum(STATS_PERIODS),
   /** Where the period began (null: all time). */
@@ -301,6 +329,8 @@ export const FunnelStatsSchema = Type.Object({
   stages: Type.Array(StageStatsSchema),
   /** People who joined in the period. */
   new_people: Type.Integer(),
+  /** Moves out of the funnel's stages in the period, most first. */
+  moves: Type.Array(StageMoveStatsSchema),
 });
 export type FunnelStats = Static<typeof FunnelStatsSchema>;
 export type PersonTagBody = Static<typeof PersonTagBodySchema>;
@@ -329,3 +359,18 @@ export const DashboardFunnelSchema = Type.Object({
   today: Type.Object({ new_people: Type.Integer(), messages_sent: Type.Integer(), stage_moves: Type.Integer() }),
 });
 export type DashboardFunnel = Static<typeof DashboardFunnelSchema>;
+
+// --- keywords ------------------------------------------------------------------------------------
+/** A word or phrase that moves a person who writes it to a stage. */
+export const KeywordSchema = Type.Object({
+  id: Type.Integer(),
+  funnel_id: Type.Integer(),
+  phrase: Text(),
+  stage_id: Type.Integer(),
+  created_at: Timestamp(),
+});
+export type Keyword = Static<typeof KeywordSchema>;
+export const KeywordBodySchema = Type.Object({ phrase: Text(KEYWORD_PHRASE_MAX, 1), stage_id: Id() });
+export type KeywordBody = Static<typeof KeywordBodySchema>;
+export const KeywordPatchSchema = Type.Partial(KeywordBodySchema);
+export type KeywordPatch = Static<typeof KeywordPatchSchema>;

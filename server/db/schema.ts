@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { ContactsFilter } from '../../contract/contacts';
 import type { Audience } from '../../contract/mailings';
+import type { StageMoveVia } from '../../contract/funnels';
 import {
   type AnyPgColumn,
   bigint,
@@ -180,9 +181,16 @@ export const stages = pgTable(
     position: integer('position').notNull(),
     /** Everyone who reaches the stage gets this tag. */
     tagId: integer('tag_id').references(() => tags.id, { onDelete: 'set null' }),
-    /** The stage's message: { text, media_id, buttons, next_button } (contract MessageContentBody). */
+    /** The stage's message: { text, media_id, buttons, next_button, choices? } (contract MessageContentBody). */
     message: jsonb('message')
-      .$type<{ text: string; media_id: number | null; buttons: Array<{ text: string; url: string }>; next_button: { text: string } | null }>()
+      .$type<{
+        text: string;
+        media_id: number | null;
+        buttons: Array<{ text: string; url: string }>;
+        next_button: { text: string } | null;
+        /** Absent in messages saved before choice buttons existed. stage_id null: its stage was deleted. */
+        choices?: Array<{ text: string; stage_id: number | null }>;
+      }>()
       .notNull()
       .default({ text: '', media_id: null, buttons: [], next_button: null }),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
@@ -267,6 +275,51 @@ export const stageReaches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.personId, t.stageId] }), index('stage_reaches_funnel_stage_idx').on(t.funnelId, t.stageId, t.reachedAt)],
 );
+
+/**
+ * One row per move of a person from one stage to another, written in the statement (or
+ * transaction) of the move itself: a stage's results say where people went next, and by what.
+ * No foreign key to the funnel: the person's is enough (as person_events).
+ */
+export const stageMoves = pgTable(
+  'stage_moves',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    funnelId: integer('funnel_id').notNull(),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    fromStageId: integer('from_stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    toStageId: integer('to_stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    via: varchar('via', { length: 16 }).notNull().$type<StageMoveVia>(),
+    /** The pressed button's or the matched keyword's text. */
+    label: text('label').notNull().default(''),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('stage_moves_funnel_from_created_idx').on(t.funnelId, t.fromStageId, t.createdAt),
+    index('stage_moves_person_idx').on(t.personId),
+    check('stage_moves_via_check', sql`${t.via} in ('start', 'next', 'choice', 'keyword', 'manual', 'timer', 'payment', 'refund', 'webhook')`),
+  ],
+);
+
+/** A funnel's keywords: a person who writes one (a whole word, any case) is moved to its stage. */
+export const funnelKeywords = pgTable(
+  'funnel_keywords',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    phrase: varchar('phrase', { length: 64 }).notNull(),
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('funnel_keywords_funnel_phrase_idx').on(t.funnelId, sql`lower(${t.phrase})`), index('funnel_keywords_stage_idx').on(t.stageId)],
+);
+export type FunnelKeywordRow = typeof funnelKeywords.$inferSelect;
 
 /** Everything sent to and received from a person (contract HistoryEntry). */
 export const personEvents = pgTable(
@@ -446,6 +499,8 @@ export interface SnapshotMessage {
   media: number | null;
   buttons: Array<{ text: string; url: string }>;
   next_button: { text: string } | null;
+  /** Choice buttons; `stage` is an index into the snapshot's stages (null: broken). Absent in older versions. */
+  choices?: Array<{ text: string; stage: number | null }>;
 }
 
 /** A template version's snapshot, stored as template_versions.snapshot (see templates/snapshot.ts). */
@@ -454,6 +509,8 @@ export interface TemplateSnapshot {
   name?: string;
   tags: Array<{ title: string; color: string }>;
   stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
+  /** Keywords, each leading to a stage by its index in `stages` (absent in older versions). */
+  keywords?: Array<{ phrase: string; stage: number }>;
   series: Array<{
     name: string;
     join_on: { on: 'start' | 'stage' | 'tag' | 'manual'; stage: number | null; tag: number | null };

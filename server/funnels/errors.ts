@@ -1,6 +1,6 @@
 // The funnel services' messages (connecting a bot, running it, stages, tags, copies): thrown as a
 // DomainError (../domain-error.ts); http/errors.ts gives each its status and Djoser-shaped body.
-import { STAGES_MAX, TAGS_MAX } from '../../contract/funnels';
+import { KEYWORDS_MAX, STAGES_MAX, TAGS_MAX } from '../../contract/funnels';
 import type { DeliveryErrorReason } from '../../contract/delivery';
 import type { DomainMessage } from '../domain-error';
 
@@ -26,6 +26,14 @@ export const FUNNEL_ERRORS = {
     text: `The last stage “${title}” has a next-step button, but there is no stage after it.`,
     detail: title,
   }),
+  brokenChoice: (stageTitle: string, buttonText: string): DomainMessage => ({
+    code: 'broken_choice',
+    text: `The button “${buttonText}” of the stage “${stageTitle}” leads to a deleted stage. Choose another stage for it.`,
+    detail: buttonText,
+  }),
+  keywordTaken: { code: 'keyword_taken', text: 'This funnel already has this keyword.' },
+  keywordWithoutWord: { code: 'keyword_without_word', text: 'A keyword needs at least one letter or digit.' },
+  tooManyKeywords: { code: 'too_many_keywords', count: KEYWORDS_MAX, text: `A funnel can have no more than ${KEYWORDS_MAX} keywords.` },
   runWithoutStages: { code: 'run_without_stages', text: 'Add at least one stage before running the bot.' },
   noBot: { code: 'no_bot', text: 'Connect a bot to this funnel before running it.' },
   runArchived: { code: 'run_archived', text: 'Return the funnel from the archive before running it.' },

@@ -12,7 +12,7 @@ import { visibleText } from '../../contract/telegram-html';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
-import { funnels, media, stages, tags, type FunnelRow } from '../db/schema';
+import { funnelKeywords, funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { type BotApiFor, callTelegram } from './bot-api';
 import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
@@ -152,7 +152,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
   async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
     const problems: DomainMessage[] = [];
     const list = await orm
-      .select({ title: stages.title, message: stages.message })
+      .select({ id: stages.id, title: stages.title, message: stages.message })
       .from(stages)
       .where(eq(stages.funnelId, funnel.id))
       .orderBy(asc(stages.position), asc(stages.id));
@@ -162,6 +162,13 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
     }
     const last = list.at(-1);
     if (last?.message.next_button) problems.push(FUNNEL_ERRORS.lastStageNext(last.title));
+    // A choice button whose stage was deleted (null, or an id deleted while it was being saved).
+    const stageIds = new Set(list.map((s) => s.id));
+    for (const stage of list) {
+      for (const choice of stage.message.choices ?? []) {
+        if (choice.stage_id === null || !stageIds.has(choice.stage_id)) problems.push(FUNNEL_ERRORS.brokenChoice(stage.title, choice.text));
+      }
+    }
     if (funnel.botTokenEncrypted === null) {
       problems.push(FUNNEL_ERRORS.noBot);
       return problems;
@@ -318,18 +325,42 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
       }
 
       let position = Number(maxPosition);
+      const stageIds = new Map<number, number>();
       for (const stage of sourceStages) {
         position += 1;
         const mediaId = stage.message.media_id === null ? null : (mediaMap.get(stage.message.media_id) ?? null);
-        await tx.insert(stages).values({
-          funnelId: targetId,
-          title: stage.title,
-          icon: stage.icon,
-          color: stage.color,
-          position,
-          tagId: stage.tagId === null ? null : (tagIds.get(stage.tagId) ?? null),
-          message: { ...stage.message, media_id: mediaId },
-        });
+        const [{ id }] = await tx
+          .insert(stages)
+          .values({
+            funnelId: targetId,
+            title: stage.title,
+            icon: stage.icon,
+            color: stage.color,
+            position,
+            tagId: stage.tagId === null ? null : (tagIds.get(stage.tagId) ?? null),
+            message: { ...stage.message, media_id: mediaId, choices: [] },
+          })
+          .returning({ id: stages.id });
+        stageIds.set(stage.id, id);
+      }
+      // Choice buttons lead to the copies of their stages (known once all are inserted).
+      for (const stage of sourceStages) {
+        const choices = stage.message.choices ?? [];
+        if (choices.length === 0) continue;
+        const copied = choices.map((c) => ({ text: c.text, stage_id: c.stage_id === null ? null : (stageIds.get(c.stage_id) ?? null) }));
+        const mediaId = stage.message.media_id === null ? null : (mediaMap.get(stage.message.media_id) ?? null);
+        await tx
+          .update(stages)
+          .set({ message: { ...stage.message, media_id: mediaId, choices: copied } })
+          .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
+      }
+      // Keywords too, but for a phrase the target already has (its own stays).
+      const sourceKeywords = await tx.select().from(funnelKeywords).where(eq(funnelKeywords.funnelId, funnelId)).orderBy(asc(funnelKeywords.id));
+      if (sourceKeywords.length > 0) {
+        await tx
+          .insert(funnelKeywords)
+          .values(sourceKeywords.map((k) => ({ funnelId: targetId, phrase: k.phrase, stageId: stageIds.get(k.stageId)! })))
+          .onConflictDoNothing();
       }
       await tx.update(funnels).set({ updatedAt: now() }).where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)));
     });

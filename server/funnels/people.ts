@@ -20,7 +20,7 @@ import {
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
-import { people, personEvents, personTags, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
+import { people, personEvents, personTags, stageMoves, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
@@ -257,6 +257,10 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
     if (!stage) throw invalidField('stage_id', COMMON_ERRORS.doesNotExist(stageId));
     await orm.transaction(async (tx) => {
       await tx.update(people).set({ stageId: stage.id }).where(ownersRow(tx, ownerId, people, personId));
+      // The results' "where people went next" counts moves by hand too.
+      if (person.stageId !== stage.id) {
+        await tx.insert(stageMoves).values({ funnelId: person.funnelId, personId, fromStageId: person.stageId, toStageId: stage.id, via: 'manual' });
+      }
       await tx.insert(stageReaches).values({ personId, stageId: stage.id, funnelId: person.funnelId }).onConflictDoNothing();
       if (stage.tagId !== null) await tx.insert(personTags).values({ personId, tagId: stage.tagId, source: 'stage' }).onConflictDoNothing();
     });

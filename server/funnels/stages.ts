@@ -6,8 +6,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   PALETTE,
   STAGES_MAX,
-  type MessageContent,
   type MessageContentBody,
+  type StageMessage,
   type MessageMedia,
   type Stage,
   type StageBody,
@@ -17,7 +17,7 @@ import {
 import type { Db } from '../db';
 import { funnels, media, people, stages, tags, type MediaRow, type StageRow } from '../db/schema';
 import { ownedFunnel, ownedStage, ownersRow } from './access';
-import { COMMON_ERRORS, conflict, invalid, invalidField, invalidFields, notFound } from '../domain-error';
+import { COMMON_ERRORS, conflict, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 import { messageProblems } from '../messages/validate';
@@ -59,11 +59,12 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
           ).map((m) => [m.id, toMessageMedia(m)]),
     );
     return rows.map((row) => {
-      const message: MessageContent = {
+      const message: StageMessage = {
         text: row.message.text,
         media: row.message.media_id === null ? null : (mediaRows.get(row.message.media_id) ?? null),
         buttons: row.message.buttons,
         next_button: row.message.next_button,
+        choices: row.message.choices ?? [],
       };
       return {
         id: row.id,
@@ -163,9 +164,21 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
     return one(row);
   }
 
+  /**
+   * Deletes the stage. Choice buttons that led to it stay, broken (stage_id null) until the owner
+   * picks another stage (a funnel with one cannot run); its keywords go with it (foreign key).
+   */
   async function remove(ownerId: number, stageId: number): Promise<void> {
     const stage = await ownedStage(orm, ownerId, stageId);
-    await orm.delete(stages).where(ownersRow(orm, ownerId, stages, stageId));
+    await orm.transaction(async (tx) => {
+      await tx.delete(stages).where(ownersRow(tx, ownerId, stages, stageId));
+      await tx.execute(sql`
+        update stages set message = jsonb_set(message, '{choices}', (
+            select jsonb_agg(case when choice->'stage_id' = to_jsonb(${stageId}::int) then jsonb_set(choice, '{stage_id}', 'null'::jsonb) else choice end order by n)
+            from jsonb_array_elements(message->'choices') with ordinality as c(choice, n)))
+         where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
+           and message->'choices' @> jsonb_build_array(jsonb_build_object('stage_id', ${stageId}::int))`);
+    });
     runtime.stagesChanged(stage.funnelId);
   }
 
@@ -190,22 +203,27 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
     return list(ownerId, funnelId);
   }
 
-  async function setMessage(ownerId: number, stageId: number, body: MessageContentBody): Promise<MessageContent> {
+  async function setMessage(ownerId: number, stageId: number, body: MessageContentBody): Promise<StageMessage> {
     const stage = await ownedStage(orm, ownerId, stageId);
-    const problems = await messageProblems(body, async (mediaId) => {
+    const choices = body.choices ?? [];
+    const funnelStageIds = new Set(
+      choices.length === 0 ? [] : (await orm.select({ id: stages.id }).from(stages).where(eq(stages.funnelId, stage.funnelId))).map((s) => s.id),
+    );
+    const problems = choiceProblems(choices, funnelStageIds, await messageProblems(body, async (mediaId) => {
       const [item] = await orm
         .select({ id: media.id })
         .from(media)
         .where(and(eq(media.id, mediaId), eq(media.funnelId, stage.funnelId)))
         .limit(1);
       return Boolean(item);
-    });
+    }));
     if (problems) throw invalidFields(problems);
     const message = {
       text: body.text,
       media_id: body.media_id,
       buttons: body.buttons.map((b) => ({ text: b.text.trim(), url: b.url.trim() })),
       next_button: body.next_button ? { text: body.next_button.text.trim() } : null,
+      choices: choices.map((c) => ({ text: c.text.trim(), stage_id: c.stage_id })),
     };
     const [row] = await orm.update(stages).set({ message }).where(ownersRow(orm, ownerId, stages, stageId)).returning();
     runtime.stagesChanged(stage.funnelId);
@@ -216,3 +234,28 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
 }
 
 export type StageService = ReturnType<typeof createStageService>;
+
+/**
+ * Adds the problems of a message's choice buttons (under "choices") to the message's own: each
+ * needs its text and a stage of the same funnel (null is kept: a button broken by a deleted stage
+ * may stay while the rest of the message is edited, and the funnel cannot run until it is fixed).
+ */
+function choiceProblems(
+  choices: NonNullable<MessageContentBody['choices']>,
+  funnelStageIds: Set<number>,
+  problems: Record<string, DomainMessage[]> | null,
+): Record<string, DomainMessage[]> | null {
+  const found: DomainMessage[] = [];
+  const add = (message: DomainMessage) => {
+    if (!found.some((m) => m.text === message.text)) found.push(message);
+  };
+  for (const choice of choices as Array<Partial<(typeof choices)[number]>>) {
+    if (choice.text === undefined || choice.stage_id === undefined) add(COMMON_ERRORS.required);
+    else {
+      if (!choice.text.trim()) add(COMMON_ERRORS.blank);
+      if (choice.stage_id !== null && !funnelStageIds.has(choice.stage_id)) add(COMMON_ERRORS.doesNotExist(choice.stage_id));
+    }
+  }
+  if (found.length === 0) return problems;
+  return { ...problems, choices: found };
+}

@@ -3,10 +3,10 @@
 // a second /start or a move by hand never takes a reach away), and the conversion from each
 // stage to the next. Periods are calendar days in the owner's time zone: "today" from midnight,
 // "7d" and "30d" from midnight 6 and 29 days before, "all" from the beginning.
-import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { FunnelStats, StageStats, StatsPeriod } from '../../contract/funnels';
+import { and, asc, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { FunnelStats, StageMoveStats, StageStats, StatsPeriod } from '../../contract/funnels';
 import type { Db } from '../db';
-import { people, stageReaches, stages } from '../db/schema';
+import { people, stageMoves, stageReaches, stages } from '../db/schema';
 import { ownedFunnel } from './access';
 import { startOfDayIn } from './time-zone';
 
@@ -66,14 +66,32 @@ export function createStatsService({ db, now }: { db: Db; now: () => Date }) {
   async function funnelStats(ownerId: number, funnelId: number, period: StatsPeriod, timeZone: string): Promise<FunnelStats> {
     await ownedFunnel(db.orm, ownerId, funnelId);
     const since = periodStart(period, now(), timeZone);
-    const [stats, [{ count }]] = await Promise.all([
+    const [stats, [{ count }], moves] = await Promise.all([
       stageStatsOf(db, [funnelId], since),
       db.orm
         .select({ count: sql<number>`count(*)::int` })
         .from(people)
         .where(since ? and(eq(people.funnelId, funnelId), gte(people.joinedAt, since)) : eq(people.funnelId, funnelId)),
+      movesOf(funnelId, since),
     ]);
-    return { period, since: since?.toISOString() ?? null, stages: stats.get(funnelId) ?? [], new_people: Number(count) };
+    return { period, since: since?.toISOString() ?? null, stages: stats.get(funnelId) ?? [], new_people: Number(count), moves };
+  }
+
+  /** Where people went from each stage since `since`: per destination, and per button, keyword or next step. */
+  async function movesOf(funnelId: number, since: Date | null): Promise<StageMoveStats[]> {
+    const rows = await db.orm
+      .select({
+        fromStageId: stageMoves.fromStageId,
+        toStageId: stageMoves.toStageId,
+        via: stageMoves.via,
+        label: stageMoves.label,
+        count: sql<number>`count(*)::int`,
+      })
+      .from(stageMoves)
+      .where(and(eq(stageMoves.funnelId, funnelId), isNotNull(stageMoves.fromStageId), since ? gte(stageMoves.createdAt, since) : undefined))
+      .groupBy(stageMoves.fromStageId, stageMoves.toStageId, stageMoves.via, stageMoves.label)
+      .orderBy(desc(sql`count(*)`), asc(stageMoves.label));
+    return rows.map((r) => ({ from_stage_id: r.fromStageId!, to_stage_id: r.toStageId, via: r.via, label: r.label, count: Number(r.count) }));
   }
   return { funnelStats };
 }

@@ -212,19 +212,28 @@ export const START_PERSON = `with input as (
          returning id, person_id)
        select started.id, started.placed, started.ord, reply.id as reply_id from started left join reply on reply.person_id = started.id`;
 
-/** A next-step press: the claim, the move, history and tag, and the reply's row named by this runtime ($9), in one statement. */
+/**
+ * A move by the person (a next-step or choice press, a keyword): the claim, the move, history, the
+ * stage_moves row, reach and tag, and the reply's row named by this runtime ($9), in one statement.
+ * A press moves the person only from the stage it was sent from (from_stage_id); a keyword
+ * (from_stage_id null) from wherever they are, unless they are in its stage already.
+ */
 export const MOVE_PERSON = `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[]) with ordinality
-           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, reply, ord)),
+         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[], $10::text[], $11::text[]) with ordinality
+           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, reply, via, label, ord)),
        ${CLAIM_FRESH},
        moved as (
          update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
-         from fresh
-         where people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id and people.stage_id = fresh.from_stage_id
-         returning people.id, fresh.ord, fresh.funnel_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text, fresh.reply),
+         from fresh, people was
+         where was.id = people.id and people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id
+           and (people.stage_id = fresh.from_stage_id or (fresh.from_stage_id is null and people.stage_id is distinct from fresh.to_stage_id))
+         returning people.id, fresh.ord, fresh.funnel_id, was.stage_id as from_stage_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text, fresh.reply, fresh.via, fresh.label),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
-         select id, funnel_id, 'in', 'button', button_text from moved),
+         select id, funnel_id, 'in', case when via = 'keyword' then 'text' else 'button' end, button_text from moved),
+       move as (
+         insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via, label)
+         select funnel_id, id, from_stage_id, to_stage_id, via, label from moved),
        reach as (
          insert into stage_reaches (person_id, stage_id, funnel_id)
          select id, to_stage_id, funnel_id from moved

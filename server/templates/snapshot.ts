@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { TemplateChange } from '../../contract/templates';
 import type { Database } from '../db';
-import { funnels, letters, letterSeries, media, stages, tags, templateMedia, type SnapshotMessage, type TemplateSnapshot } from '../db/schema';
+import { funnelKeywords, funnels, letters, letterSeries, media, stages, tags, templateMedia, type SnapshotMessage, type TemplateSnapshot } from '../db/schema';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -40,17 +40,27 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
   }
   const tagIndex = new Map(tagRows.map((t, i) => [t.id, i]));
   const stageIndex = new Map(stageRows.map((s, i) => [s.id, i]));
-  const message = (m: { text: string; media_id: number | null; buttons: SnapshotMessage['buttons']; next_button: { text: string } | null }): SnapshotMessage => ({
+  const ref = (map: Map<number, number>, id: number | null) => (id === null ? null : (map.get(id) ?? null));
+  const message = (m: {
+    text: string;
+    media_id: number | null;
+    buttons: SnapshotMessage['buttons'];
+    next_button: { text: string } | null;
+    choices?: Array<{ text: string; stage_id: number | null }>;
+  }): SnapshotMessage => ({
     text: m.text,
     media: m.media_id === null ? null : (mediaMap.get(m.media_id) ?? null),
     buttons: m.buttons.map((b) => ({ text: b.text, url: b.url })),
     next_button: m.next_button ? { text: m.next_button.text } : null,
+    // Choice buttons lead to stages by their index in the snapshot (null: broken, and stays so).
+    ...(m.choices?.length ? { choices: m.choices.map((c) => ({ text: c.text, stage: ref(stageIndex, c.stage_id) })) } : {}),
   });
-  const ref = (map: Map<number, number>, id: number | null) => (id === null ? null : (map.get(id) ?? null));
+  const keywordRows = await tx.select().from(funnelKeywords).where(eq(funnelKeywords.funnelId, funnelId)).orderBy(asc(funnelKeywords.id));
 
   return {
     tags: tagRows.map((t) => ({ title: t.title, color: t.color })),
     stages: stageRows.map((s) => ({ title: s.title, icon: s.icon, color: s.color, tag: ref(tagIndex, s.tagId), message: message(s.message) })),
+    ...(keywordRows.length ? { keywords: keywordRows.map((k) => ({ phrase: k.phrase, stage: stageIndex.get(k.stageId)! })) } : {}),
     series: seriesRows.map((s) => ({
       name: s.name,
       join_on: { on: s.joinOn.on, stage: ref(stageIndex, s.joinOn.stage_id), tag: ref(tagIndex, s.joinOn.tag_id) },
@@ -106,6 +116,20 @@ export async function applySnapshot(tx: Tx, snapshot: TemplateSnapshot, funnelId
     stageIds.push(id);
   }
   const at = (list: number[], index: number | null) => (index === null ? null : (list[index] ?? null));
+  // Choice buttons and keywords name stages by index: known once every stage is inserted.
+  for (const [index, s] of snapshot.stages.entries()) {
+    if (!s.message.choices?.length) continue;
+    const choices = s.message.choices.map((c) => ({ text: c.text, stage_id: at(stageIds, c.stage) }));
+    await tx
+      .update(stages)
+      .set({ message: { text: s.message.text, media_id: mediaOf(s.message.media), buttons: s.message.buttons, next_button: s.message.next_button, choices } })
+      .where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
+  }
+  const keywords = (snapshot.keywords ?? []).flatMap((k) => {
+    const stageId = at(stageIds, k.stage);
+    return stageId === null ? [] : [{ funnelId, phrase: k.phrase, stageId }];
+  });
+  if (keywords.length > 0) await tx.insert(funnelKeywords).values(keywords).onConflictDoNothing();
   for (const s of snapshot.series) {
     const [{ id: seriesId }] = await tx
       .insert(letterSeries)

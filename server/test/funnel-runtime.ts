@@ -15,6 +15,8 @@ export interface StageSpec {
   next?: string | null;
   tag?: string;
   photo?: Buffer;
+  /** Choice buttons, each leading to the stage at index `to` of the same spec list. */
+  choices?: Array<{ text: string; to: number }>;
 }
 
 /** A 1×1 PNG. */
@@ -88,6 +90,14 @@ export async function createFunnel(
     stageIds.push(stage.id);
     tagIds.push(tagId);
     mediaIds.push(mediaId);
+  }
+  for (const [index, spec] of stageSpecs.entries()) {
+    if (!spec.choices) continue;
+    const choices = spec.choices.map((c) => ({ text: c.text, stage_id: stageIds[c.to] }));
+    await db.orm
+      .update(stages)
+      .set({ message: sql`${stages.message} || jsonb_build_object('choices', ${JSON.stringify(choices)}::jsonb)` })
+      .where(eq(stages.id, stageIds[index]));
   }
   return { funnel, stageIds, tagIds, mediaIds };
 }

@@ -8,8 +8,11 @@ import {
   type Funnel,
   type FunnelStats,
   type InboxPage,
+  type Keyword,
+  type KeywordBody,
+  type KeywordPatch,
+  type StageMessage,
   type StatsPeriod,
-  type MessageContent,
   type MessageContentBody,
   type MessageMedia,
   type PeoplePage,
@@ -61,7 +64,15 @@ export async function deleteStage(id: number): Promise<void> {
 }
 export const reorderStages = (funnelId: number, stageIds: number[]) => post<Stage[]>(FUNNELS_API.stageOrder(funnelId), { stage_ids: stageIds });
 export const saveMessage = (stageId: number, body: MessageContentBody) =>
-  authClient.put(apiPath(FUNNELS_API.stageMessage(stageId)), { json: body }).json<MessageContent>();
+  authClient.put(apiPath(FUNNELS_API.stageMessage(stageId)), { json: body }).json<StageMessage>();
+
+export const listKeywords = (funnelId: number) => get<Keyword[]>(FUNNELS_API.keywords(funnelId));
+export const createKeyword = (funnelId: number, body: KeywordBody) => post<Keyword>(FUNNELS_API.keywords(funnelId), body);
+export const updateKeyword = (funnelId: number, keywordId: number, body: KeywordPatch) =>
+  authClient.patch(apiPath(FUNNELS_API.keyword(funnelId, keywordId)), { json: body }).json<Keyword>();
+export async function deleteKeyword(funnelId: number, keywordId: number): Promise<void> {
+  await authClient.delete(apiPath(FUNNELS_API.keyword(funnelId, keywordId)));
+}
 
 export function uploadMedia(funnelId: number, file: File): Promise<MessageMedia> {
   return authClient

@@ -9,7 +9,9 @@ import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
 import { createBot, describeBotApiError } from '../../telegram/client';
 import { type UpdateReceived, updateReceived } from '../../telegram/diagnostics';
+import { choiceBehaviour } from './behaviours/choice';
 import { historyBehaviour } from './behaviours/history';
+import { keywordBehaviour } from './behaviours/keyword';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
 import { startBehaviour } from './behaviours/start';
@@ -172,7 +174,15 @@ export class FunnelBot {
     };
     this.fc = fc;
     const onError = (error: BotError<Context>) => this.onUpdateError(error.error, error.ctx.update.update_id);
-    this.bot.errorBoundary(onError, startBehaviour(fc), nextStepBehaviour(fc), membershipBehaviour(fc), historyBehaviour(fc));
+    this.bot.errorBoundary(
+      onError,
+      startBehaviour(fc),
+      nextStepBehaviour(fc),
+      choiceBehaviour(fc),
+      membershipBehaviour(fc),
+      keywordBehaviour(fc),
+      historyBehaviour(fc),
+    );
     this.bot.catch(onError);
   }
 

@@ -46,7 +46,7 @@ async function sendStageMessage(
   const { media_id } = stage.message;
   const text = fillPlaceholders(stage.message.text, person);
   if (media_id === null && text.trim() === '') return null;
-  const replyMarkup = messageKeyboard(stage.message, nextStepData(stage.id));
+  const replyMarkup = messageKeyboard(stage.message, nextStepData(stage.id), stage.id);
   const extra = slot ? { [PREPAID_SLOT]: slot } : undefined;
   const message = await sendContent(fc.store.db, api, fc.funnelId, chatId, { text, mediaId: media_id, replyMarkup, extra }, (call) =>
     callForPerson(fc, chatId, call, giveUpAt),

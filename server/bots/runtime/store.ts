@@ -3,7 +3,7 @@
 // and the same statements of one turn of the event loop, from any bot, are sent as one.
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { MessageContentBody } from '../../../contract/funnels';
+import type { MessageContentBody, StageMoveVia } from '../../../contract/funnels';
 import type { Db } from '../../db';
 import { funnels, type FunnelRow } from '../../db/schema';
 import { microBatch } from '../../db/micro-batch';
@@ -61,6 +61,15 @@ export interface StartedPerson {
 export interface MovedPerson {
   id: number;
   replyId: number | null;
+}
+
+/** The moves a person makes themselves, through the runtime's movePerson. */
+export type PersonMoveVia = Extract<StageMoveVia, 'next' | 'choice' | 'keyword'>;
+
+/** A keyword as the runtime matches it. */
+export interface RuntimeKeyword {
+  phrase: string;
+  stageId: number;
 }
 
 /** A reply taken to be sent now (marked sending): the stage whose message it is. */
@@ -128,18 +137,25 @@ export interface RuntimeStore {
   /** This runtime's name in runtime_processes and on the replies it writes. */
   readonly owner: string;
   /**
-   * Next-step press: claims the update and, if it is new, moves the person from `fromStageId` to
-   * `to` only if they are still there (a press on an old message moves nobody); records the press
-   * and tags them. null = claimed, nobody moved; ALREADY_HANDLED = claimed before, nothing done.
+   * A next-step or choice press, or a keyword: claims the update and, if it is new, moves the
+   * person from `fromStageId` to `to` only if they are still there (a press on an old message
+   * moves nobody); a keyword (`fromStageId` null) moves them from any stage but `to`. Records what
+   * they pressed or wrote (`text`; kind 'button', or 'text' for a keyword) and the move
+   * (stage_moves: `via`, `label`, default the text), and tags them. null = claimed, nobody moved;
+   * ALREADY_HANDLED = claimed before, nothing done.
    */
   movePerson(
     funnelId: number,
     updateId: number,
     telegramId: number,
-    fromStageId: number,
+    fromStageId: number | null,
     to: RuntimeStage,
-    buttonText: string,
+    text: string,
+    via?: PersonMoveVia,
+    label?: string,
   ): Promise<MovedPerson | null | typeof ALREADY_HANDLED>;
+  /** The funnel's keywords (cached as its stages are: forgetStages drops both). */
+  keywords(funnelId: number): Promise<RuntimeKeyword[]>;
   /**
    * Marks the person's waiting replies up to `upToId` sending (oldest first) and answers them;
    * none when another runtime took them. Called when the call to Telegram is about to go.
@@ -174,7 +190,7 @@ export interface RuntimeStore {
   stopRevoked(funnelId: number): Promise<boolean>;
   /** Deletes handled_updates rows, and replies that ended, older than HANDLED_UPDATES_KEEP_HOURS. */
   pruneHandledUpdates(): Promise<void>;
-  /** Drops one funnel's stages from memory (a read under way is not kept): its next update reads them again. */
+  /** Drops one funnel's stages and keywords from memory (a read under way is not kept): its next update reads them again. */
   forgetStages(funnelId: number): void;
 }
 
@@ -210,6 +226,23 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     for (const r of rows) {
       const list = byFunnel.get(r.funnel_id) ?? [];
       list.push({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message });
+      byFunnel.set(r.funnel_id, list);
+    }
+    return funnelIds.map((id) => byFunnel.get(id) ?? []);
+  });
+
+  // A funnel's keywords, read like its stages (one statement for every funnel in a turn); kept
+  // in memory as long as its stages are, and dropped with them (forgetStages).
+  const keywordCache = new Map<number, { at: number; keywords: RuntimeKeyword[] }>();
+  const readKeywords = microBatch<number, RuntimeKeyword[]>(async (funnelIds) => {
+    const rows = await q<{ funnel_id: number; phrase: string; stage_id: number }>(
+      'select funnel_id, phrase, stage_id from funnel_keywords where funnel_id = any($1::int[]) order by funnel_id, id',
+      [[...new Set(funnelIds)]],
+    );
+    const byFunnel = new Map<number, RuntimeKeyword[]>();
+    for (const r of rows) {
+      const list = byFunnel.get(r.funnel_id) ?? [];
+      list.push({ phrase: r.phrase, stageId: r.stage_id });
       byFunnel.set(r.funnel_id, list);
     }
     return funnelIds.map((id) => byFunnel.get(id) ?? []);
@@ -309,7 +342,18 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
   // one moves them (RETURNING says which), as if they had come one after the other. A claimed
   // press that moves nobody (an old message's button) is null; one handled before, ALREADY_HANDLED.
   const movePerson = microBatch<
-    { funnelId: number; updateId: number; telegramId: number; fromStageId: number; toStageId: number; tagId: number | null; buttonText: string; reply: boolean },
+    {
+      funnelId: number;
+      updateId: number;
+      telegramId: number;
+      fromStageId: number | null;
+      toStageId: number;
+      tagId: number | null;
+      buttonText: string;
+      reply: boolean;
+      via: PersonMoveVia;
+      label: string;
+    },
     MovedPerson | null | typeof ALREADY_HANDLED
   >(async (items) => {
     const rows = await q<{ id: number | null; ord: string | number; reply_id: string | number | null }>(
@@ -324,6 +368,8 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         items.map((i) => i.buttonText),
         items.map((i) => i.reply),
         owner,
+        items.map((i) => i.via),
+        items.map((i) => i.label),
       ],
     );
     const claimed = new Map(
@@ -400,8 +446,18 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         text,
       });
     },
-    movePerson(funnelId, updateId, telegramId, fromStageId, to, buttonText) {
-      return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText, reply: hasMessage(to) });
+    movePerson(funnelId, updateId, telegramId, fromStageId, to, text, via = 'next', label = text) {
+      return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText: text, reply: hasMessage(to), via, label });
+    },
+    keywords(funnelId) {
+      const cached = keywordCache.get(funnelId);
+      if (cached && Date.now() - cached.at < stageCacheMs) return Promise.resolve(cached.keywords);
+      const generation = stageGenerations.get(funnelId);
+      return readKeywords(funnelId).then((keywords) => {
+        if (keywordCache.size > 10_000) keywordCache.clear();
+        if (stageGenerations.get(funnelId) === generation) keywordCache.set(funnelId, { at: Date.now(), keywords });
+        return keywords;
+      });
     },
     async touchPerson(funnelId, telegramId) {
       const rows = await q<{ id: number; stage_id: number | null }>(
@@ -510,6 +566,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     },
     forgetStages(funnelId) {
       stageCache.delete(funnelId);
+      keywordCache.delete(funnelId);
       firstReads.delete(funnelId);
       // A read that started before the write may end after it: what it read is not kept.
       stageGenerations.set(funnelId, (stageGenerations.get(funnelId) ?? 0) + 1);

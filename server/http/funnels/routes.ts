@@ -14,13 +14,13 @@ import { loggableError } from '../../db/errors';
 import { currentUser } from '../auth/authenticate';
 import * as schemas from './schemas';
 
-export type FunnelRoutesDeps = Pick<Services, 'runtime' | 'funnels' | 'stages' | 'people' | 'media' | 'dashboard' | 'stats' | 'inbox'>;
+export type FunnelRoutesDeps = Pick<Services, 'runtime' | 'funnels' | 'stages' | 'keywords' | 'people' | 'media' | 'dashboard' | 'stats' | 'inbox'>;
 
 const ownerOf = (request: FastifyRequest) => currentUser(request).id;
 const idOf = (request: { params: { id: string } }) => parseId(request.params.id);
 
 export function funnelRoutes(deps: FunnelRoutesDeps) {
-  const { runtime, funnels, stages, people, media: mediaFiles, dashboard, stats, inbox } = deps;
+  const { runtime, funnels, stages, keywords, people, media: mediaFiles, dashboard, stats, inbox } = deps;
   const zoneOf = (tz: string | undefined) => {
     if (tz !== undefined && !isTimeZone(tz)) throw invalidField('tz', FUNNEL_ERRORS.unknownTimeZone);
     return tz ?? 'UTC';
@@ -110,9 +110,24 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
           // The service refuses a button without its text or url (under "buttons"): see the schema.
           buttons: (body.buttons ?? []) as MessageContentBody['buttons'],
           next_button: (body.next_button ?? null) as MessageContentBody['next_button'],
+          // Likewise a choice without its text or stage (under "choices").
+          choices: (body.choices ?? []) as MessageContentBody['choices'],
         });
       },
     );
+
+    // --- keywords ------------------------------------------------------------------------------
+    app.get(FUNNELS_PATHS.keywords, { schema: schemas.listKeywordsSchema }, async (request) => keywords.list(ownerOf(request), idOf(request)));
+    app.post(FUNNELS_PATHS.keywords, { schema: schemas.createKeywordSchema }, async (request, reply) =>
+      reply.code(201).send(await keywords.create(ownerOf(request), idOf(request), request.body)),
+    );
+    app.patch(FUNNELS_PATHS.keyword, { schema: schemas.updateKeywordSchema }, async (request) =>
+      keywords.update(ownerOf(request), idOf(request), parseId(request.params.keywordId), request.body),
+    );
+    app.delete(FUNNELS_PATHS.keyword, { schema: schemas.keywordSchema }, async (request, reply) => {
+      await keywords.remove(ownerOf(request), idOf(request), parseId(request.params.keywordId));
+      return reply.code(204).send();
+    });
 
     // --- tags ----------------------------------------------------------------------------------
     app.get(FUNNELS_PATHS.tags, { schema: schemas.listTagsSchema }, async (request) =>

@@ -10,8 +10,8 @@ import {
   FunnelListQuerySchema,
   FunnelSchema,
   MediaUploadQuerySchema,
-  MessageContentInputSchema,
-  MessageContentSchema,
+  StageMessageInputSchema,
+  StageMessageSchema,
   MessageMediaSchema,
   PeoplePageSchema,
   PeopleQuerySchema,
@@ -23,6 +23,9 @@ import {
   ReplyBodySchema,
   PersonTagBodySchema,
   FunnelStatsSchema,
+  KeywordBodySchema,
+  KeywordPatchSchema,
+  KeywordSchema,
   StatsQuerySchema,
   ReplaceTokenBodySchema,
   RunCheckSchema,
@@ -57,7 +60,7 @@ export const createStageSchema = { params, body: StageCreateBodySchema, response
 export const stageSchema = { params, response: { 200: StageSchema } };
 export const updateStageSchema = { params, body: StagePatchSchema, response: { 200: StageSchema } };
 export const stageOrderSchema = { params, body: StageOrderBodySchema, response: { 200: Type.Array(StageSchema) } };
-export const stageMessageSchema = { params, body: MessageContentInputSchema, response: { 200: MessageContentSchema } };
+export const stageMessageSchema = { params, body: StageMessageInputSchema, response: { 200: StageMessageSchema } };
 
 export const listTagsSchema = { params, response: { 200: Type.Array(TagSchema) } };
 export const createTagSchema = { params, body: TagBodySchema, response: { 201: TagSchema } };
@@ -75,3 +78,10 @@ export const statsSchema = { params, querystring: StatsQuerySchema, response: { 
 export const movePersonSchema = { params, body: PersonPatchSchema, response: { 200: PersonDetailSchema } };
 export const inboxSchema = { params, querystring: InboxQuerySchema, response: { 200: InboxPageSchema } };
 export const replySchema = { params, body: ReplyBodySchema, response: { 201: PersonDetailSchema } };
+
+/** keywords/:keywordId/ under a funnel. */
+const keywordParams = Type.Object({ id: Type.String(), keywordId: Type.String() });
+export const listKeywordsSchema = { params, response: { 200: Type.Array(KeywordSchema) } };
+export const createKeywordSchema = { params, body: KeywordBodySchema, response: { 201: KeywordSchema } };
+export const updateKeywordSchema = { params: keywordParams, body: KeywordPatchSchema, response: { 200: KeywordSchema } };
+export const keywordSchema = { params: keywordParams };

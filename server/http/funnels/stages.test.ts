@@ -50,7 +50,7 @@ describe('stages', () => {
       color: PALETTE[0],
       position: 0,
       tag_id: null,
-      message: { text: '', media: null, buttons: [], next_button: null },
+      message: { text: '', media: null, buttons: [], next_button: null, choices: [] },
       people_count: 0,
     });
     expect(b).toMatchObject({ position: 1, icon: 'gift', color: '#FF9500', tag_id: tag.id });
@@ -188,10 +188,10 @@ describe('PUT stages/:id/message/', () => {
       next_button: { text: 'Next ➡️' },
     };
     const message = ok<MessageContent>(await put(key, stage.id, body));
-    expect(message).toEqual({ text: body.text, media: photo, buttons: body.buttons, next_button: body.next_button });
+    expect(message).toEqual({ text: body.text, media: photo, buttons: body.buttons, next_button: body.next_button, choices: [] });
     expect(ok<Stage>(await call(env, key, 'GET', FUNNELS_API.stage(stage.id))).message).toEqual(message);
     // Optional parts default to none.
-    expect(ok<MessageContent>(await put(key, stage.id, { text: 'Plain' }))).toEqual({ text: 'Plain', media: null, buttons: [], next_button: null });
+    expect(ok<MessageContent>(await put(key, stage.id, { text: 'Plain' }))).toEqual({ text: 'Plain', media: null, buttons: [], next_button: null, choices: [] });
   });
 
   it('refuses tags Telegram does not support and unbalanced tags', async () => {

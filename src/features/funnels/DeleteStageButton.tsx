@@ -1,19 +1,34 @@
 // Deleting a stage, from its screen or its edit form: the button, the confirmation that says how
-// many people are in it, and the way back to the funnel afterwards.
+// many people are in it and which choice buttons (they break: shown red until another stage is
+// chosen) and keywords (deleted with it) lead to it, and the way back to the funnel afterwards.
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Stage } from '../../../contract/funnels';
-import { deleteStage } from '@/api/funnels';
+import { deleteStage, listKeywords, listStages } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from '@/ui/Dialog';
-import { runChange } from '@/api/action';
+import { runChange, runRead } from '@/api/action';
 import { noticeFailure, success } from '@/api/useApi';
 
 export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel_id' | 'title' | 'people_count'> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
+  /** What leads to the stage: asked for when the owner presses Delete. */
+  const [leading, setLeading] = useState<{ buttons: string[]; keywords: string[] }>({ buttons: [], keywords: [] });
+
+  async function ask() {
+    const result = await runRead(() => Promise.all([listStages(stage.funnel_id), listKeywords(stage.funnel_id)]));
+    if (result.ok) {
+      const [stages, keywords] = result.value;
+      setLeading({
+        buttons: stages.flatMap((other) => other.message.choices.filter((c) => c.stage_id === stage.id).map((c) => t('funnels.stageForm.breakingButton', { text: c.text, stage: other.title }))),
+        keywords: keywords.filter((k) => k.stage_id === stage.id).map((k) => t('funnels.stageForm.breakingKeyword', { phrase: k.phrase })),
+      });
+    }
+    setDeleting(true);
+  }
 
   async function remove() {
     setDeleting(false);
@@ -25,7 +40,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
 
   return (
     <>
-      <Button variant="destructive" onClick={() => setDeleting(true)}>
+      <Button variant="destructive" onClick={() => void ask()}>
         {t('funnels.stageForm.delete')}
       </Button>
       {deleting ? (
@@ -38,6 +53,12 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
           onCancel={() => setDeleting(false)}
         >
           <p>{t('funnels.stageForm.deleteConfirmText', { title: stage.title, count: stage.people_count })}</p>
+          {leading.buttons.length > 0 ? (
+            <p data-testid="delete-breaks-buttons">{t('funnels.stageForm.deleteBreaksButtons', { buttons: leading.buttons.join(', ') })}</p>
+          ) : null}
+          {leading.keywords.length > 0 ? (
+            <p data-testid="delete-breaks-keywords">{t('funnels.stageForm.deleteBreaksKeywords', { keywords: leading.keywords.join(', ') })}</p>
+          ) : null}
         </ConfirmDialog>
       ) : null}
     </>

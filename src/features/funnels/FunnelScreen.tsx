@@ -149,7 +149,7 @@ export function FunnelScreen({
           <h2 className="section-title">{t('funnels.stats.title')}</h2>
           <PeriodTabs period={stats.period} onChange={onPeriod} />
           <div className="section">
-            <StageResults stages={stageList.map((stage) => ({ ...stage, ...figuresOf(stats, stage.id) }))} />
+            <StageResults stages={stageList.map((stage) => ({ ...stage, ...figuresOf(stats, stage.id) }))} moves={stats.moves} />
           </div>
           <p className="section-footer" data-testid="new-people">
             {t('funnels.stats.newPeople', { count: stats.new_people })}. {t('funnels.stats.footer')}
@@ -184,6 +184,9 @@ export function FunnelScreen({
       <Section title={t('funnels.funnel.more')}>
         <Link to="/content/funnels/$funnelId/tags/" params={{ funnelId: id }} className="row">
           <RowContent icon={<RowIcon tint="purple"><TagIcon /></RowIcon>} title={t('funnels.tags.title')} description={t('funnels.funnel.tagsText')} />
+        </Link>
+        <Link to="/content/funnels/$funnelId/keywords/" params={{ funnelId: id }} className="row" data-testid="keywords-link">
+          <RowContent icon={<RowIcon tint="blue"><TextIcon /></RowIcon>} title={t('funnels.keywords.title')} description={t('funnels.funnel.keywordsText')} />
         </Link>
         <Link to="/content/funnels/$funnelId/description/" params={{ funnelId: id }} className="row">
           <RowContent icon={<RowIcon tint="teal"><TextIcon /></RowIcon>} title={t('funnels.description.title')} description={t('funnels.funnel.descriptionText')} />

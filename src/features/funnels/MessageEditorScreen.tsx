@@ -18,7 +18,7 @@ import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
 /** The route loads the stage and its funnel (for the bot's name in the preview) together. */
-export function MessageEditorScreen({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
+export function MessageEditorScreen({ stage, funnel, stages }: { stage: Stage; funnel: Funnel; stages: Stage[] }) {
   const { t } = useTranslation();
   usePageHead(t('funnels.message.title'));
   return (
@@ -28,12 +28,12 @@ export function MessageEditorScreen({ stage, funnel }: { stage: Stage; funnel: F
         subtitle={stage.title}
         back={<BackLink to="/content/funnels/$funnelId/stages/$stageId/" params={{ funnelId: String(funnel.id), stageId: String(stage.id) }} label={t('common.back')} />}
       />
-      <StageMessageForm key={stage.id} stage={stage} funnel={funnel} />
+      <StageMessageForm key={stage.id} stage={stage} funnel={funnel} stages={stages} />
     </Screen>
   );
 }
 
-function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
+function StageMessageForm({ stage, funnel, stages }: { stage: Stage; funnel: Funnel; stages: Stage[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [saved] = useState<MessageDraft>(() => ({
@@ -43,6 +43,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
     buttons: stage.message.buttons,
     nextOn: stage.message.next_button !== null,
     nextText: stage.message.next_button?.text ?? t('funnels.message.nextDefault'),
+    choices: stage.message.choices,
   }));
   const { draft, setDraft, changed, problems, editorProps } = useMessageDraft(saved, stage.funnel_id);
   const [errors, setErrors] = useState<TranslatedFailure>(NO_ERRORS);
@@ -59,6 +60,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
       if (next.buttons !== draft.buttons) delete fields.buttons;
       if (next.nextOn !== draft.nextOn || next.nextText !== draft.nextText) delete fields.next_button;
       if (next.media !== draft.media) delete fields.media_id;
+      if (next.choices !== draft.choices) delete fields.choices;
       return { ...current, fields };
     });
     setDraft(next);
@@ -73,10 +75,11 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
       media_id: draft.media?.id ?? null,
       buttons: draft.buttons.map((b) => ({ text: b.text.trim(), url: b.url.trim() })),
       next_button: draft.nextOn ? { text: draft.nextText.trim() } : null,
+      choices: (draft.choices ?? []).map((c) => ({ text: c.text.trim(), stage_id: c.stage_id })),
     };
     setErrors(NO_ERRORS);
     const result = await runChange(() => saveMessage(stage.id, body));
-    if (!result.ok) return setErrors(describeFailure(result.failure, ['text', 'media_id', 'buttons', 'next_button']));
+    if (!result.ok) return setErrors(describeFailure(result.failure, ['text', 'media_id', 'buttons', 'next_button', 'choices']));
     guard.release();
     success(t('funnels.message.saved'));
     await navigate({ to: '/content/funnels/$funnelId/stages/$stageId/', params: { funnelId: String(stage.funnel_id), stageId: String(stage.id) } });
@@ -92,6 +95,7 @@ function StageMessageForm({ stage, funnel }: { stage: Stage; funnel: Funnel }) {
         {...editorProps(errors.fields, tried)}
         onChange={edit}
         botName={funnel.name}
+        choiceStages={stages.map((s) => ({ id: s.id, title: s.title }))}
       />
 
       <Button type="submit" disabled={over || (tried && problems.any)}>

@@ -1,9 +1,10 @@
 // Results per stage, on the funnel's screen and the dashboard: who reached each stage in the
 // period, who is in it now, and how many of those who reached it went on to the next (the
-// conversion, between the rows). The period is part of the address (?period=), so Back and a
-// shared link keep it.
+// conversion, between the rows), and where people went next from each stage: per destination, by
+// which button, keyword or next step (the funnel's screen only). The period is part of the
+// address (?period=), so Back and a shared link keep it.
 import { useTranslation } from 'react-i18next';
-import { STATS_PERIODS, type StatsPeriod } from '../../../contract/funnels';
+import { STATS_PERIODS, type StageMoveStats, type StatsPeriod } from '../../../contract/funnels';
 import { SegmentedTabs } from '@/ui/SegmentedTabs';
 import { StageBadge } from './StageIcon';
 
@@ -24,8 +25,10 @@ export function PeriodTabs({ period, onChange }: { period: StatsPeriod; onChange
   return <SegmentedTabs label={t('funnels.stats.period')} options={options} value={period} onChange={onChange} />;
 }
 
-export function StageResults({ stages, testId = 'stage-result' }: { stages: StageFigures[]; testId?: string }) {
+export function StageResults({ stages, moves = [], testId = 'stage-result' }: { stages: StageFigures[]; moves?: StageMoveStats[]; testId?: string }) {
   const { t } = useTranslation();
+  const titleOf = (id: number | null) => stages.find((stage) => stage.id === id)?.title ?? t('funnels.stats.deletedStage');
+  const how = (move: StageMoveStats) => t(`funnels.stats.via.${move.via}`, { label: move.label });
   return (
     <ol className="stage-results">
       {stages.map((stage, index) => (
@@ -43,6 +46,17 @@ export function StageResults({ stages, testId = 'stage-result' }: { stages: Stag
               <span>{t('funnels.stats.reached', { count: stage.reached })}</span>
             </span>
           </div>
+          {moves.some((move) => move.from_stage_id === stage.id) ? (
+            <ul className="stage-result-moves" aria-label={t('funnels.stats.wentNext')} data-testid="stage-moves">
+              {moves
+                .filter((move) => move.from_stage_id === stage.id)
+                .map((move) => (
+                  <li key={`${move.to_stage_id}-${move.via}-${move.label}`} data-testid="stage-move">
+                    → {titleOf(move.to_stage_id)}: <strong>{move.count}</strong> {how(move)}
+                  </li>
+                ))}
+            </ul>
+          ) : null}
           {index < stages.length - 1 ? (
             <p className="stage-result-conversion" data-testid="stage-conversion">
               <span aria-hidden="true">↓</span> {stage.conversion === null ? t('funnels.stats.noConversion') : t('funnels.stats.conversion', { percent: stage.conversion })}

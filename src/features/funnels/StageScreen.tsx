@@ -16,7 +16,7 @@ import { StageBadge } from './StageIcon';
 import { useRefreshWhile } from '@/api/useApi';
 
 /** The route loads the stage, its funnel, its people and the funnel's tags at once. */
-export function StageScreen({ stage: data, funnel, people, tags }: { stage: Stage; funnel: Funnel; people: PeoplePage; tags: Tag[] }) {
+export function StageScreen({ stage: data, funnel, people, tags, stages }: { stage: Stage; funnel: Funnel; people: PeoplePage; tags: Tag[]; stages: Stage[] }) {
   const { t } = useTranslation();
   usePageHead(data.title);
   // People arrive and move on while the bot runs.
@@ -56,11 +56,26 @@ export function StageScreen({ stage: data, funnel, people, tags }: { stage: Stag
             media={data.message.media ? { kind: data.message.media.kind, id: data.message.media.id, src: null } : null}
             buttons={data.message.buttons}
             nextButton={data.message.next_button}
+            choices={data.message.choices}
             botName={funnel.name}
           />
         ) : (
           <p className="section-footer">{t('funnels.stage.noMessage')}</p>
         )}
+        {data.message.choices.length > 0 ? (
+          <ul className="choice-targets" data-testid="choice-targets">
+            {data.message.choices.map((choice, index) => {
+              const target = stages.find((stage) => stage.id === choice.stage_id);
+              return target ? (
+                <li key={index}>{t('funnels.stage.choiceLeadsTo', { text: choice.text, stage: target.title })}</li>
+              ) : (
+                <li key={index} className="field-error" data-testid="choice-broken">
+                  {t('funnels.stage.choiceBroken', { text: choice.text })}
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
         <Link to="/content/funnels/$funnelId/stages/$stageId/message/" params={params} className="button button--secondary">
           <EditIcon />
           {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}

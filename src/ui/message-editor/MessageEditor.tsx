@@ -5,7 +5,17 @@
 // saves and uploads (`onPickFile`); only the editing aids (the link box, the caret) live here.
 import { useId, useRef } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { BUTTON_TEXT_MAX, CAPTION_MAX, MEDIA_TYPES, MESSAGE_TEXT_MAX, URL_BUTTONS_MAX, type MessageMedia, type UrlButton } from '../../../contract/funnels';
+import {
+  BUTTON_TEXT_MAX,
+  CAPTION_MAX,
+  CHOICE_BUTTONS_MAX,
+  MEDIA_TYPES,
+  MESSAGE_TEXT_MAX,
+  URL_BUTTONS_MAX,
+  type ChoiceButton,
+  type MessageMedia,
+  type UrlButton,
+} from '../../../contract/funnels';
 import { visibleLength } from '../../../contract/telegram-html';
 import { Button } from '@/ui/form';
 import { ImageIcon, PlusIcon, TrashIcon } from '@/ui/glyphs';
@@ -21,12 +31,21 @@ export interface MessageDraft {
   buttons: UrlButton[];
   nextOn: boolean;
   nextText: string;
+  /** A stage's choice buttons (absent for mailings and letters). */
+  choices?: ChoiceButton[];
 }
 
 export interface MessageEditorErrors {
   text?: string[];
   buttons?: string[];
   next_button?: string[];
+  choices?: string[];
+}
+
+/** A stage a choice button can lead to. */
+export interface ChoiceStage {
+  id: number;
+  title: string;
 }
 
 /** The text limit of a draft (a caption is shorter) and whether the text is over it. */
@@ -54,6 +73,7 @@ export function draftProblems(
   if (over) fields.text = [t('funnels.serverErrors.tooLong', { count: limit })];
   else if (!draft.media && visibleLength(draft.text.trim()) === 0) fields.text = [t('funnels.serverErrors.blank')];
   if (draft.nextOn && !draft.nextText.trim()) fields.next_button = [t('funnels.serverErrors.blank')];
+  if (draft.choices?.some((choice) => !choice.text.trim())) fields.choices = [t('funnels.serverErrors.blank')];
   const buttons = draft.buttons.map((button) => {
     const problems: ButtonErrors = {};
     if (!button.text.trim()) problems.text = t('funnels.serverErrors.blank');
@@ -72,7 +92,8 @@ export function sameDraft(a: MessageDraft, b: MessageDraft): boolean {
     a.nextOn === b.nextOn &&
     (!a.nextOn || a.nextText === b.nextText) &&
     a.buttons.length === b.buttons.length &&
-    a.buttons.every((button, i) => button.text === b.buttons[i].text && button.url === b.buttons[i].url)
+    a.buttons.every((button, i) => button.text === b.buttons[i].text && button.url === b.buttons[i].url) &&
+    JSON.stringify(a.choices ?? []) === JSON.stringify(b.choices ?? [])
   );
 }
 
@@ -85,6 +106,7 @@ export function MessageEditor({
   fileProblem,
   botName,
   nextStep = true,
+  choiceStages,
 }: {
   value: MessageDraft;
   onChange: (next: MessageDraft) => void;
@@ -96,6 +118,8 @@ export function MessageEditor({
   botName: string;
   /** Offer the next-step button (stages); mailings and letters have none. */
   nextStep?: boolean;
+  /** Offer choice buttons leading to these stages (a stage's message only). */
+  choiceStages?: ChoiceStage[];
 }) {
   const { t } = useTranslation();
   const ids = useId();
@@ -104,6 +128,8 @@ export function MessageEditor({
   const { limit, length, over } = draftLimit(value);
   const change = (patch: Partial<MessageDraft>) => onChange({ ...value, ...patch });
   const setButton = (index: number, patch: Partial<UrlButton>) => change({ buttons: buttons.map((b, i) => (i === index ? { ...b, ...patch } : b)) });
+  const choices = value.choices ?? [];
+  const setChoice = (index: number, patch: Partial<ChoiceButton>) => change({ choices: choices.map((c, i) => (i === index ? { ...c, ...patch } : c)) });
 
   return (
     <>
@@ -225,6 +251,64 @@ export function MessageEditor({
         ) : null}
       </section>
 
+      {choiceStages ? (
+        <section className="section-block" data-testid="choice-buttons">
+          <h2 className="section-title">{t('funnels.message.choices')}</h2>
+          <p className="field-hint">{t('funnels.message.choicesHint')}</p>
+          {choices.map((choice, index) => {
+            const broken = choice.stage_id === null || !choiceStages.some((stage) => stage.id === choice.stage_id);
+            return (
+              <div className="url-button-block" key={index}>
+                <div className="url-button">
+                  <input
+                    className="field-input"
+                    value={choice.text}
+                    maxLength={BUTTON_TEXT_MAX}
+                    placeholder={t('funnels.message.buttonText')}
+                    aria-label={t('funnels.message.choiceTextN', { n: index + 1 })}
+                    onChange={(event) => setChoice(index, { text: event.target.value })}
+                  />
+                  <select
+                    className="field-input field-select"
+                    value={broken ? '' : String(choice.stage_id)}
+                    aria-label={t('funnels.message.choiceStageN', { n: index + 1 })}
+                    aria-invalid={broken ? true : undefined}
+                    onChange={(event) => setChoice(index, { stage_id: event.target.value ? Number(event.target.value) : null })}
+                  >
+                    {broken ? <option value="">{t('funnels.message.choiceBroken')}</option> : null}
+                    {choiceStages.map((stage) => (
+                      <option key={stage.id} value={stage.id}>
+                        {stage.title}
+                      </option>
+                    ))}
+                  </select>
+                  <button
+                    type="button"
+                    className="icon-button icon-button--danger"
+                    aria-label={t('funnels.message.removeChoice', { n: index + 1 })}
+                    onClick={() => change({ choices: choices.filter((_, i) => i !== index) })}
+                  >
+                    <TrashIcon />
+                  </button>
+                </div>
+                {broken ? (
+                  <p className="field-error" data-testid={`choice-${index + 1}-broken`}>
+                    {t('funnels.message.choiceBroken')}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
+          {errors.choices ? <p className="field-error">{errors.choices.join(' ')}</p> : null}
+          {choices.length < CHOICE_BUTTONS_MAX && choiceStages.length > 0 ? (
+            <Button variant="secondary" className="button--small" onClick={() => change({ choices: [...choices, { text: '', stage_id: choiceStages[0].id }] })}>
+              <PlusIcon />
+              {t('funnels.message.addChoice')}
+            </Button>
+          ) : null}
+        </section>
+      ) : null}
+
       {nextStep ? (
       <section className="section-block">
         <h2 className="section-title">{t('funnels.message.next')}</h2>
@@ -259,6 +343,7 @@ export function MessageEditor({
           media={media ? { kind: media.kind, id: media.id, src: value.mediaSrc } : null}
           buttons={buttons}
           nextButton={nextStep && nextOn ? { text: nextText } : null}
+          choices={choiceStages ? choices : []}
           botName={botName}
         />
       </section>

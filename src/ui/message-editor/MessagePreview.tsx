@@ -89,12 +89,15 @@ export function MessagePreview({
   media,
   buttons,
   nextButton,
+  choices = [],
   botName,
 }: {
   text: string;
   media: PreviewMedia | null;
   buttons: UrlButton[];
   nextButton: { text: string } | null;
+  /** A stage's choice buttons, each under the URL buttons. */
+  choices?: Array<{ text: string }>;
   botName: string;
 }) {
   const { t } = useTranslation();
@@ -104,6 +107,7 @@ export function MessagePreview({
   const src = media?.src ?? stored;
   const empty = !text.trim() && !media;
   const shownButtons = buttons.filter((b) => b.text.trim());
+  const shownChoices = choices.filter((c) => c.text.trim());
 
   return (
     <div className="chat" data-testid="message-preview">
@@ -130,12 +134,17 @@ export function MessagePreview({
             </span>
           </div>
         </div>
-        {shownButtons.length > 0 || nextButton ? (
+        {shownButtons.length > 0 || shownChoices.length > 0 || nextButton ? (
           <div className="bubble-buttons">
             {shownButtons.map((button, index) => (
               <span key={index} className="bubble-button" title={button.url}>
                 {button.text}
                 <ExternalIcon className="bubble-button-icon" />
+              </span>
+            ))}
+            {shownChoices.map((choice, index) => (
+              <span key={`choice-${index}`} className="bubble-button">
+                {choice.text}
               </span>
             ))}
             {nextButton ? <span className="bubble-button">{nextButton.text.trim() || t('funnels.message.nextDefault')}</span> : null}

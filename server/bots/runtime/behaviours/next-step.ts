@@ -15,7 +15,8 @@ export const END_OF_FUNNEL_TEXT = { en: 'That’s all for now', ru: 'Пока э
 
 const NEXT_STEP_PATTERN = new RegExp(`^${NEXT_STEP_CALLBACK_PREFIX}(\\d+)$`);
 
-function pressedButtonText(markup: InlineKeyboardMarkup | undefined, data: string): string {
+/** The text of the pressed button, found by its callback data in the message's keyboard. */
+export function pressedButtonText(markup: InlineKeyboardMarkup | undefined, data: string): string {
   for (const row of markup?.inline_keyboard ?? []) {
     for (const button of row) if ('callback_data' in button && button.callback_data === data) return button.text;
   }
@@ -23,7 +24,7 @@ function pressedButtonText(markup: InlineKeyboardMarkup | undefined, data: strin
 }
 
 /** Cosmetic calls (answering the press, trimming the keyboard) never fail the update, except 401. */
-async function bestEffort(fc: FunnelContext, what: string, call: () => Promise<unknown>): Promise<void> {
+export async function bestEffort(fc: FunnelContext, what: string, call: () => Promise<unknown>): Promise<void> {
   try {
     await call();
   } catch (error) {

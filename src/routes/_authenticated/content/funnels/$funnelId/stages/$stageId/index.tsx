@@ -10,19 +10,20 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const funnelId = idFrom(params.funnelId);
     const stageId = idFrom(params.stageId);
     return loadFunnelsScreen(async (api) => {
-      const [stage, funnel, people, tags] = await Promise.all([
+      const [stage, funnel, people, tags, stages] = await Promise.all([
         api.getStage(stageId),
         api.getFunnel(funnelId),
         api.listPeople(funnelId, { stage: stageId, limit: STAGE_PEOPLE_SHOWN }),
         api.listTags(funnelId),
+        api.listStages(funnelId),
       ]);
-      return { stage, funnel, people, tags };
+      return { stage, funnel, people, tags, stages };
     });
   },
   component: StageRoute,
 });
 
 function StageRoute() {
-  const { stage, funnel, people, tags } = Route.useLoaderData();
-  return <StageScreen key={stage.id} stage={stage} funnel={funnel} people={people} tags={tags} />;
+  const { stage, funnel, people, tags, stages } = Route.useLoaderData();
+  return <StageScreen key={stage.id} stage={stage} funnel={funnel} people={people} tags={tags} stages={stages} />;
 }

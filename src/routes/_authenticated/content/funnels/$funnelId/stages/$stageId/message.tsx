@@ -7,14 +7,14 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const funnelId = idFrom(params.funnelId);
     const stageId = idFrom(params.stageId);
     return loadFunnelsScreen(async (api) => {
-      const [stage, funnel] = await Promise.all([api.getStage(stageId), api.getFunnel(funnelId)]);
-      return { stage, funnel };
+      const [stage, funnel, stages] = await Promise.all([api.getStage(stageId), api.getFunnel(funnelId), api.listStages(funnelId)]);
+      return { stage, funnel, stages };
     });
   },
   component: MessageRoute,
 });
 
 function MessageRoute() {
-  const { stage, funnel } = Route.useLoaderData();
-  return <MessageEditorScreen key={stage.id} stage={stage} funnel={funnel} />;
+  const { stage, funnel, stages } = Route.useLoaderData();
+  return <MessageEditorScreen key={stage.id} stage={stage} funnel={funnel} stages={stages} />;
 }
