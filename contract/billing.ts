@@ -52,6 +52,8 @@ export const BILLING_PATHS = {
   cardCheckout: '/api/billing/card/checkout/',
   /** POST, the provider's signature. */
   cardWebhook: '/api/billing/card/webhook/',
+  /** GET ?token= (signed, no login) → 303 to a fresh session of the card provider's customer portal, else to /subscribe/. */
+  cardPortal: '/api/billing/card/portal/',
   /** GET ?token= and POST {token}, no login. */
   cancel: '/api/billing/cancel/',
   /** Admins: GET, POST. */
@@ -68,6 +70,7 @@ export const BILLING_API = {
   starsInvoice: BILLING_PATHS.starsInvoice,
   cardCheckout: BILLING_PATHS.cardCheckout,
   cardWebhook: BILLING_PATHS.cardWebhook,
+  cardPortal: BILLING_PATHS.cardPortal,
   cancel: BILLING_PATHS.cancel,
   adminPlans: BILLING_PATHS.adminPlans,
   adminPlan: (id: number) => fillPath(BILLING_PATHS.adminPlan, { id }),

@@ -116,6 +116,7 @@ export function createServices(deps: ServiceDeps) {
   const card = createCardPayments({
     db,
     publicUrl: config.publicUrl,
+    secretKey: config.secretKey,
     provider: config.stripe ? createStripeProvider(config.stripe) : null,
     billing,
     log,

@@ -14,7 +14,7 @@
 //   by hand:   npx tsx scripts/card/fake-stripe.ts --port 8082 --webhook http://127.0.0.1:3000/api/billing/card/webhook/
 //              (npm run dev:telegram and the e2e config start it so, with the keys they give the server)
 //
-// Stripe API:  POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, POST /v1/subscriptions/:id,
+// Stripe API:  POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id, GET and POST /v1/subscriptions/:id,
 //              GET /v1/invoice_payments, POST /v1/refunds, POST /v1/billing_portal/sessions
 //              (form-encoded, Stripe's error bodies)
 // Checkout:    GET /c/pay/:session (the page with the amount, Pay and a cancel link), POST /c/pay/:session
@@ -327,6 +327,12 @@ export class FakeStripeState {
     const session = this.sessions.get(id);
     if (!session) throw noSuch('checkout.session', id, 'session');
     return this.publicSession(session);
+  }
+
+  retrieveSubscription(id: string): FakeSubscription {
+    const subscription = this.subscriptions.get(id);
+    if (!subscription) throw noSuch('subscription', id);
+    return this.publicSubscription(subscription);
   }
 
   updateSubscription(id: string, form: FormObject): FakeSubscription {
@@ -782,6 +788,7 @@ async function handle(state: FakeStripeState, req: IncomingMessage, res: ServerR
     let match: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/checkout/sessions') return sendJson(res, 200, state.createCheckoutSession(await form()));
     if (method === 'GET' && (match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path))) return sendJson(res, 200, state.retrieveCheckoutSession(match[1]));
+    if (method === 'GET' && (match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) return sendJson(res, 200, state.retrieveSubscription(match[1]));
     if (method === 'POST' && (match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) return sendJson(res, 200, state.updateSubscription(match[1], await form()));
     if (method === 'GET' && path === '/v1/invoice_payments') return sendJson(res, 200, state.listInvoicePayments(url.searchParams));
     if (method === 'POST' && path === '/v1/refunds') return sendJson(res, 200, await state.createRefund(await form()));

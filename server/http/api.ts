@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { Services } from '../services';
 import { requireAuth } from './auth/authenticate';
-import { cardCheckoutRoutes, cardWebhookRoutes } from './billing/card';
+import { cardCheckoutRoutes, cardPortalRoutes, cardWebhookRoutes } from './billing/card';
 import { billingPublicRoutes, billingRoutes } from './billing/routes';
 import { starsRoutes } from './billing/stars';
 import { contactRoutes } from './contacts/routes';
@@ -37,6 +37,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
     await app.register(templateFileRoutes(services));
     await app.register(partnerClickRoutes({ ...services, config }));
     await app.register(billingPublicRoutes(services));
+    await app.register(cardPortalRoutes(services));
     // The provider's signature is its login; the plugin reads its body raw to check it.
     await app.register(cardWebhookRoutes(services));
   };

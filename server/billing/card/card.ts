@@ -6,10 +6,12 @@
 // paid_until, then the grace applies); the provider ending the subscription, or its renewal being
 // cancelled or resumed in the provider's portal, sets whether it renews. Cancelling renewal here
 // reaches the provider through the `card` PaymentMethodPort (cancel at period end).
-import { CARD_SUBSCRIBE_ROUTE, SUBSCRIBE_ROUTE, type SubscriptionState } from '../../../contract/billing';
+import { BILLING_PATHS, CARD_SUBSCRIBE_ROUTE, SUBSCRIBE_ROUTE, type SubscriptionState } from '../../../contract/billing';
 import type { Db } from '../../db';
 import { COMMON_ERRORS, conflict, invalid, invalidField, unavailable } from '../../domain-error';
 import type { ServiceLog } from '../../services';
+import { signPortalToken, verifyPortalToken } from '../cancel-token';
+import { BILLING_ERRORS } from '../errors';
 import type { PaymentFailedNoticeSender } from '../notices';
 import type { BillingEvent, PaymentMethodPort } from '../ports';
 import { CARD_ERRORS } from './errors';
@@ -37,6 +39,8 @@ export type CardWebhookOutcome =
 export interface CardPaymentsDeps {
   db: Db;
   publicUrl: string;
+  /** The server's secret: it signs the portal links of notices. */
+  secretKey: string;
   /** null: card payment is off (no STRIPE_SECRET_KEY). */
   provider: CardProvider | null;
   billing: CardBillingPort;
@@ -69,7 +73,7 @@ interface PaidRow {
   plan_id: number | null;
 }
 
-export function createCardPayments({ db, publicUrl, provider, billing, log, paymentFailedNotice, background }: CardPaymentsDeps) {
+export function createCardPayments({ db, publicUrl, secretKey, provider, billing, log, paymentFailedNotice, background }: CardPaymentsDeps) {
   const successUrl = `${publicUrl}${CARD_SUBSCRIBE_ROUTE}?paid=1`;
   const cancelUrl = `${publicUrl}${CARD_SUBSCRIBE_ROUTE}`;
   const subscribeUrl = `${publicUrl}${SUBSCRIBE_ROUTE}`;
@@ -130,20 +134,32 @@ export function createCardPayments({ db, publicUrl, provider, billing, log, paym
     return { outcome: applied ? 'recorded' : 'replayed' };
   }
 
-  /** After the answer: the portal link (asked of the provider) and the notice; a failure is logged. */
+  /** The user's subscription as the portal link needs it (one row per user). */
+  async function portalSubscriptionOf(userId: number) {
+    const [row] = await db.query<{ cancel_generation: number; method: string; external_id: string | null }>(
+      'select cancel_generation, method, external_id from subscriptions where user_id = $1 limit 1',
+      [userId],
+    );
+    return row;
+  }
+
+  /**
+   * Our signed link that opens a fresh portal session when followed: a provider's session URL is
+   * short-lived (it expires unvisited), so a notice read an hour later must not carry one.
+   */
+  async function portalLink(userId: number): Promise<string> {
+    const current = await portalSubscriptionOf(userId);
+    const token = signPortalToken(secretKey, { userId, generation: current?.cancel_generation ?? 0 });
+    return `${publicUrl}${BILLING_PATHS.cardPortal}?token=${encodeURIComponent(token)}`;
+  }
+
+  /** After the answer: the notice with our portal link; a failure is logged. */
   function tellPaymentFailed(event: CardPaymentFailed, paidUntil: Date): void {
     const send = paymentFailedNotice;
     if (!send) return;
     const task = async () => {
       try {
-        let updateLink = subscribeUrl;
-        if (provider && event.customerId) {
-          const portal = await provider.customerPortal(event.customerId, cancelUrl).catch((error: unknown) => {
-            log.warn({ error: error instanceof Error ? error.message : String(error) }, 'card: no customer portal link; the notice links /subscribe/');
-            return null;
-          });
-          if (portal) updateLink = portal.url;
-        }
+        const updateLink = provider ? await portalLink(event.userId) : subscribeUrl;
         await send(event.userId, { planId: event.planId, amount: event.amount, currency: event.currency, paidUntil, updateLink });
       } catch (error) {
         log.warn({ error: error instanceof Error ? error.message : String(error), user_id: event.userId }, 'the "payment failed" notice failed');
@@ -247,6 +263,27 @@ export function createCardPayments({ db, publicUrl, provider, billing, log, paym
         chargeId: parsed.invoiceId,
       });
       return { outcome: applied ? 'recorded' : 'replayed' };
+    },
+
+    /**
+     * GET /api/billing/card/portal/?token=: where to send the holder of a portal link. A token this
+     * server did not sign: 400 on `token`. Otherwise a fresh portal session of the customer paying
+     * for the user's card subscription; when the link is of an earlier subscription, there is no
+     * card subscription, or the provider fails: /subscribe/ (never an error page for a genuine link).
+     */
+    async portalRedirect(token: string): Promise<string> {
+      const claims = verifyPortalToken(secretKey, token);
+      if (!claims) throw invalidField('token', BILLING_ERRORS.badCancelToken);
+      const current = await portalSubscriptionOf(claims.userId);
+      if (!provider || !current || current.cancel_generation !== claims.generation || current.method !== 'card' || !current.external_id) return subscribeUrl;
+      try {
+        const customerId = await provider.subscriptionCustomer(current.external_id);
+        const portal = await provider.customerPortal(customerId, cancelUrl);
+        return portal?.url ?? subscribeUrl;
+      } catch (error) {
+        log.warn({ error: error instanceof Error ? error.message : String(error), user_id: claims.userId }, 'card: no customer portal session; sent to /subscribe/');
+        return subscribeUrl;
+      }
     },
 
     /** The `card` PaymentMethodPort: renewal stops at the provider; access lasts to the period's end. */

@@ -107,6 +107,8 @@ export interface CardProvider {
   cancelAtPeriodEnd(subscriptionId: string): Promise<void>;
   /** A page at the provider where the customer updates their card (null: the provider has none). */
   customerPortal(customerId: string, returnUrl: string): Promise<{ url: string } | null>;
+  /** The provider's customer who pays for the subscription. */
+  subscriptionCustomer(subscriptionId: string): Promise<string>;
   /**
    * Checks the signature over the exact bytes received, then reads the event. May ask the
    * provider what a refunded payment paid for (never before the signature has been checked).

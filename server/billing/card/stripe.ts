@@ -113,6 +113,11 @@ export function createStripeProvider(settings: StripeSettings): CardProvider {
       return { url: session.url };
     },
 
+    async subscriptionCustomer(subscriptionId: string) {
+      const subscription = await stripe.subscriptions.retrieve(subscriptionId);
+      return typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+    },
+
     async parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<CardWebhookEvent | CardWebhookRefusal> {
       if (!signatureHeader) return { refused: true, reason: 'No Stripe-Signature header.' };
       let event: Stripe.Event;

@@ -3,9 +3,11 @@
 // replayed webhook, a forged one, a renewal, a refund and a cancel at period end, read back as the
 // user sees them (GET /api/billing/subscription/) and in the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BILLING_API } from '../../../contract/billing';
+import { BILLING_API, SUBSCRIBE_ROUTE } from '../../../contract/billing';
 import type { Subscription } from '../../../contract/schemas/billing';
 import { startFakeStripe, type FakeStripe } from '../../../scripts/card/fake-stripe';
+import { signPortalToken } from '../../billing/cancel-token';
+import type { Config } from '../../config';
 import { loggableError } from '../../db/errors';
 import { createServices, type Services } from '../../services';
 import { eventually } from '../../test/eventually';
@@ -16,6 +18,7 @@ let fake: FakeStripe;
 let testDb: TestDb;
 let t: TestApp;
 let services: Services;
+let config: Config;
 let admin: { id: number; key: string };
 let cardPlanId: number;
 let starsOnlyPlanId: number;
@@ -25,7 +28,7 @@ const silentLog = { info() {}, warn() {}, error() {} };
 beforeAll(async () => {
   fake = await startFakeStripe();
   testDb = await createTestDb();
-  const config = testConfig({
+  config = testConfig({
     stripe: { secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, api: { host: fake.host, port: fake.port, protocol: 'http' } },
   });
   // The services are built here (the test reads services.billing), so they and the test share one mailer.
@@ -305,9 +308,7 @@ describe('invoice.payment_failed', () => {
     expect(deliveryStatuses(failed.id)).toEqual([200]);
 
     const [mail] = await eventually(() => mailsTo(user.email, 'Не удалось продлить подписку'), (found) => found.length === 1, 'the "payment failed" e-mail');
-    const portal = fake.portalSessions.at(-1)!;
-    expect(portal.customer).toBe(user.subscription.customer);
-    expect(mail.text).toContain(portal.url);
+    expect(portalLinkIn(mail.text)).not.toBeNull();
     expect(mail.text).toContain('12,99');
     expect(await subscriptionOf(user.key)).toEqual(before);
     expect((await ledgerOf(user.id)).map((row) => [row.key, row.kind, row.amount])).toEqual([
@@ -328,6 +329,86 @@ describe('invoice.payment_failed', () => {
     // Refused unsigned: 400, nothing recorded.
     expect((await forge(failed)).statusCode).toBe(400);
     expect(await ledgerOf(user.id)).toHaveLength(3);
+  });
+});
+
+/** Our signed portal link in a notice's text (path and query, as the app is asked), or null. */
+function portalLinkIn(text: string): string | null {
+  const prefix = `${config.publicUrl}${BILLING_API.cardPortal}?token=`;
+  const at = text.indexOf(prefix);
+  if (at < 0) return null;
+  const token = /^[^\s"<]+/.exec(text.slice(at + prefix.length))?.[0] ?? '';
+  return `${BILLING_API.cardPortal}?token=${token}`;
+}
+
+const openLink = (url: string) => t.app.inject({ method: 'GET', url });
+
+describe('the card portal link of the "payment failed" notice', () => {
+  // A provider's portal session URL is short-lived: the notice carries our stable link, which
+  // makes a fresh session each time it is opened.
+  it('links our signed URL, not a provider session; each opening is a fresh session of the payer\'s customer (303)', async () => {
+    const user = await payingUser();
+    const sessionsBefore = fake.portalSessions.length;
+    await fake.failPayment(user.subscription.id);
+    const [mail] = await eventually(() => mailsTo(user.email, 'could not renew'), (found) => found.length === 1, 'the "payment failed" e-mail');
+    const link = portalLinkIn(mail.text);
+    expect(link, mail.text).not.toBeNull();
+    // Nothing made at the provider until the link is opened (a session made now would expire unread).
+    expect(fake.portalSessions.length).toBe(sessionsBefore);
+
+    const first = await openLink(link!);
+    const second = await openLink(link!);
+    expect([first.statusCode, second.statusCode]).toEqual([303, 303]);
+    expect(first.headers.location).not.toBe(second.headers.location);
+    const opened = fake.portalSessions.slice(sessionsBefore);
+    expect(opened.map((session) => session.url)).toEqual([first.headers.location, second.headers.location]);
+    expect(opened.map((session) => session.customer)).toEqual([user.subscription.customer, user.subscription.customer]);
+    expect((await fetch(String(first.headers.location))).status).toBe(200);
+  });
+
+  it('a forged token, or a cancel link\'s token, is refused on `token` (400) and opens no session', async () => {
+    const user = await payingUser();
+    const cancelUrl = (await subscriptionOf(user.key)).cancel_url;
+    expect(cancelUrl).not.toBeNull();
+    const cancelToken = new URL(cancelUrl!).searchParams.get('token')!;
+    const sessionsBefore = fake.portalSessions.length;
+    for (const token of [cancelToken, `${user.id}.1.${'A'.repeat(43)}`, 'nonsense']) {
+      const res = await openLink(`${BILLING_API.cardPortal}?token=${encodeURIComponent(token)}`);
+      expect(res.statusCode, token).toBe(400);
+      expect(res.json().token).toEqual([expect.stringContaining('not valid')]);
+    }
+    const missing = await openLink(BILLING_API.cardPortal);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toHaveProperty('token');
+    expect(fake.portalSessions.length).toBe(sessionsBefore);
+  });
+
+  it('sends to /subscribe/ when the link is of an earlier subscription, there is no card subscription, or the provider fails', async () => {
+    const subscribe = `${config.publicUrl}${SUBSCRIBE_ROUTE}`;
+    const user = await payingUser();
+    await fake.failPayment(user.subscription.id);
+    const [mail] = await eventually(() => mailsTo(user.email, 'could not renew'), (found) => found.length === 1, 'the "payment failed" e-mail');
+    const link = portalLinkIn(mail.text)!;
+    expect(link).not.toBeNull();
+    const sessionsBefore = fake.portalSessions.length;
+
+    // The provider does not know the subscription (its lookup fails): /subscribe/, not a 500.
+    await t.db.query(`update subscriptions set external_id = 'sub_unknown' where user_id = $1`, [user.id]);
+    const providerFails = await openLink(link);
+    expect([providerFails.statusCode, providerFails.headers.location]).toEqual([303, subscribe]);
+    await t.db.query(`update subscriptions set external_id = $2 where user_id = $1`, [user.id, user.subscription.id]);
+    expect((await openLink(link)).headers.location).not.toBe(subscribe);
+
+    // A newer subscription (its generation is what a first payment raises): the old link goes to /subscribe/.
+    await t.db.query(`update subscriptions set cancel_generation = cancel_generation + 1 where user_id = $1`, [user.id]);
+    const old = await openLink(link);
+    expect([old.statusCode, old.headers.location]).toEqual([303, subscribe]);
+
+    // Someone without any subscription, holding a genuine link.
+    const nobody = await signedInUser(t);
+    const none = await openLink(`${BILLING_API.cardPortal}?token=${signPortalToken(config.secretKey, { userId: nobody.id, generation: 0 })}`);
+    expect([none.statusCode, none.headers.location]).toEqual([303, subscribe]);
+    expect(fake.portalSessions.length).toBe(sessionsBefore + 1);
   });
 });
 

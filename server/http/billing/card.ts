@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { BILLING_PATHS } from '../../../contract/billing';
-import { CardCheckoutSchema, PlanChoiceSchema } from '../../../contract/schemas/billing';
+import { CancelTokenSchema, CardCheckoutSchema, PlanChoiceSchema } from '../../../contract/schemas/billing';
 import type { CardPayments } from '../../billing/card/card';
 import { currentUser } from '../auth/authenticate';
 
@@ -59,6 +59,19 @@ export function cardWebhookRoutes({ card }: { card: CardPayments }) {
             return reply.code(200).send({ received: true });
         }
       },
+    );
+  };
+}
+
+/**
+ * GET /api/billing/card/portal/?token= (no login: the signed token is the proof): 303 to a fresh
+ * session of the provider's customer portal, made now because its URL is short-lived.
+ */
+export function cardPortalRoutes({ card }: { card: CardPayments }) {
+  return async function cardPortalPlugin(untyped: FastifyInstance): Promise<void> {
+    const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
+    app.get(BILLING_PATHS.cardPortal, { schema: { querystring: CancelTokenSchema } }, async (request, reply) =>
+      reply.header('cache-control', 'no-store').redirect(await card.portalRedirect(request.query.token), 303),
     );
   };
 }
