@@ -21,6 +21,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // One migrated database per run; each file's createTestDb starts from a copy of it.
+          globalSetup: ['server/test/global-setup.ts'],
           // Each file builds its own app and database; PGlite is CPU-heavy, keep it to 2 cores.
           maxWorkers: 2,
           testTimeout: 30_000,
