@@ -2,11 +2,14 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { localeNamespaces } from './vite.config.js';
+import SlowFirstSequencer from './server/test/sequencer';
 
 export default defineConfig({
   plugins: [react(), localeNamespaces()],
   resolve: { alias: [{ find: /^@\//, replacement: `${path.resolve(import.meta.dirname, 'src')}/` }] },
   test: {
+    // Vitest takes the sequencer from the root config only; it moves the server's slow files first.
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
