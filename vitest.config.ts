@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'unit',
           environment: 'happy-dom',
           include: ['src/**/*.test.{ts,tsx}', 'contract/**/*.test.ts'],
+          // Some scan every source file (src/cssBoundaries.test.ts): >5 s on a loaded 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {
