@@ -10,7 +10,8 @@ import { users } from './schema';
 
 let testDb: TestDb;
 beforeAll(async () => {
-  testDb = await createTestDb();
+  // From an empty database: the migrations themselves run here, not a copy of the run's template.
+  testDb = await createTestDb({ fromScratch: true });
 });
 afterAll(async () => {
   await testDb?.drop();

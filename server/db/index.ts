@@ -67,6 +67,8 @@ export interface CreateDbOptions {
   inMemory?: boolean;
   /** node-postgres pool size. */
   poolMax?: number;
+  /** PGlite in memory only: start from this tarball of a data dir (PGlite.dumpDataDir; the tests' migrated template, server/test/global-setup.ts). */
+  loadDataDir?: string;
 }
 
 /**
@@ -154,7 +156,7 @@ export async function createDb(
   }
   let client: PgliteThread;
   try {
-    client = await PgliteThread.start(dataDir, PGLITE_SHARED_BUFFERS);
+    client = await PgliteThread.start(dataDir, PGLITE_SHARED_BUFFERS, options.inMemory ? options.loadDataDir : undefined);
   } catch (error) {
     unlock();
     throw error;

@@ -72,10 +72,11 @@ export class PgliteThread {
 
   /**
    * Starts the thread and waits until the database is open. `dataDir` undefined = in memory;
-   * `sharedBuffers` sets PostgreSQL's page cache (e.g. '32MB'; PGlite's default is 128MB).
+   * `sharedBuffers` sets PostgreSQL's page cache (e.g. '32MB'; PGlite's default is 128MB);
+   * `loadDataDir` is a tarball of a data dir (PGlite's dumpDataDir) to start from instead of initdb.
    */
-  static async start(dataDir: string | undefined, sharedBuffers?: string): Promise<PgliteThread> {
-    const worker = new Worker(WORKER_PATH, { workerData: { dataDir, sharedBuffers } });
+  static async start(dataDir: string | undefined, sharedBuffers?: string, loadDataDir?: string): Promise<PgliteThread> {
+    const worker = new Worker(WORKER_PATH, { workerData: { dataDir, sharedBuffers, loadDataDir } });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (message: { ready?: boolean }) => {
         if (!message.ready) return;

@@ -2,6 +2,7 @@
 // WebAssembly, and runs synchronously) never blocks the server's event loop. Driven by
 // server/db/pglite-thread.ts over messages: query, exec, begin/commit/rollback of a transaction
 // held open across messages, close. Plain JavaScript: worker threads do not get tsx's loader.
+import { readFile } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 // pg_trgm: the contacts search's index (trigrams of names and usernames); a real server has it in contrib.
@@ -18,9 +19,11 @@ const RAW_DATES = {
 /** What a database error carries that callers read (the SQLSTATE code above all). */
 const ERROR_FIELDS = ['code', 'detail', 'hint', 'constraint', 'table', 'column', 'schema', 'severity', 'position', 'where', 'routine'];
 
-const { dataDir, sharedBuffers } = workerData;
+const { dataDir, sharedBuffers, loadDataDir } = workerData;
 const db = await PGlite.create(dataDir ?? undefined, {
   extensions: { pg_trgm },
+  // A copy of an already migrated database (the tests' template): no initdb, no migrations.
+  ...(loadDataDir ? { loadDataDir: new Blob([await readFile(loadDataDir)]) } : {}),
   ...(sharedBuffers ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`] } : {}),
 });
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { API } from '../../contract/auth';
 import { buildApp, type AppDeps } from '../app';
 import { loadConfig, type Config } from '../config';
@@ -24,22 +24,30 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-/** A new, migrated, empty database for one test file. */
-export async function createTestDb(): Promise<TestDb> {
+/**
+ * A new, migrated, empty database for one test file: a copy of the run's migrated template
+ * (server/test/global-setup.ts), or with `fromScratch` an empty one the migrations run on here.
+ */
+export async function createTestDb(options: { fromScratch?: boolean } = {}): Promise<TestDb> {
+  // Read lazily: inject() exists only inside a Vitest run.
+  const template = options.fromScratch ? null : inject(TEST_DATABASE_URL ? 'postgresTemplate' : 'pgliteTemplate');
   if (!TEST_DATABASE_URL) {
-    const db = await createDb({ databaseUrl: null, dataDir: os.tmpdir() }, { inMemory: true });
-    await migrate(db);
+    const db = await createDb(
+      { databaseUrl: null, dataDir: os.tmpdir() },
+      { inMemory: true, ...(template ? { loadDataDir: template } : {}) },
+    );
+    if (!template) await migrate(db);
     return { db, url: null, drop: () => db.close() };
   }
   const name = `funnels_test_${process.pid}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`create database "${name}"`);
+  await admin.query(template ? `create database "${name}" template "${template}"` : `create database "${name}"`);
   await admin.end();
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   const db = await createDb({ databaseUrl: url.toString(), dataDir: os.tmpdir() }, { poolMax: 5 });
-  await migrate(db);
+  if (!template) await migrate(db);
   return {
     db,
     url: url.toString(),
