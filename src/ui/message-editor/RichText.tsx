@@ -15,10 +15,11 @@ import Strike from '@tiptap/extension-strike';
 import Text from '@tiptap/extension-text';
 import Underline from '@tiptap/extension-underline';
 import { Placeholder, UndoRedo } from '@tiptap/extensions';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FALLBACK_MAX, PERSON_FIELDS, type PersonField } from '../../../contract/personalise';
 import { Button } from '@/ui/form';
+import { focusOnMount } from '@/ui/focusOnMount';
 import { fromTelegramHtml, isPersonField, toTelegramHtml } from './telegramDoc';
 
 /** Addresses a link or a URL button may open (as the server checks them). */
@@ -185,8 +186,10 @@ export default function RichText({ id, value, onChange, invalid, describedBy, st
     // eslint-disable-next-line react-hooks/exhaustive-deps -- made once per mount (see above)
   }, []);
 
-  // A value set from outside (another stage, a reset) replaces the document.
-  useEffect(() => {
+  // A value set from outside (another stage, a reset) replaces the document. Checked in the same
+  // task as the render: a passive effect can run after the next keystroke has already changed
+  // the document, and would put the render's older text back over it (letters lost as one types).
+  useLayoutEffect(() => {
     if (editor && value !== emitted.current) {
       emitted.current = value;
       editor.commands.setContent(fromTelegramHtml(value), { emitUpdate: false });
@@ -300,7 +303,7 @@ function LinkBox({ editor, href, onClose }: { editor: Editor; href: string; onCl
             if (event.key === 'Enter') apply(event);
             if (event.key === 'Escape') onClose();
           }}
-          autoFocus
+          ref={focusOnMount}
         />
         <div className="link-bar-actions">
           <Button className="button--small" onClick={apply}>
