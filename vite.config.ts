@@ -176,6 +176,21 @@ export function landingPreloads(screens: readonly LandingScreen[] = LANDING_SCRE
   };
 }
 
+/**
+ * React's names, answered by Preact 11's compat layer: the same components and hooks (React 19's
+ * use(), useSyncExternalStore, createRoot) in about a third of react-dom's code, which a phone
+ * compiles and runs before the first screen (issue 22's one-second open). TypeScript keeps React's
+ * types. Exact names only: `react-dom/server` (the router's SSR code) is never imported here.
+ */
+export const PREACT_ALIASES = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  // The compat runtime loads compat's hooks into Preact's options before the first element.
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+];
+
 // The dev server proxies the API to the server started by `npm run dev` (PORT, default 3000);
 // `vite preview` does the same, so a built app can be looked at against a running server.
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -192,7 +207,9 @@ export default defineConfig({
       routesDirectory: 'src/routes',
       generatedRouteTree: 'src/routeTree.gen.ts',
     }),
-    react(),
+    // JSX to `react/jsx-runtime` (Preact's, through PREACT_ALIASES). React Refresh cannot swap
+    // Preact's components: without it an edit reloads the page instead of leaving it stale.
+    react({ refreshExclude: /./ }),
     localeNamespaces(),
     cssOnlyPreloadHelper(),
     landingPreloads(),
@@ -207,6 +224,7 @@ export default defineConfig({
       { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
       // react-i18next asks for the plain shim: React 19's own hook is all it needs.
       { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: path.resolve(import.meta.dirname, 'src/syncExternalStoreShim.ts') },
+      ...PREACT_ALIASES,
     ],
   },
   build: {

@@ -12,6 +12,9 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
+        // Components render here with React itself, not Preact as in the build (vite.config.ts
+        // PREACT_ALIASES): Vitest loads Testing Library and the use-sync-external-store shims as
+        // CommonJS through Node's require, which no alias reaches. The e2e suite runs the build.
         extends: true,
         test: {
           name: 'unit',

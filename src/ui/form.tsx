@@ -1,5 +1,6 @@
 // Form controls: labelled fields with their errors, the form-level alert, buttons.
 import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { focusOnMount } from '@/ui/focusOnMount';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -8,7 +9,7 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode;
 }
 
-export function TextField({ label, errors, hint, className, ...input }: TextFieldProps) {
+export function TextField({ label, errors, hint, className, autoFocus, ...input }: TextFieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -19,7 +20,7 @@ export function TextField({ label, errors, hint, className, ...input }: TextFiel
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <input id={id} className="field-input" aria-invalid={invalid || undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} className="field-input" aria-invalid={invalid || undefined} aria-describedby={describedBy} ref={autoFocus ? focusOnMount : undefined} {...input} />
       {hint && !invalid ? (
         <p className="field-hint" id={hintId}>
           {hint}

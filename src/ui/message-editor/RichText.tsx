@@ -2,7 +2,7 @@
 // only what Telegram can show (bold, italic, underline, strikethrough, spoiler, code, quote,
 // links) and personalisation chips. The value in and out is Telegram HTML (telegramDoc.ts); this
 // module and Tiptap load with the editor screens only.
-import { Mark, mergeAttributes, Node } from '@tiptap/core';
+import { Editor, Mark, mergeAttributes, Node } from '@tiptap/core';
 import Blockquote from '@tiptap/extension-blockquote';
 import Bold from '@tiptap/extension-bold';
 import Code from '@tiptap/extension-code';
@@ -15,11 +15,11 @@ import Strike from '@tiptap/extension-strike';
 import Text from '@tiptap/extension-text';
 import Underline from '@tiptap/extension-underline';
 import { Placeholder, UndoRedo } from '@tiptap/extensions';
-import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FALLBACK_MAX, PERSON_FIELDS, type PersonField } from '../../../contract/personalise';
 import { Button } from '@/ui/form';
+import { focusOnMount } from '@/ui/focusOnMount';
 import { fromTelegramHtml, isPersonField, toTelegramHtml } from './telegramDoc';
 
 /** Addresses a link or a URL button may open (as the server checks them). */
@@ -76,21 +76,48 @@ const Variable = Node.create<{ labels: Record<PersonField, string> }>({
 
 type Tool = 'bold' | 'italic' | 'underline' | 'strike' | 'spoiler' | 'code' | 'blockquote';
 
-function useActive(editor: Editor) {
-  return useEditorState({
-    editor,
-    selector: ({ editor: e }) => ({
-      bold: e.isActive('bold'),
-      italic: e.isActive('italic'),
-      underline: e.isActive('underline'),
-      strike: e.isActive('strike'),
-      spoiler: e.isActive('spoiler'),
-      code: e.isActive('code'),
-      blockquote: e.isActive('blockquote'),
-      link: e.isActive('link'),
-      href: (e.getAttributes('link').href as string | undefined) ?? '',
-    }),
-  });
+interface ActiveMarks extends Record<Tool, boolean> {
+  link: boolean;
+  href: string;
+}
+
+function activeMarks(editor: Editor): ActiveMarks {
+  return {
+    bold: editor.isActive('bold'),
+    italic: editor.isActive('italic'),
+    underline: editor.isActive('underline'),
+    strike: editor.isActive('strike'),
+    spoiler: editor.isActive('spoiler'),
+    code: editor.isActive('code'),
+    blockquote: editor.isActive('blockquote'),
+    link: editor.isActive('link'),
+    href: (editor.getAttributes('link').href as string | undefined) ?? '',
+  };
+}
+
+/**
+ * What the toolbar shows as pressed, followed through the editor's own events: every change of
+ * the document, the selection or the stored marks is a transaction, and each one makes a new
+ * editor state, so the marks are worked out once per state (the snapshot must stay the same
+ * object between two reads of one state).
+ */
+function useActive(editor: Editor): ActiveMarks {
+  const cached = useRef<{ state: Editor['state']; active: ActiveMarks } | null>(null);
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      editor.on('transaction', changed);
+      return () => {
+        editor.off('transaction', changed);
+      };
+    },
+    [editor],
+  );
+  const snapshot = useCallback(() => {
+    const { state } = editor;
+    if (cached.current?.state !== state) cached.current = { state, active: activeMarks(editor) };
+    return cached.current.active;
+  }, [editor]);
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 export interface RichTextProps {
@@ -108,59 +135,75 @@ export default function RichText({ id, value, onChange, invalid, describedBy, st
   const emitted = useRef(value);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
-  const editor = useEditor({
-    extensions: [
-      Document,
-      Paragraph,
-      Text,
-      HardBreak,
-      Bold,
-      Italic,
-      Underline,
-      Strike,
-      Code,
-      Blockquote,
-      Spoiler,
-      Link.configure({ openOnClick: false, autolink: false, linkOnPaste: true, protocols: ['tg'], HTMLAttributes: { rel: null, target: null } }),
-      Variable.configure({ labels: { first_name: t('editor.fields.first_name'), last_name: t('editor.fields.last_name'), username: t('editor.fields.username') } }),
-      UndoRedo,
-      Placeholder.configure({ placeholder: t('funnels.message.textPlaceholder') }),
-    ],
-    content: fromTelegramHtml(value),
-    editorProps: {
-      attributes: {
-        id,
-        class: 'editor-text editor-rich',
-        role: 'textbox',
-        'aria-multiline': 'true',
-        'aria-label': t('funnels.message.text'),
-        'aria-describedby': describedBy,
-        'data-testid': 'message-text',
+  const host = useRef<HTMLDivElement>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  // The editor is made once, as the component mounts, inside the div below, and destroyed with it
+  // (a layout effect: the text is there in the first paint). What it was made with (the first
+  // value, the labels, the ids) is what a later render would pass again.
+  useLayoutEffect(() => {
+    const created = new Editor({
+      element: host.current,
+      extensions: [
+        Document,
+        Paragraph,
+        Text,
+        HardBreak,
+        Bold,
+        Italic,
+        Underline,
+        Strike,
+        Code,
+        Blockquote,
+        Spoiler,
+        Link.configure({ openOnClick: false, autolink: false, linkOnPaste: true, protocols: ['tg'], HTMLAttributes: { rel: null, target: null } }),
+        Variable.configure({ labels: { first_name: t('editor.fields.first_name'), last_name: t('editor.fields.last_name'), username: t('editor.fields.username') } }),
+        UndoRedo,
+        Placeholder.configure({ placeholder: t('funnels.message.textPlaceholder') }),
+      ],
+      content: fromTelegramHtml(emitted.current),
+      editorProps: {
+        attributes: {
+          id,
+          class: 'editor-text editor-rich',
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': t('funnels.message.text'),
+          'aria-describedby': describedBy,
+          'data-testid': 'message-text',
+        },
       },
-    },
-    onUpdate: ({ editor: e }) => {
-      const html = toTelegramHtml(e.getJSON());
-      emitted.current = html;
-      onChangeRef.current(html);
-    },
-  });
+      onUpdate: ({ editor: e }) => {
+        const html = toTelegramHtml(e.getJSON());
+        emitted.current = html;
+        onChangeRef.current(html);
+      },
+    });
+    setEditor(created);
+    return () => {
+      created.destroy();
+      setEditor(null);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- made once per mount (see above)
+  }, []);
 
-  // A value set from outside (another stage, a reset) replaces the document.
-  useEffect(() => {
-    if (value !== emitted.current) {
+  // A value set from outside (another stage, a reset) replaces the document. Checked in the same
+  // task as the render: a passive effect can run after the next keystroke has already changed
+  // the document, and would put the render's older text back over it (letters lost as one types).
+  useLayoutEffect(() => {
+    if (editor && value !== emitted.current) {
       emitted.current = value;
       editor.commands.setContent(fromTelegramHtml(value), { emitUpdate: false });
     }
   }, [editor, value]);
 
-  useEffect(() => {
-    editor.view.dom.setAttribute('aria-invalid', invalid ? 'true' : 'false');
+  useLayoutEffect(() => {
+    editor?.view.dom.setAttribute('aria-invalid', invalid ? 'true' : 'false');
   }, [editor, invalid]);
 
   return (
     <div className="editor">
-      <Toolbar editor={editor} status={status} />
-      <EditorContent editor={editor} />
+      {editor ? <Toolbar editor={editor} status={status} /> : null}
+      <div ref={host} />
     </div>
   );
 }
@@ -260,7 +303,7 @@ function LinkBox({ editor, href, onClose }: { editor: Editor; href: string; onCl
             if (event.key === 'Enter') apply(event);
             if (event.key === 'Escape') onClose();
           }}
-          autoFocus
+          ref={focusOnMount}
         />
         <div className="link-bar-actions">
           <Button className="button--small" onClick={apply}>
