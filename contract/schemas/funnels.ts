@@ -3,6 +3,7 @@
 // schemas (nothing unlisted, such as a bot token, can leak out), and both sides take their types
 // from them. The SPA imports the types only, through contract/funnels.ts.
 import { Type, type Static } from 'typebox';
+import { NO_SOURCE } from '../sources';
 import {
   BOT_DESCRIPTION_MAX,
   BOT_SHORT_DESCRIPTION_MAX,
@@ -205,6 +206,8 @@ const personProperties = {
   last_name: Text(),
   username: Nullable(Text()),
   stage_id: Nullable(Type.Integer()),
+  /** Their first source (contract/sources.ts); null: none, or it was deleted. */
+  source_id: Nullable(Type.Integer()),
   tag_ids: Type.Array(Type.Integer()),
   blocked: Type.Boolean(),
   joined_at: Timestamp(),
@@ -251,6 +254,8 @@ export const PeopleQuerySchema = Type.Object({
   /** A stage id, or "none" for people whose stage was deleted. */
   stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
   tag: Type.Optional(QueryInt(9)),
+  /** A source id, or "none" for people who came by no source. */
+  source: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_SOURCE})$`, 'A source id or "none" is required.')),
   /** Part of the name or username, any case. */
   search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
   limit: Type.Optional(QueryInt(9)),

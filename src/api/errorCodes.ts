@@ -25,6 +25,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   too_many_stages: 'tooManyStages',
   too_many_tags: 'tooManyTags',
   tag_title_taken: 'tagTitleTaken',
+  too_many_sources: 'tooManySources',
   copy_into_itself: 'copyIntoItself',
   required: 'required',
   blank: 'blank',
