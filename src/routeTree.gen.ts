@@ -49,6 +49,7 @@ import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './
 import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
 import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
+import { Route as AuthenticatedContentFunnelsFunnelIdSourcesRouteImport } from './routes/_authenticated/content/funnels/$funnelId/sources'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/index'
@@ -291,6 +292,12 @@ const AuthenticatedContentFunnelsFunnelIdPeopleRoute =
     path: '/content/funnels/$funnelId/people',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdSourcesRoute =
+  AuthenticatedContentFunnelsFunnelIdSourcesRouteImport.update({
+    id: '/content/funnels/$funnelId/sources',
+    path: '/content/funnels/$funnelId/sources',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdTagsRoute =
   AuthenticatedContentFunnelsFunnelIdTagsRouteImport.update({
     id: '/content/funnels/$funnelId/tags',
@@ -430,6 +437,7 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -486,6 +494,7 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -545,6 +554,7 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/_authenticated/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  '/_authenticated/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -603,6 +613,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/people'
+    | '/content/funnels/$funnelId/sources'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId/'
@@ -659,6 +670,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/people'
+    | '/content/funnels/$funnelId/sources'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId'
@@ -717,6 +729,7 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
     | '/_authenticated/content/funnels/$funnelId/people'
+    | '/_authenticated/content/funnels/$funnelId/sources'
     | '/_authenticated/content/funnels/$funnelId/tags'
     | '/_authenticated/content/funnels/$funnelId/token'
     | '/_authenticated/content/funnels/$funnelId/'
@@ -1031,6 +1044,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/sources': {
+      id: '/_authenticated/content/funnels/$funnelId/sources'
+      path: '/content/funnels/$funnelId/sources'
+      fullPath: '/content/funnels/$funnelId/sources'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/tags': {
       id: '/_authenticated/content/funnels/$funnelId/tags'
       path: '/content/funnels/$funnelId/tags'
@@ -1173,6 +1193,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   AuthenticatedContentFunnelsFunnelIdPeopleRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  AuthenticatedContentFunnelsFunnelIdSourcesRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -1226,6 +1247,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
   AuthenticatedContentFunnelsFunnelIdPeopleRoute:
     AuthenticatedContentFunnelsFunnelIdPeopleRoute,
+  AuthenticatedContentFunnelsFunnelIdSourcesRoute:
+    AuthenticatedContentFunnelsFunnelIdSourcesRoute,
   AuthenticatedContentFunnelsFunnelIdTagsRoute:
     AuthenticatedContentFunnelsFunnelIdTagsRoute,
   AuthenticatedContentFunnelsFunnelIdTokenRoute:

@@ -246,7 +246,13 @@ export type OtherFunnel = Static<typeof OtherFunnelSchema>;
 export const ContactHistoryEntrySchema = Type.Object({ ...HistoryEntrySchema.properties, funnel_id: Type.Integer(), funnel_name: Text(), stage_title: Nullable(Text()) });
 export type ContactHistoryEntry = Static<typeof ContactHistoryEntrySchema>;
 
-export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema), other_funnels: Type.Array(OtherFunnelSchema) });
+export const PersonDetailSchema = Type.Object({
+  ...personProperties,
+  /** Their first source (source_id's), with its code: the history shows "/start src_<code>" as its name. */
+  source: Nullable(Type.Object({ id: Type.Integer(), name: Text(), code: Text() })),
+  history: Type.Array(HistoryEntrySchema),
+  other_funnels: Type.Array(OtherFunnelSchema),
+});
 export type PersonDetail = Static<typeof PersonDetailSchema>;
 
 /** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */

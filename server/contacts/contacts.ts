@@ -201,11 +201,11 @@ export function createContactsService({ db }: ContactsServiceDeps) {
           csvTextField(r.username ?? ''),
           csvField(String(r.telegram_id)),
           csvTextField(r.stage_title ?? ''),
-          csvTextField(r.source_name ?? ''),
           csvTextField((tagsOf.get(r.id) ?? []).join('; ')),
           r.blocked ? wording.yes : wording.no,
           time(new Date(r.joined_at)),
           time(new Date(r.last_seen_at)),
+          csvTextField(r.source_name ?? ''),
         ];
         chunk += `${fields.join(',')}\r\n`;
       }

@@ -231,7 +231,9 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
       series: o.series ?? [],
       joined_at: isoTime(o.joined_at),
     }));
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), history, other_funnels };
+    const [source] =
+      person.sourceId === null ? [] : await db.query<{ id: number; name: string; code: string }>('select id, name, code from funnel_sources where id = $1', [person.sourceId]);
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */
