@@ -173,7 +173,7 @@ function SourceList({
             <span className="row-title" data-testid="source-name-text">
               {source.name}
             </span>
-            <span className="row-description">{t('funnels.list.people', { count: source.people_count })}</span>
+            <span className="row-description">{t('funnels.sources.people', { count: source.people_count })}</span>
           </div>
           {source.link ? (
             <code className="source-link" data-testid="source-link">
@@ -231,7 +231,7 @@ function SourceResults({ stats, stages }: { stats: SourceStats; stages: Stage[] 
               {row.id === null ? t('funnels.sources.noSource') : row.name}
             </span>
             <span className="source-result-people" data-testid="source-result-people">
-              {t('funnels.list.people', { count: row.people })}
+              {t('funnels.sources.people', { count: row.people })}
             </span>
           </div>
           <dl className="source-result-figures">
