@@ -4,8 +4,8 @@
 export const CONTACTS_PAGE_DEFAULT = 50;
 export const CONTACTS_PAGE_MAX = 200;
 export { BULK_TAG_MAX } from './constants';
-/** The CSV export's columns, in order. */
-export const CONTACTS_CSV_COLUMNS = ['id', 'funnel', 'bot', 'first_name', 'last_name', 'username', 'telegram_id', 'stage', 'tags', 'blocked', 'joined_at', 'last_seen_at'] as const;
+/** The CSV export's columns, in order (new ones go last: files read by position keep working). */
+export const CONTACTS_CSV_COLUMNS = ['id', 'funnel', 'bot', 'first_name', 'last_name', 'username', 'telegram_id', 'stage', 'tags', 'blocked', 'joined_at', 'last_seen_at', 'source'] as const;
 
 export const CONTACTS_PATHS = {
   contacts: '/api/contacts/',

@@ -31,6 +31,7 @@ export const API_ERROR_CODES = [
   'too_many_stages',
   'too_many_tags',
   'tag_title_taken',
+  'too_many_sources',
   'copy_into_itself',
   // branches
   /** A choice button leads to a deleted stage; `detail` is the button's text. */

@@ -97,7 +97,7 @@ test.describe('in Russian, on a Moscow clock', () => {
     await expect(page.getByTestId('contact-row')).toHaveCount(1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('contacts-csv').click()]);
     const [header, row] = parse(readFileSync((await download.path())!), { bom: true }) as string[][];
-    expect(header).toEqual(['ID', 'Воронка', 'Бот', 'Имя', 'Фамилия', 'Имя пользователя', 'Telegram ID', 'Этап', 'Теги', 'Заблокировал бота', 'В воронке с', 'Последняя активность']);
+    expect(header).toEqual(['ID', 'Воронка', 'Бот', 'Имя', 'Фамилия', 'Имя пользователя', 'Telegram ID', 'Этап', 'Теги', 'Заблокировал бота', 'В воронке с', 'Последняя активность', 'Источник']);
     expect(row.slice(1, 5)).toEqual(['Кофе', bot.username, 'Вера', 'Петрова']);
     // Moscow is UTC+3 all year: the moment they pressed Start, on that clock, as "YYYY-MM-DD HH:MM:SS".
     const moscow = new Date(Date.parse(contact.joined_at) + 3 * 60 * 60 * 1000).toISOString();

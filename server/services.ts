@@ -26,6 +26,7 @@ import { idleFunnelRuntime, type FunnelRuntimePort } from './funnels/runtime-por
 import { createKeywordService } from './funnels/keywords';
 import { createStageService } from './funnels/stages';
 import { createStatsService } from './funnels/stats';
+import { createSourcesService } from './funnels/sources';
 import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
@@ -144,6 +145,7 @@ export function createServices(deps: ServiceDeps) {
     media: createMediaService({ db }),
     dashboard: createDashboardService({ db, now }),
     stats: createStatsService({ db, now }),
+    sources: createSourcesService({ db, now }),
     inbox: createInboxService({ db, config, botApi }),
     mailings: createMailingService({ db, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake(), gate: billing }),
     series: createSeriesService({ db, now, gate: billing }),

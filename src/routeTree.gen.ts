@@ -50,6 +50,7 @@ import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './r
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
 import { Route as AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/keywords'
 import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
+import { Route as AuthenticatedContentFunnelsFunnelIdSourcesRouteImport } from './routes/_authenticated/content/funnels/$funnelId/sources'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/index'
@@ -298,6 +299,12 @@ const AuthenticatedContentFunnelsFunnelIdPeopleRoute =
     path: '/content/funnels/$funnelId/people',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdSourcesRoute =
+  AuthenticatedContentFunnelsFunnelIdSourcesRouteImport.update({
+    id: '/content/funnels/$funnelId/sources',
+    path: '/content/funnels/$funnelId/sources',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdTagsRoute =
   AuthenticatedContentFunnelsFunnelIdTagsRouteImport.update({
     id: '/content/funnels/$funnelId/tags',
@@ -438,6 +445,7 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -495,6 +503,7 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -555,6 +564,7 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/_authenticated/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/_authenticated/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  '/_authenticated/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -614,6 +624,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
+    | '/content/funnels/$funnelId/sources'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId/'
@@ -671,6 +682,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
+    | '/content/funnels/$funnelId/sources'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
     | '/content/funnels/$funnelId'
@@ -730,6 +742,7 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/description'
     | '/_authenticated/content/funnels/$funnelId/keywords'
     | '/_authenticated/content/funnels/$funnelId/people'
+    | '/_authenticated/content/funnels/$funnelId/sources'
     | '/_authenticated/content/funnels/$funnelId/tags'
     | '/_authenticated/content/funnels/$funnelId/token'
     | '/_authenticated/content/funnels/$funnelId/'
@@ -1051,6 +1064,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/sources': {
+      id: '/_authenticated/content/funnels/$funnelId/sources'
+      path: '/content/funnels/$funnelId/sources'
+      fullPath: '/content/funnels/$funnelId/sources'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/tags': {
       id: '/_authenticated/content/funnels/$funnelId/tags'
       path: '/content/funnels/$funnelId/tags'
@@ -1194,6 +1214,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   AuthenticatedContentFunnelsFunnelIdKeywordsRoute: typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   AuthenticatedContentFunnelsFunnelIdPeopleRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
+  AuthenticatedContentFunnelsFunnelIdSourcesRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
@@ -1249,6 +1270,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdKeywordsRoute,
   AuthenticatedContentFunnelsFunnelIdPeopleRoute:
     AuthenticatedContentFunnelsFunnelIdPeopleRoute,
+  AuthenticatedContentFunnelsFunnelIdSourcesRoute:
+    AuthenticatedContentFunnelsFunnelIdSourcesRoute,
   AuthenticatedContentFunnelsFunnelIdTagsRoute:
     AuthenticatedContentFunnelsFunnelIdTagsRoute,
   AuthenticatedContentFunnelsFunnelIdTokenRoute:

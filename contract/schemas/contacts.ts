@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { BULK_TAG_MAX, LANGUAGES } from '../constants';
 import { NO_STAGE, PEOPLE_SEARCH_MAX, TIME_ZONE_MAX } from '../funnels';
+import { NO_SOURCE } from '../sources';
 import { Day, Id, INVALID_MESSAGE_KEYWORD, Nullable, PatternText, StringEnum, Text } from './common';
 
 /**
@@ -20,6 +21,8 @@ export const ContactsFilterSchema = Type.Object(
     /** A stage id, or "none" for people whose stage was deleted. */
     stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
     tag: Type.Optional(Id()),
+    /** A source id, or "none" for people who came by no source. */
+    source: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_SOURCE})$`, 'A source id or "none" is required.')),
     blocked: Type.Optional(Type.Boolean()),
     /** Joined on or after this day, on or before that one (UTC). */
     joined_from: Type.Optional(Day()),
@@ -68,6 +71,8 @@ export const ContactSchema = Type.Object({
   username: Nullable(Text()),
   stage_id: Nullable(Type.Integer()),
   stage_title: Nullable(Text()),
+  source_id: Nullable(Type.Integer()),
+  source_name: Nullable(Text()),
   tags: Type.Array(Type.Object({ id: Type.Integer(), title: Text(), color: Text() })),
   blocked: Type.Boolean(),
   joined_at: Text(),

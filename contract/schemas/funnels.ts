@@ -3,6 +3,7 @@
 // schemas (nothing unlisted, such as a bot token, can leak out), and both sides take their types
 // from them. The SPA imports the types only, through contract/funnels.ts.
 import { Type, type Static } from 'typebox';
+import { NO_SOURCE } from '../sources';
 import {
   BOT_DESCRIPTION_MAX,
   BOT_SHORT_DESCRIPTION_MAX,
@@ -222,6 +223,8 @@ const personProperties = {
   last_name: Text(),
   username: Nullable(Text()),
   stage_id: Nullable(Type.Integer()),
+  /** Their first source (contract/sources.ts); null: none, or it was deleted. */
+  source_id: Nullable(Type.Integer()),
   tag_ids: Type.Array(Type.Integer()),
   blocked: Type.Boolean(),
   joined_at: Timestamp(),
@@ -260,7 +263,13 @@ export type OtherFunnel = Static<typeof OtherFunnelSchema>;
 export const ContactHistoryEntrySchema = Type.Object({ ...HistoryEntrySchema.properties, funnel_id: Type.Integer(), funnel_name: Text(), stage_title: Nullable(Text()) });
 export type ContactHistoryEntry = Static<typeof ContactHistoryEntrySchema>;
 
-export const PersonDetailSchema = Type.Object({ ...personProperties, history: Type.Array(HistoryEntrySchema), other_funnels: Type.Array(OtherFunnelSchema) });
+export const PersonDetailSchema = Type.Object({
+  ...personProperties,
+  /** Their first source (source_id's), with its code: the history shows "/start src_<code>" as its name. */
+  source: Nullable(Type.Object({ id: Type.Integer(), name: Text(), code: Text() })),
+  history: Type.Array(HistoryEntrySchema),
+  other_funnels: Type.Array(OtherFunnelSchema),
+});
 export type PersonDetail = Static<typeof PersonDetailSchema>;
 
 /** GET people/ (?stage=&tag=&limit=&offset=): newest first; count is the total matching. */
@@ -268,6 +277,8 @@ export const PeopleQuerySchema = Type.Object({
   /** A stage id, or "none" for people whose stage was deleted. */
   stage: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_STAGE})$`, 'A stage id or "none" is required.')),
   tag: Type.Optional(QueryInt(9)),
+  /** A source id, or "none" for people who came by no source. */
+  source: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_SOURCE})$`, 'A source id or "none" is required.')),
   /** Part of the name or username, any case. */
   search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
   limit: Type.Optional(QueryInt(9)),

@@ -20,6 +20,8 @@ export const AudienceSchema = Type.Object({
   tags_out: Ids(),
   /** People in any of these lists (static or segments); absent or empty: lists play no part. */
   lists_in: Type.Optional(Ids()),
+  /** People whose first source is any of these; absent or empty: sources play no part. */
+  sources_in: Type.Optional(Ids()),
 });
 export type Audience = Static<typeof AudienceSchema>;
 

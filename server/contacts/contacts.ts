@@ -31,6 +31,8 @@ interface ContactRow {
   username: string | null;
   stage_id: number | null;
   stage_title: string | null;
+  source_id: number | null;
+  source_name: string | null;
   tags: Array<{ id: number; title: string; color: string }> | null;
   blocked: boolean;
   joined_at: Date | string;
@@ -54,6 +56,8 @@ function toContact(r: ContactRow): Contact {
     username: r.username,
     stage_id: r.stage_id,
     stage_title: r.stage_title,
+    source_id: r.source_id,
+    source_name: r.source_name,
     tags: r.tags ?? [],
     blocked: r.blocked,
     joined_at: isoTime(r.joined_at),
@@ -80,8 +84,9 @@ async function filters(db: Db, ownerId: number, query: ContactsQuery): Promise<{
 }
 
 const COLUMNS = `p.id, p.funnel_id, f.name as funnel_name, f.bot_username, p.telegram_id, p.first_name, p.last_name, p.username,
-       p.stage_id, s.title as stage_title, p.blocked, p.joined_at, p.last_seen_at`;
-const FROM = 'from people p join funnels f on f.id = p.funnel_id left join stages s on s.id = p.stage_id';
+       p.stage_id, s.title as stage_title, p.source_id, src.name as source_name, p.blocked, p.joined_at, p.last_seen_at`;
+const FROM = `from people p join funnels f on f.id = p.funnel_id left join stages s on s.id = p.stage_id
+  left join funnel_sources src on src.id = p.source_id`;
 const SELECT = `select ${COLUMNS},
        (select json_agg(json_build_object('id', t.id, 'title', t.title, 'color', t.color) order by t.title)
           from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags
@@ -200,6 +205,7 @@ export function createContactsService({ db }: ContactsServiceDeps) {
           r.blocked ? wording.yes : wording.no,
           time(new Date(r.joined_at)),
           time(new Date(r.last_seen_at)),
+          csvTextField(r.source_name ?? ''),
         ];
         chunk += `${fields.join(',')}\r\n`;
       }

@@ -4,6 +4,7 @@
 // to the caller's list.
 import type { ContactsFilter } from '../../contract/contacts';
 import { NO_STAGE, PEOPLE_SEARCH_MAX } from '../../contract/funnels';
+import { NO_SOURCE } from '../../contract/sources';
 
 /** A list as a filter: a static list's members, or a segment's own filter. */
 export type ListCriterion = { id: number; kind: 'static' | 'segment'; filter: ContactsFilter | null };
@@ -19,6 +20,8 @@ export function criteriaParts(filter: ContactsFilter, params: unknown[]): string
   if (filter.folder !== undefined) add((n) => `p.funnel_id in (select fo.id from funnels fo where fo.folder_id = ${n}::int)`, filter.folder);
   if (filter.stage === NO_STAGE) parts.push('p.stage_id is null');
   else if (filter.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(filter.stage));
+  if (filter.source === NO_SOURCE) parts.push('p.source_id is null');
+  else if (filter.source !== undefined) add((n) => `p.source_id = ${n}::int`, Number(filter.source));
   if (filter.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, filter.tag);
   if (filter.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, filter.joined_from);
   if (filter.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, filter.joined_to);

@@ -198,6 +198,29 @@ export const stages = pgTable(
   (t) => [index('stages_funnel_position_idx').on(t.funnelId, t.position)],
 );
 
+/**
+ * A funnel's traffic sources: each is a start link (`t.me/<bot>?start=src_<code>`); a person's
+ * first source is kept on people.source_id. Archived ones keep their people but record no one new.
+ */
+export const funnelSources = pgTable(
+  'funnel_sources',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 64 }).notNull(),
+    /** Random and url-safe: the start link's payload after "src_". */
+    code: varchar('code', { length: 32 }).notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    archivedAt: timestamptz('archived_at'),
+  },
+  (t) => [
+    uniqueIndex('funnel_sources_funnel_code_idx').on(t.funnelId, t.code),
+    check('funnel_sources_code_check', sql`${t.code} ~ '^[A-Za-z0-9_-]{1,32}$'`),
+  ],
+);
+
 export const people = pgTable(
   'people',
   {
@@ -211,6 +234,8 @@ export const people = pgTable(
     username: varchar('username', { length: 64 }),
     languageCode: varchar('language_code', { length: 16 }),
     stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    /** The first source they came by (set once by /start src_<code>, never overwritten). */
+    sourceId: integer('source_id').references((): AnyPgColumn => funnelSources.id, { onDelete: 'set null' }),
     /** The person blocked the bot (403): nothing is sent to them until they write again. */
     blocked: boolean('blocked').notNull().default(false),
     /** Messages they wrote that the owner has not read yet (the inbox), and when they last wrote. */
@@ -226,6 +251,8 @@ export const people = pgTable(
     // Contacts (all of a user's bots, newest first) and a funnel's people, newest first.
     index('people_joined_idx').on(t.joinedAt, t.id),
     index('people_funnel_joined_idx').on(t.funnelId, t.joinedAt, t.id),
+    // Results by source, and the source filter.
+    index('people_funnel_source_joined_idx').on(t.funnelId, t.sourceId, t.joinedAt),
     // The contacts filter 'blocked': few rows, a small partial index.
     index('people_blocked_idx').on(t.funnelId).where(sql`${t.blocked}`),
     // The contacts search (part of a name or username, any case): trigram indexes (pg_trgm).
@@ -591,6 +618,7 @@ export type StageRow = typeof stages.$inferSelect;
 export type TagRow = typeof tags.$inferSelect;
 export type PersonRow = typeof people.$inferSelect;
 export type MediaRow = typeof media.$inferSelect;
+export type FunnelSourceRow = typeof funnelSources.$inferSelect;
 
 // Templates (issue 10): an admin publishes one of their funnels 'for affiliates'. Each publishing
 // is a version: a snapshot of the stages, messages, tags and series of letters (TemplateSnapshot),

@@ -1,6 +1,7 @@
 // The funnel services' messages (connecting a bot, running it, stages, tags, copies): thrown as a
 // DomainError (../domain-error.ts); http/errors.ts gives each its status and Djoser-shaped body.
 import { KEYWORDS_MAX, STAGES_MAX, TAGS_MAX } from '../../contract/funnels';
+import { SOURCES_MAX } from '../../contract/sources';
 import type { DeliveryErrorReason } from '../../contract/delivery';
 import type { DomainMessage } from '../domain-error';
 
@@ -42,6 +43,7 @@ export const FUNNEL_ERRORS = {
   orderMismatch: { code: 'order_mismatch', text: "The list must name each of the funnel's stages exactly once." },
   tooManyStages: { code: 'too_many_stages', count: STAGES_MAX, text: `A funnel can have no more than ${STAGES_MAX} stages.` },
   tooManyTags: { code: 'too_many_tags', count: TAGS_MAX, text: `A funnel can have no more than ${TAGS_MAX} tags.` },
+  tooManySources: { code: 'too_many_sources', count: SOURCES_MAX, text: `A funnel can have no more than ${SOURCES_MAX} sources.` },
   tagTitleTaken: { code: 'tag_title_taken', text: 'A tag with this title already exists.' },
   copyIntoItself: { code: 'copy_into_itself', text: 'Choose another funnel to copy into.' },
   unknownTimeZone: { code: 'invalid', text: 'Unknown time zone.' },

@@ -17,6 +17,7 @@ import {
   type Tag,
   type TagBody,
 } from '../../contract/funnels';
+import { NO_SOURCE } from '../../contract/sources';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
@@ -55,6 +56,7 @@ export function toPerson(row: PersonRow, tagIds: number[]): Person {
     last_name: row.lastName,
     username: row.username,
     stage_id: row.stageId,
+    source_id: row.sourceId,
     tag_ids: tagIds,
     blocked: row.blocked,
     joined_at: row.joinedAt.toISOString(),
@@ -154,12 +156,14 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
   async function listPeople(
     ownerId: number,
     funnelId: number,
-    query: { stage?: number | typeof NO_STAGE; tag?: number; search?: string; limit?: number; offset?: number },
+    query: { stage?: number | typeof NO_STAGE; tag?: number; source?: number | typeof NO_SOURCE; search?: string; limit?: number; offset?: number },
   ): Promise<PeoplePage> {
     await ownedFunnel(orm, ownerId, funnelId);
     const conditions: SQL[] = [eq(people.funnelId, funnelId)];
     if (query.stage === NO_STAGE) conditions.push(isNull(people.stageId));
     else if (query.stage !== undefined) conditions.push(eq(people.stageId, query.stage));
+    if (query.source === NO_SOURCE) conditions.push(isNull(people.sourceId));
+    else if (query.source !== undefined) conditions.push(eq(people.sourceId, query.source));
     const search = query.search?.trim().replace(/^@/, '').slice(0, PEOPLE_SEARCH_MAX);
     if (search) {
       // LIKE's own characters are taken literally.
@@ -227,7 +231,9 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
       series: o.series ?? [],
       joined_at: isoTime(o.joined_at),
     }));
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), history, other_funnels };
+    const [source] =
+      person.sourceId === null ? [] : await db.query<{ id: number; name: string; code: string }>('select id, name, code from funnel_sources where id = $1', [person.sourceId]);
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */

@@ -16,6 +16,7 @@ import { funnelRoutes } from './funnels/routes';
 import { letterRoutes } from './letters/routes';
 import { mailingRoutes } from './mailings/routes';
 import { partnerClickRoutes, partnerRoutes } from './partner/routes';
+import { sourceRoutes } from './sources/routes';
 import { templateFileRoutes, templateRoutes } from './templates/routes';
 
 export function productApi(services: Services, config: Pick<Config, 'rateLimit'>) {
@@ -24,6 +25,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
     await app.register(async function signedIn(scope: FastifyInstance) {
       scope.addHook('onRequest', requireAuth(services.sessions));
       await scope.register(funnelRoutes(services));
+      await scope.register(sourceRoutes(services));
       await scope.register(mailingRoutes(services));
       await scope.register(letterRoutes(services));
       await scope.register(templateRoutes(services));

@@ -14,6 +14,7 @@ import { CRM_API, FOLDER_IMAGE_KINDS } from '../../contract/crm';
 import { FUNNELS_API, type MessageMedia } from '../../contract/funnels';
 import { LETTERS_API, type Series } from '../../contract/letters';
 import { MAILINGS_API, type Mailing } from '../../contract/mailings';
+import { SOURCES_API, type FunnelSource } from '../../contract/sources';
 import { TEMPLATES_API, type Template } from '../../contract/templates';
 import { startFakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { signInitData } from '../../scripts/telegram/init-data';
@@ -237,7 +238,8 @@ async function ownEverything(key: string, label: string) {
   const first = await addRunnableStage(env, key, funnel.id, { title: `${label} welcome`, tag_id: tag.id });
   ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(first.id), { text: `${label} hello`, media_id: photo.id, buttons: [], next_button: null }));
   const second = await addRunnableStage(env, key, funnel.id, { title: `${label} offer` });
-  const ann = await addPerson(env, funnel.id, { firstName: `${label} Ann`, stageId: first.id });
+  const source = ok<FunnelSource>(await call(env, key, 'POST', SOURCES_API.sources(funnel.id), { name: `${label} ad` }), 201);
+  const ann = await addPerson(env, funnel.id, { firstName: `${label} Ann`, stageId: first.id, sourceId: source.id });
   await addPerson(env, funnel.id, { firstName: `${label} Bob`, stageId: second.id });
   ok(await call(env, key, 'POST', FUNNELS_API.personTags(ann.id), { tag_id: tag.id }), 201);
   // An inbox conversation: Ann wrote and nobody has read it yet.

@@ -4,7 +4,7 @@ import type { Db } from '../db';
 import type { MailingAudience } from '../db/schema';
 import { listCondition, type ListCriterion } from '../contacts/criteria';
 
-export const EMPTY_AUDIENCE: MailingAudience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [] };
+export const EMPTY_AUDIENCE: MailingAudience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [], sources_in: [] };
 
 /**
  * The WHERE of people p of funnel $1 in `audience`; its lists are $2..$5 (int[]). People who
@@ -24,9 +24,16 @@ const AUDIENCE_WHERE = `
  */
 export async function audienceQuery(db: Db, funnelId: number, a: MailingAudience): Promise<{ where: string; params: unknown[] }> {
   const params: unknown[] = [funnelId, a.stages_in, a.stages_out, a.tags_in, a.tags_out];
+  let where = AUDIENCE_WHERE;
+  // Sources (sources_in) narrow it to people whose first source is one of them.
+  const sourceIds = a.sources_in ?? [];
+  if (sourceIds.length > 0) {
+    params.push(sourceIds);
+    where += ` and p.source_id = any($${params.length}::int[])`;
+  }
   const listIds = a.lists_in ?? [];
-  if (listIds.length === 0) return { where: AUDIENCE_WHERE, params };
-  return { where: `${AUDIENCE_WHERE} and ${listCondition(await ownersLists(db, funnelId, listIds), params)}`, params };
+  if (listIds.length === 0) return { where, params };
+  return { where: `${where} and ${listCondition(await ownersLists(db, funnelId, listIds), params)}`, params };
 }
 
 /** Those of `listIds` that belong to the funnel's owner (the others are missing to them). */

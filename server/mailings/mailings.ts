@@ -187,6 +187,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         tags_in: [...new Set(body.audience.tags_in)],
         tags_out: [...new Set(body.audience.tags_out)],
         lists_in: [...new Set(body.audience.lists_in ?? [])],
+        sources_in: [...new Set(body.audience.sources_in ?? [])],
       };
       const stageIds = [...audience.stages_in, ...audience.stages_out];
       const tagIds = [...audience.tags_in, ...audience.tags_out];
@@ -198,7 +199,18 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
       );
       const listIds = audience.lists_in ?? [];
       const ownLists = new Set(listIds.length ? (await ownersLists(db, funnelId, listIds)).map((l) => l.id) : []);
-      const missing = [...stageIds.filter((id) => !ownStages.has(id)), ...tagIds.filter((id) => !ownTags.has(id)), ...listIds.filter((id) => !ownLists.has(id))];
+      const sourceIds = audience.sources_in ?? [];
+      const ownSources = new Set(
+        sourceIds.length
+          ? (await db.query<{ id: number }>('select id from funnel_sources where funnel_id = $1 and id = any($2::int[])', [funnelId, sourceIds])).map((s) => s.id)
+          : [],
+      );
+      const missing = [
+        ...stageIds.filter((id) => !ownStages.has(id)),
+        ...tagIds.filter((id) => !ownTags.has(id)),
+        ...listIds.filter((id) => !ownLists.has(id)),
+        ...sourceIds.filter((id) => !ownSources.has(id)),
+      ];
       if (missing.length) problems.audience = [COMMON_ERRORS.doesNotExist(missing[0])];
     }
     return { message, audience, problems: Object.keys(problems).length ? problems : null };

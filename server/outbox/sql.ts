@@ -179,18 +179,24 @@ export const CLAIM_FRESH = `claimed as (
          select distinct on (funnel_id, update_id) input.* from input join claimed using (funnel_id, update_id)
          order by funnel_id, update_id, ord)`;
 
-/** A /start press: the update's claim, the person, their history and tag, and their reply's row named by this runtime ($11), in one statement: an update is never half taken. */
+/**
+ * A /start press: the update's claim, the person, their history and tag, and their reply's row named by this runtime ($11), in one statement: an update is never half taken.
+ * A source's code ($12, from "/start src_<code>") is the person's first source: looked up among
+ * the funnel's sources that are not archived, and kept once set (a later code changes nothing).
+ */
 export const START_PERSON = `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[])
-           with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, ord)),
+         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $12::text[])
+           with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, source_code, ord)),
        ${CLAIM_FRESH},
        person as (
-         insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at)
-         select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now() from fresh
+         insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at, source_id)
+         select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now(),
+                (select fs.id from funnel_sources fs where fs.funnel_id = fresh.funnel_id and fs.code = fresh.source_code and fs.archived_at is null)
+           from fresh
          on conflict (funnel_id, telegram_id) do update set
            first_name = excluded.first_name, last_name = excluded.last_name, username = excluded.username,
            language_code = excluded.language_code, stage_id = coalesce(people.stage_id, excluded.stage_id),
-           blocked = false, last_seen_at = now()
+           blocked = false, last_seen_at = now(), source_id = coalesce(people.source_id, excluded.source_id)
          returning id, funnel_id, telegram_id, stage_id as placed),
        started as (select person.id, person.placed, fresh.* from person join fresh using (funnel_id, telegram_id)),
        event as (

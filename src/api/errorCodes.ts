@@ -25,6 +25,7 @@ const KEYS: Partial<Record<ApiErrorCode, ServerErrorKey>> = {
   too_many_stages: 'tooManyStages',
   too_many_tags: 'tooManyTags',
   tag_title_taken: 'tagTitleTaken',
+  too_many_sources: 'tooManySources',
   copy_into_itself: 'copyIntoItself',
   broken_choice: 'brokenChoice',
   keyword_taken: 'keywordTaken',

@@ -24,6 +24,7 @@ import {
   type Tag,
   type TagBody,
 } from '../../contract/funnels';
+import { SOURCES_API, type FunnelSource, type SourceBody, type SourcePatch, type SourceStats } from '../../contract/sources';
 import { apiPath, authClient } from './clients';
 import { timeZone } from './timeZone';
 
@@ -94,10 +95,21 @@ export async function deleteTag(id: number): Promise<void> {
   await authClient.delete(apiPath(FUNNELS_API.tag(id)));
 }
 
+export const listSources = (funnelId: number) => get<FunnelSource[]>(SOURCES_API.sources(funnelId));
+export const createSource = (funnelId: number, body: SourceBody) => post<FunnelSource>(SOURCES_API.sources(funnelId), body);
+export const updateSource = (funnelId: number, sourceId: number, body: SourcePatch) =>
+  authClient.patch(apiPath(SOURCES_API.source(funnelId, sourceId)), { json: body }).json<FunnelSource>();
+export async function deleteSource(funnelId: number, sourceId: number): Promise<void> {
+  await authClient.delete(apiPath(SOURCES_API.source(funnelId, sourceId)));
+}
+export const getSourceStats = (funnelId: number, period: StatsPeriod) => get<SourceStats>(SOURCES_API.stats(funnelId), { tz: timeZone(), period });
+
 export interface PeopleFilter {
   /** A stage id, or "none" for people whose stage was deleted. */
   stage?: number | 'none';
   tag?: number;
+  /** A source id, or "none" for people who came by no source. */
+  source?: number | 'none';
   search?: string;
   limit?: number;
   offset?: number;

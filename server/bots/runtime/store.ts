@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { MessageContentBody, StageMoveVia } from '../../../contract/funnels';
+import { sourceCodeOf } from '../../../contract/sources';
 import type { Db } from '../../db';
 import { funnels, type FunnelRow } from '../../db/schema';
 import { microBatch } from '../../db/micro-batch';
@@ -112,6 +113,9 @@ export const ALREADY_HANDLED = Symbol('already handled');
 /** handled_updates rows older than this are deleted (Telegram keeps an update 24 hours at most). */
 export const HANDLED_UPDATES_KEEP_HOURS = 48;
 
+/** What follows "/start" (or "/start@bot"): Telegram's deep-link payload. */
+export const startPayloadOf = (text: string) => text.replace(/^\/start(@\S+)?\s*/, '').trim();
+
 const clip = (value: string | undefined, max: number) => (value ?? '').slice(0, max);
 const nullableClip = (value: string | undefined, max: number) => (value ? value.slice(0, max) : null);
 
@@ -131,6 +135,7 @@ export interface RuntimeStore {
    * /start: claims the update and, if it is new, creates or refreshes the person, records the
    * command, and writes the reply (their stage's message) to the outbox as being sent. A new person (or one whose stage was deleted) is put in `stage` and tagged; one
    * already in a stage stays there (a second /start takes nobody away from what they reached).
+   * "/start src_<code>" records the person's first source (an unknown or archived code: none).
    * Answers the person and the stage they are in now; ALREADY_HANDLED for an update claimed before.
    */
   startPerson(funnelId: number, updateId: number, from: TelegramProfile, stage: RuntimeStage | null, text: string): Promise<StartedPerson | typeof ALREADY_HANDLED>;
@@ -314,6 +319,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       stageId: number | null;
       tagId: number | null;
       text: string;
+      sourceCode: string | null;
     },
     StartedPerson | typeof ALREADY_HANDLED
   >(async (items) => {
@@ -331,6 +337,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         items.map((i) => i.tagId),
         items.map((i) => i.text),
         owner,
+        items.map((i) => i.sourceCode),
       ],
     );
     const started = new Map(
@@ -444,6 +451,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         stageId: stage?.id ?? null,
         tagId: stage?.tagId ?? null,
         text,
+        sourceCode: sourceCodeOf(startPayloadOf(text)),
       });
     },
     movePerson(funnelId, updateId, telegramId, fromStageId, to, text, via = 'next', label = text) {

@@ -103,7 +103,7 @@ describe('contacts', () => {
       return parse(res.rawPayload, { bom: true }) as string[][];
     };
     const ru = await read(w.key, `funnel=${w.school.id}&lang=ru&tz=Europe%2FMoscow`);
-    expect(ru[0]).toEqual(['ID', 'Воронка', 'Бот', 'Имя', 'Фамилия', 'Имя пользователя', 'Telegram ID', 'Этап', 'Теги', 'Заблокировал бота', 'В воронке с', 'Последняя активность']);
+    expect(ru[0]).toEqual(['ID', 'Воронка', 'Бот', 'Имя', 'Фамилия', 'Имя пользователя', 'Telegram ID', 'Этап', 'Теги', 'Заблокировал бота', 'В воронке с', 'Последняя активность', 'Источник']);
     // Cid joined at 10:00 UTC: 13:00 in Moscow, written the way a spreadsheet reads a date and time.
     const [cid] = ru.slice(1);
     expect(cid[10]).toBe('2026-03-10 13:00:00');
@@ -115,7 +115,7 @@ describe('contacts', () => {
     expect(cid[4]).toBe("'=cmd()");
 
     const en = await read(w.key, `funnel=${w.school.id}&lang=en&tz=America%2FNew_York`);
-    expect(en[0]).toEqual(['ID', 'Funnel', 'Bot', 'First name', 'Last name', 'Username', 'Telegram ID', 'Stage', 'Tags', 'Blocked the bot', 'Joined', 'Last seen']);
+    expect(en[0]).toEqual(['ID', 'Funnel', 'Bot', 'First name', 'Last name', 'Username', 'Telegram ID', 'Stage', 'Tags', 'Blocked the bot', 'Joined', 'Last seen', 'Source']);
     expect(en[1][10]).toBe('2026-03-10 06:00:00'); // New York, after its clocks went forward on 8 March
     expect(en[1][9]).toBe('no');
 

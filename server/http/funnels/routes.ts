@@ -4,6 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FUNNELS_PATHS, MEDIA_MAX_BYTES, MEDIA_TYPES, NO_STAGE, type MessageContentBody } from '../../../contract/funnels';
+import { NO_SOURCE } from '../../../contract/sources';
 import { parseId } from '../../funnels/access';
 import { isTimeZone } from '../../funnels/time-zone';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
@@ -152,6 +153,7 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
       return people.listPeople(ownerOf(request), idOf(request), {
         stage: q.stage === NO_STAGE ? NO_STAGE : num(q.stage),
         tag: num(q.tag),
+        source: q.source === NO_SOURCE ? NO_SOURCE : num(q.source),
         search: q.search,
         limit: num(q.limit),
         offset: num(q.offset),

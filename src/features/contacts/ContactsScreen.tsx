@@ -1,5 +1,5 @@
 // /content/contacts/: everyone who pressed Start on any of the user's bots, newest first — a
-// search by name or username; filters by funnel, then its stage and tag, blocked, and the day they
+// search by name or username; filters by funnel, then its stage, tag and source, blocked, and the day they
 // joined, their CRM folder and a list; pages of 50; the people picked on the page tagged or untagged
 // (a funnel's tag, so a funnel is chosen first), added to a static list or taken out of it; the
 // filter saved as a live segment; and the filtered list as a CSV file. The filters are part of
@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { ContactsFilter, ContactsPage, ContactsQuery, ContactsSearch } from '../../../contract/contacts';
 import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelSource } from '../../../contract/sources';
 import { ROUTES } from '../../../contract/routes';
 import { runChange, runRead } from '@/api/action';
 import { bulkTag, exportContacts } from '@/api/contacts';
@@ -47,6 +48,7 @@ export function ContactsScreen({
   lists = [],
   stages,
   tags,
+  sources = [],
   filters,
   onFilters,
 }: {
@@ -57,6 +59,8 @@ export function ContactsScreen({
   /** The chosen funnel's stages and tags (none until a funnel is chosen). */
   stages: Stage[];
   tags: Tag[];
+  /** The chosen funnel's sources (none until a funnel is chosen). */
+  sources?: FunnelSource[];
   filters: ContactsSearch;
   onFilters: (filters: ContactsSearch) => void;
 }) {
@@ -179,7 +183,7 @@ export function ContactsScreen({
             className="field-input field-select"
             aria-label={t('contacts.funnel')}
             value={filters.funnel ?? ''}
-            onChange={(event) => setFilters({ funnel: event.target.value ? Number(event.target.value) : undefined, stage: undefined, tag: undefined, page: 1 })}
+            onChange={(event) => setFilters({ funnel: event.target.value ? Number(event.target.value) : undefined, stage: undefined, tag: undefined, source: undefined, page: 1 })}
             data-testid="contacts-funnel"
           >
             <option value="">{t('contacts.anyFunnel')}</option>
@@ -268,6 +272,23 @@ export function ContactsScreen({
                 </option>
               ))}
             </select>
+            {sources.length > 0 ? (
+              <select
+                className="field-input field-select"
+                aria-label={t('funnels.sources.source')}
+                value={filters.source ?? ''}
+                onChange={(event) => setFilters({ source: event.target.value || undefined, page: 1 })}
+                data-testid="contacts-source"
+              >
+                <option value="">{t('funnels.sources.allSources')}</option>
+                {sources.map((source) => (
+                  <option key={source.id} value={source.id}>
+                    {source.name}
+                  </option>
+                ))}
+                <option value="none">{t('funnels.sources.noSource')}</option>
+              </select>
+            ) : null}
           </div>
         ) : null}
         <div className="people-selects">
@@ -342,6 +363,7 @@ export function ContactsScreen({
                           <span>{contact.funnel_name}</span>
                           {contact.username ? <span>@{contact.username}</span> : null}
                           <span>{contact.stage_title ?? t('funnels.people.noStage')}</span>
+                          {contact.source_name ? <span className="person-row-source">{contact.source_name}</span> : null}
                           {contact.blocked ? <span className="person-blocked">{t('funnels.person.blocked')}</span> : null}
                           {contact.tags.map((tag) => (
                             <span key={tag.id} className="tag-chip" style={{ ['--tag-color' as string]: tag.color }}>

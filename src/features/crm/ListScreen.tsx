@@ -7,6 +7,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelSource } from '../../../contract/sources';
 import { ROUTES } from '../../../contract/routes';
 import { runChange } from '@/api/action';
 import { deleteList, updateList } from '@/api/crm';
@@ -24,7 +25,7 @@ import { listDescription } from './FoldersScreen';
 import './crm.css';
 
 /** A segment's filter in words, with the names of what it names. */
-function filterWords(list: ContactList, names: { funnels: Funnel[]; folders: FolderSummary[]; stages: Stage[]; tags: Tag[] }, t: TFunction): string[] {
+function filterWords(list: ContactList, names: { funnels: Funnel[]; folders: FolderSummary[]; stages: Stage[]; tags: Tag[]; sources: FunnelSource[] }, t: TFunction): string[] {
   const f = list.filter ?? {};
   const words: string[] = [];
   if (f.funnel !== undefined) words.push(t('crm.lists.byFunnel', { name: names.funnels.find((x) => x.id === f.funnel)?.name ?? `#${f.funnel}` }));
@@ -32,6 +33,8 @@ function filterWords(list: ContactList, names: { funnels: Funnel[]; folders: Fol
   if (f.stage === 'none') words.push(t('crm.lists.noStage'));
   else if (f.stage !== undefined) words.push(t('crm.lists.byStage', { name: names.stages.find((x) => String(x.id) === f.stage)?.title ?? `#${f.stage}` }));
   if (f.tag !== undefined) words.push(t('crm.lists.byTag', { name: names.tags.find((x) => x.id === f.tag)?.title ?? `#${f.tag}` }));
+  if (f.source === 'none') words.push(t('crm.lists.noSource'));
+  else if (f.source !== undefined) words.push(t('crm.lists.bySource', { name: names.sources.find((x) => String(x.id) === f.source)?.name ?? `#${f.source}` }));
   if (f.blocked !== undefined) words.push(f.blocked ? t('contacts.onlyBlocked') : t('contacts.notBlocked'));
   if (f.joined_from) words.push(t('crm.lists.joinedFrom', { day: f.joined_from }));
   if (f.joined_to) words.push(t('crm.lists.joinedTo', { day: f.joined_to }));
@@ -45,13 +48,15 @@ export function ListScreen({
   folders,
   stages,
   tags,
+  sources = [],
 }: {
   list: ContactList;
   funnels: Funnel[];
   folders: FolderSummary[];
-  /** The segment's funnel's stages and tags, to name them. */
+  /** The segment's funnel's stages, tags and sources, to name them. */
   stages: Stage[];
   tags: Tag[];
+  sources?: FunnelSource[];
 }) {
   const { t } = useTranslation();
   usePageHead(list.name);
@@ -100,7 +105,7 @@ export function ListScreen({
         </Link>
         {list.kind === 'segment' ? (
           <div className="row row--static">
-            <RowContent title={t('crm.lists.filter')} description={filterWords(list, { funnels, folders, stages, tags }, t).join(' · ')} chevron={false} />
+            <RowContent title={t('crm.lists.filter')} description={filterWords(list, { funnels, folders, stages, tags, sources }, t).join(' · ')} chevron={false} />
           </div>
         ) : null}
       </Section>

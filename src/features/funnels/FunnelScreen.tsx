@@ -13,7 +13,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { LockIcon, UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from '@/ui/Dialog';
-import { ArchiveIcon, CopyIcon, MegaphoneIcon, PlusIcon, SendIcon, TagIcon, TextIcon } from '@/ui/glyphs';
+import { ArchiveIcon, CopyIcon, ExternalIcon, MegaphoneIcon, PlusIcon, SendIcon, TagIcon, TextIcon } from '@/ui/glyphs';
 import { isRevoked, RunControls, StateBadge, unreachableSince, useMomentLabel } from './parts';
 import { BotSection } from './BotSection';
 import { PeriodTabs, StageResults } from './StageResults';
@@ -152,7 +152,10 @@ export function FunnelScreen({
             <StageResults stages={stageList.map((stage) => ({ ...stage, ...figuresOf(stats, stage.id) }))} moves={stats.moves} />
           </div>
           <p className="section-footer" data-testid="new-people">
-            {t('funnels.stats.newPeople', { count: stats.new_people })}. {t('funnels.stats.footer')}
+            {t('funnels.stats.newPeople', { count: stats.new_people })}. {t('funnels.stats.footer')}{' '}
+            <Link to="/content/funnels/$funnelId/sources/" params={{ funnelId: id }} search={stats.period === 'all' ? {} : { period: stats.period }} data-testid="results-by-source">
+              {t('funnels.sources.byLink')}
+            </Link>
           </p>
         </section>
       ) : null}
@@ -168,6 +171,9 @@ export function FunnelScreen({
         </Link>
         <Link to="/content/funnels/$funnelId/people/" params={{ funnelId: id }} className="row" data-testid="people-link">
           <RowContent icon={<RowIcon tint="green"><UsersIcon /></RowIcon>} title={t('funnels.people.title')} description={t('funnels.people.rowText')} value={String(data.people_count)} />
+        </Link>
+        <Link to="/content/funnels/$funnelId/sources/" params={{ funnelId: id }} className="row" data-testid="sources-link">
+          <RowContent icon={<RowIcon tint="teal"><ExternalIcon /></RowIcon>} title={t('funnels.sources.title')} description={t('funnels.sources.rowText')} />
         </Link>
         <Link to="/content/funnels/$funnelId/mailings/" params={{ funnelId: id }} className="row" data-testid="mailings-link">
           <RowContent icon={<RowIcon tint="orange"><MegaphoneIcon /></RowIcon>} title={t('mailings.title')} description={t('mailings.rowText')} />

@@ -6,6 +6,7 @@ import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel, PeoplePage, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelSource } from '../../../contract/sources';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState, RowContent } from '@/ui/blocks';
@@ -22,6 +23,7 @@ export interface PeopleFilters {
   q?: string;
   stage?: number | 'none';
   tag?: number;
+  source?: number | 'none';
   page?: number;
 }
 
@@ -29,6 +31,7 @@ export function PeopleScreen({
   funnel,
   stages,
   tags,
+  sources,
   people,
   filters,
   onFilters,
@@ -36,6 +39,7 @@ export function PeopleScreen({
   funnel: Funnel;
   stages: Stage[];
   tags: Tag[];
+  sources: FunnelSource[];
   people: PeoplePage;
   filters: PeopleFilters;
   /** The route puts them in the address (and loads the list again). */
@@ -49,7 +53,8 @@ export function PeopleScreen({
   const pages = Math.max(1, Math.ceil(people.count / PEOPLE_PAGE));
   const stageById = new Map(stages.map((s) => [s.id, s]));
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
-  const filtered = Boolean(filters.q || filters.stage || filters.tag);
+  const filtered = Boolean(filters.q || filters.stage || filters.tag || filters.source);
+  const sourceById = new Map(sources.map((source) => [source.id, source]));
 
   const setFilters = (next: PeopleFilters) => onFilters({ ...filters, ...next, page: next.page && next.page > 1 ? next.page : undefined });
   const [query, setQuery] = useSearchBox(filters.q, (q) => setFilters({ q, page: 1 }));
@@ -101,6 +106,23 @@ export function PeopleScreen({
               </option>
             ))}
           </select>
+          {sources.length > 0 ? (
+            <select
+              className="field-input field-select"
+              aria-label={t('funnels.sources.source')}
+              value={filters.source ?? ''}
+              onChange={(event) => setFilters({ source: event.target.value === 'none' ? 'none' : event.target.value ? Number(event.target.value) : undefined, page: 1 })}
+              data-testid="people-source"
+            >
+              <option value="">{t('funnels.sources.allSources')}</option>
+              {sources.map((source) => (
+                <option key={source.id} value={source.id}>
+                  {source.name}
+                </option>
+              ))}
+              <option value="none">{t('funnels.sources.noSource')}</option>
+            </select>
+          ) : null}
         </div>
       </div>
 
@@ -127,7 +149,7 @@ export function PeopleScreen({
             </EmptyState>
           </div>
         ) : wide ? (
-          <PeopleTable people={people.results} stages={stages} tags={tags} />
+          <PeopleTable people={people.results} stages={stages} tags={tags} sources={sources} />
         ) : (
           <div className="section">
             {people.results.map((person) => {
@@ -144,6 +166,11 @@ export function PeopleScreen({
                           {stage ? <span className="person-row-dot" style={{ background: stage.color }} aria-hidden="true" /> : null}
                           {stage ? stage.title : t('funnels.people.noStage')}
                         </span>
+                        {person.source_id !== null && sourceById.has(person.source_id) ? (
+                          <span className="person-row-source" data-testid="person-row-source">
+                            {sourceById.get(person.source_id)!.name}
+                          </span>
+                        ) : null}
                         {person.blocked ? <span className="person-blocked">{t('funnels.person.blocked')}</span> : null}
                         {person.tag_ids.map((id) => {
                           const tag = tagById.get(id);

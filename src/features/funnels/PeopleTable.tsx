@@ -1,13 +1,15 @@
 // A funnel's people as a table on a desktop-wide window (PeopleScreen shows cards on a phone).
 import { useTranslation } from 'react-i18next';
 import type { Person, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelSource } from '../../../contract/sources';
 import { CellText, DataTable, formatTableDay, formatTableMoment, PersonCell, type TableColumn } from '@/ui/DataTable';
 import { personName, TagChip } from './parts';
 
-export function PeopleTable({ people, stages, tags }: { people: Person[]; stages: Stage[]; tags: Tag[] }) {
+export function PeopleTable({ people, stages, tags, sources = [] }: { people: Person[]; stages: Stage[]; tags: Tag[]; sources?: FunnelSource[] }) {
   const { t } = useTranslation();
   const stageById = new Map(stages.map((stage) => [stage.id, stage]));
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
+  const sourceById = new Map(sources.map((source) => [source.id, source]));
   const columns: Array<TableColumn<Person>> = [
     {
       key: 'name',
@@ -44,6 +46,23 @@ export function PeopleTable({ people, stages, tags }: { people: Person[]; stages
         );
       },
     },
+    ...(sources.length > 0
+      ? [
+          {
+            key: 'source',
+            width: '14%',
+            header: t('funnels.sources.source'),
+            cell: (person: Person) => {
+              const source = person.source_id === null ? undefined : sourceById.get(person.source_id);
+              return (
+                <CellText muted={!source} title={source?.name}>
+                  {source ? source.name : t('funnels.sources.noSource')}
+                </CellText>
+              );
+            },
+          },
+        ]
+      : []),
     {
       key: 'tags',
       header: t('funnels.people.columns.tags'),

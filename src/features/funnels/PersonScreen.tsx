@@ -4,6 +4,7 @@
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { ContactHistoryEntry, HistoryEntry, PersonDetail, Stage, Tag } from '../../../contract/funnels';
+import { SOURCE_START_PREFIX } from '../../../contract/sources';
 import { visibleText } from '../../../contract/telegram-html';
 import { addPersonTag, contactHistory, movePerson, removePersonTag } from '@/api/funnels';
 import { currentLanguage } from '@/i18n/i18n';
@@ -65,6 +66,8 @@ export function PersonScreen({
   const stage = stages.find((s) => s.id === data.stage_id);
   const stageTitle = (id: number | null) => stages.find((s) => s.id === id)?.title;
   const dateTime = new Intl.DateTimeFormat(currentLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
+  /** The /start that recorded their source, as the history keeps it. */
+  const sourceCommand = data.source ? `/start ${SOURCE_START_PREFIX}${data.source.code}` : null;
 
   return (
     <Screen>
@@ -115,6 +118,14 @@ export function PersonScreen({
           <span className="row-body">
             <span className="row-description">{t('funnels.person.joined')}</span>
             <span className="row-title">{dateTime.format(new Date(data.joined_at))}</span>
+          </span>
+        </div>
+        <div className="row row--static">
+          <span className="row-body">
+            <span className="row-description">{t('funnels.sources.source')}</span>
+            <span className="row-title" data-testid="person-source">
+              {data.source ? data.source.name : t('funnels.sources.noSource')}
+            </span>
           </span>
         </div>
       </Section>
@@ -226,7 +237,13 @@ export function PersonScreen({
           <ol className="history" data-testid="history">
             {/* The API gives the latest entries newest first; a chat reads oldest at the top. */}
             {[...data.history].reverse().map((entry) => (
-              <HistoryItem key={entry.id} entry={entry} stageTitle={stageTitle(entry.stage_id)} time={dateTime.format(new Date(entry.created_at))} />
+              <HistoryItem
+                key={entry.id}
+                entry={entry}
+                stageTitle={stageTitle(entry.stage_id)}
+                time={dateTime.format(new Date(entry.created_at))}
+                shownText={entry.kind === 'command' && entry.text === sourceCommand ? t('funnels.sources.cameBy', { name: data.source?.name }) : undefined}
+              />
             ))}
           </ol>
         )}
@@ -235,7 +252,20 @@ export function PersonScreen({
   );
 }
 
-function HistoryItem({ entry, stageTitle, time, funnelName }: { entry: HistoryEntry; stageTitle: string | undefined; time: string; funnelName?: string }) {
+function HistoryItem({
+  entry,
+  stageTitle,
+  time,
+  funnelName,
+  shownText,
+}: {
+  entry: HistoryEntry;
+  stageTitle: string | undefined;
+  time: string;
+  funnelName?: string;
+  /** Words that stand for the entry's text (the source a "/start src_<code>" names). */
+  shownText?: string;
+}) {
   const { t } = useTranslation();
   const label =
     entry.kind === 'stage_message'
@@ -254,7 +284,13 @@ function HistoryItem({ entry, stageTitle, time, funnelName }: { entry: HistoryEn
   return (
     <li className={`history-item history-item--${entry.direction}`}>
       <span className="history-label">{funnelName ? `${funnelName} · ${label}` : label}</span>
-      {entry.text ? <span className="history-text">{entry.direction === 'out' ? visibleText(entry.text) : entry.text}</span> : null}
+      {shownText ? (
+        <span className="history-text" data-testid="history-source">
+          {shownText}
+        </span>
+      ) : entry.text ? (
+        <span className="history-text">{entry.direction === 'out' ? visibleText(entry.text) : entry.text}</span>
+      ) : null}
       <time className="history-time" dateTime={entry.created_at}>
         {time}
       </time>

@@ -21,22 +21,25 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
 import { CheckIcon } from '@/ui/icons';
 import { useAudienceWords } from './audienceWords';
+import type { FunnelSource } from '../../../contract/sources';
 import './mailings.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
-const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [] };
-/** Mailings saved before lists existed have no lists_in. */
-const normal = (a: Audience): Audience => ({ ...a, lists_in: a.lists_in ?? [] });
+const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [], sources_in: [] };
+/** Mailings saved before lists (or sources) existed have no lists_in (sources_in). */
+const normal = (a: Audience): Audience => ({ ...a, lists_in: a.lists_in ?? [], sources_in: a.sources_in ?? [] });
 type Side = 'in' | 'out';
-type Included = Pick<Audience, 'stages_in' | 'tags_in' | 'lists_in'>;
-/** The audience's field for one side and kind: lists are only ever taken in. */
-const sideKey = (side: Side, kind: 'stages' | 'tags' | 'lists') => (kind === 'lists' ? 'lists_in' : side === 'in' ? `${kind}_in` : `${kind}_out`) as
+type Included = Pick<Audience, 'stages_in' | 'tags_in' | 'lists_in' | 'sources_in'>;
+type AudienceKind = 'stages' | 'tags' | 'lists' | 'sources';
+/** The audience's field for one side and kind: lists and sources are only ever taken in. */
+const sideKey = (side: Side, kind: AudienceKind) => (kind === 'lists' || kind === 'sources' ? `${kind}_in` : side === 'in' ? `${kind}_in` : `${kind}_out`) as
   | 'stages_in'
   | 'stages_out'
   | 'tags_in'
   | 'tags_out'
-  | 'lists_in';
-const includesSomeone = (a: Audience) => a.stages_in.length + a.tags_in.length + (a.lists_in ?? []).length > 0;
+  | 'lists_in'
+  | 'sources_in';
+const includesSomeone = (a: Audience) => a.stages_in.length + a.tags_in.length + (a.lists_in ?? []).length + (a.sources_in ?? []).length > 0;
 
 const sameAudience = (a: Audience, b: Audience) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -45,12 +48,15 @@ export function MailingFormScreen({
   stages,
   tags,
   lists = [],
+  sources = [],
   mailing,
   initialLists = [],
 }: {
   funnel: Funnel;
   stages: Stage[];
   tags: Tag[];
+  /** The funnel's sources: a source narrows the audience to the people who came by it. */
+  sources?: FunnelSource[];
   /** The user's lists of contacts: a list narrows the audience to its people. */
   lists?: ContactList[];
   mailing: Mailing | null;
@@ -76,7 +82,7 @@ export function MailingFormScreen({
   const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
   const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
   const [narrowed, setNarrowed] = useState(() => includesSomeone(audience));
-  const [stashed, setStashed] = useState<Included>({ stages_in: [], tags_in: [], lists_in: [] });
+  const [stashed, setStashed] = useState<Included>({ stages_in: [], tags_in: [], lists_in: [], sources_in: [] });
   const words = useAudienceWords();
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
   const [count, setCount] = useState<number | null>(mailing?.audience_size ?? null);
@@ -102,12 +108,12 @@ export function MailingFormScreen({
   }, [audience, funnel.id]);
 
   /** A stage or tag is taken in or left out, never both: choosing it on one side frees the other. */
-  function toggle(side: Side, kind: 'stages' | 'tags' | 'lists', id: number) {
+  function toggle(side: Side, kind: AudienceKind, id: number) {
     setAudience((current) => {
       const key = sideKey(side, kind);
       const chosen = current[key] ?? [];
       const next: Audience = { ...current, [key]: chosen.includes(id) ? chosen.filter((x) => x !== id) : [...chosen, id] };
-      if (kind === 'lists') return next;
+      if (kind === 'lists' || kind === 'sources') return next;
       const other = sideKey(side === 'in' ? 'out' : 'in', kind);
       return { ...next, [other]: (current[other] ?? []).filter((x) => x !== id) };
     });
@@ -125,10 +131,11 @@ export function MailingFormScreen({
         stages_in: stashed.stages_in.filter((id) => !current.stages_out.includes(id)),
         tags_in: stashed.tags_in.filter((id) => !current.tags_out.includes(id)),
         lists_in: stashed.lists_in,
+        sources_in: stashed.sources_in,
       }));
     } else {
-      setStashed({ stages_in: audience.stages_in, tags_in: audience.tags_in, lists_in: audience.lists_in ?? [] });
-      setAudience((current) => ({ ...current, stages_in: [], tags_in: [], lists_in: [] }));
+      setStashed({ stages_in: audience.stages_in, tags_in: audience.tags_in, lists_in: audience.lists_in ?? [], sources_in: audience.sources_in ?? [] });
+      setAudience((current) => ({ ...current, stages_in: [], tags_in: [], lists_in: [], sources_in: [] }));
     }
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
@@ -151,7 +158,7 @@ export function MailingFormScreen({
     await navigate({ to: '/content/funnels/$funnelId/mailings/$mailingId/', params: { funnelId, mailingId: String(result.value.id) } });
   }
 
-  const chips = (side: Side, kind: 'stages' | 'tags' | 'lists', options: Array<{ id: number; label: string }>, heading: string) =>
+  const chips = (side: Side, kind: AudienceKind, options: Array<{ id: number; label: string }>, heading: string) =>
     options.length === 0 ? null : (
       <div className="audience-group" role="group" aria-labelledby={`${ids}-${side}-${kind}`}>
         <h3 className="audience-group-title" id={`${ids}-${side}-${kind}`}>
@@ -182,7 +189,8 @@ export function MailingFormScreen({
   const stageOptions = stages.map((s) => ({ id: s.id, label: s.title }));
   const tagOptions = tags.map((tag) => ({ id: tag.id, label: tag.title }));
   const listOptions = lists.map((list) => ({ id: list.id, label: list.name }));
-  const nothingChosen = audience.stages_in.length + audience.tags_in.length + (audience.lists_in ?? []).length === 0;
+  const sourceOptions = sources.map((source) => ({ id: source.id, label: source.name }));
+  const nothingChosen = !includesSomeone(audience);
 
   return (
     <Screen>
@@ -255,6 +263,7 @@ export function MailingFormScreen({
                 {chips('in', 'stages', stageOptions, t('mailings.audience.onlyStages'))}
                 {chips('in', 'tags', tagOptions, t('mailings.audience.onlyTags'))}
                 {chips('in', 'lists', listOptions, t('mailings.audience.onlyLists'))}
+                {chips('in', 'sources', sourceOptions, t('mailings.audience.onlySources'))}
               </div>
             ) : null}
           </fieldset>
@@ -276,7 +285,7 @@ export function MailingFormScreen({
         <section className="section-block">
           <div className="section audience audience-summary" aria-live="polite">
             <p className="audience-words" data-testid="audience-words">
-              {t('mailings.audienceLine', { audience: words(audience, { stages, tags, lists }) })}
+              {t('mailings.audienceLine', { audience: words(audience, { stages, tags, lists, sources }) })}
             </p>
             <p className="audience-count" data-testid="audience-count">
               {count === null ? t('mailings.audience.counting') : t('mailings.audience.count', { count })}

@@ -10,6 +10,7 @@ import type { Language } from '../../../contract/constants';
 import type { ContactList } from '../../../contract/crm';
 import type { Stage, Tag } from '../../../contract/funnels';
 import type { Audience } from '../../../contract/mailings';
+import type { FunnelSource } from '../../../contract/sources';
 import { currentLanguage } from '@/i18n/i18n';
 
 /** What the audience's ids are called now; an id missing here was deleted since. */
@@ -17,6 +18,7 @@ export interface AudienceNames {
   stages: ReadonlyArray<Pick<Stage, 'id' | 'title'>>;
   tags: ReadonlyArray<Pick<Tag, 'id' | 'title'>>;
   lists: ReadonlyArray<Pick<ContactList, 'id' | 'name'>>;
+  sources?: ReadonlyArray<Pick<FunnelSource, 'id' | 'name'>>;
 }
 
 export const NO_NAMES: AudienceNames = { stages: [], tags: [], lists: [] };
@@ -53,6 +55,11 @@ export function audienceWords(audience: Audience, names: AudienceNames, t: TFunc
   if (lists.length > 0) {
     const words = quoted(lists, listNames);
     taken.push(lists.length === 1 ? t('mailings.audienceWords.list', { names: words }) : t('mailings.audienceWords.lists', { names: words }));
+  }
+  const sources = audience.sources_in ?? [];
+  if (sources.length > 0) {
+    const words = quoted(sources, (names.sources ?? []).map((s) => ({ id: s.id, name: s.name })));
+    taken.push(sources.length === 1 ? t('mailings.audienceWords.source', { names: words }) : t('mailings.audienceWords.sources', { names: words }));
   }
 
   const left: string[] = [];

@@ -18,7 +18,7 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { BalanceCard } from './BalanceCard';
 import { formatMonies, sumMonies } from './format';
 import { linkTitle } from './linkTitle';
-import { copyText, shareLink } from './share';
+import { copyText, shareLink } from '@/telegram/share';
 import './partner.css';
 
 function NavRow({ to, icon, tint, title }: { to: LinkComponentProps['to']; icon: ReactNode; tint: Tint; title: string }) {

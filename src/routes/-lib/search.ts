@@ -21,6 +21,7 @@ export interface PeopleSearch {
   q?: string;
   stage?: number | 'none';
   tag?: number;
+  source?: number | 'none';
   page?: number;
 }
 
@@ -29,13 +30,15 @@ const positive = (value: unknown): number | undefined => {
   return Number.isInteger(n) && n > 0 && n < 1e9 ? n : undefined;
 };
 
-/** The people list's search box, stage and tag filters, and page (1 = first). */
+/** The people list's search box, stage, tag and source filters, and page (1 = first). */
 export function validatePeopleSearch(search: Record<string, unknown>): PeopleSearch {
   const result: PeopleSearch = {};
   if (typeof search.q === 'string' && search.q.trim()) result.q = search.q.slice(0, 100);
   if (search.stage === 'none') result.stage = 'none';
   else if (positive(search.stage)) result.stage = positive(search.stage);
   if (positive(search.tag)) result.tag = positive(search.tag);
+  if (search.source === 'none') result.source = 'none';
+  else if (positive(search.source)) result.source = positive(search.source);
   const page = positive(search.page);
   if (page && page > 1) result.page = page;
   return result;
@@ -66,7 +69,7 @@ export function validateRecipientsSearch(search: Record<string, unknown>): Recip
 }
 
 /** Every key of the contacts search, so nothing else (an address's own names) travels with it. */
-const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
+const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'source', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
 
 const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
@@ -81,6 +84,7 @@ interface ContactsAddress {
   list?: number;
   stage?: number | 'none';
   tag?: number;
+  source?: number | 'none';
   blocked?: 'true' | 'false';
   from?: string;
   to?: string;
@@ -97,6 +101,8 @@ export function validateContactsSearch(address: Record<string, unknown>): Contac
   if (address.stage === 'none') result.stage = 'none';
   else if (positive(address.stage)) result.stage = String(positive(address.stage));
   if (positive(address.tag)) result.tag = positive(address.tag);
+  if (address.source === 'none') result.source = 'none';
+  else if (positive(address.source)) result.source = String(positive(address.source));
   if (address.blocked === 'true' || address.blocked === true) result.blocked = true;
   else if (address.blocked === 'false' || address.blocked === false) result.blocked = false;
   if (typeof address.from === 'string' && DAY.test(address.from)) result.joined_from = address.from;
@@ -125,6 +131,7 @@ export function contactsAddress(search: ContactsSearch): ContactsAddress {
     list: search.list,
     stage: search.stage === undefined || search.stage === 'none' ? search.stage : Number(search.stage),
     tag: search.tag,
+    source: search.source === undefined || search.source === 'none' ? search.source : Number(search.source),
     blocked: search.blocked === undefined ? undefined : search.blocked ? 'true' : 'false',
     from: search.joined_from || undefined,
     to: search.joined_to || undefined,

@@ -13,21 +13,22 @@ export const Route = createFileRoute('/_authenticated/content/contacts')({
   loader: ({ deps }) =>
     loadFunnelsScreen(async (api) => {
       const [contactsApi, crmApi] = await Promise.all([import('@/api/contacts'), import('@/api/crm')]);
-      const [contacts, funnels, folders, lists, stages, tags] = await Promise.all([
+      const [contacts, funnels, folders, lists, stages, tags, sources] = await Promise.all([
         contactsApi.listContacts(contactsQuery(deps)),
         api.listFunnels(),
         crmApi.listFolders(),
         crmApi.listLists(),
         deps.funnel === undefined ? [] : api.listStages(deps.funnel).catch(() => []),
         deps.funnel === undefined ? [] : api.listTags(deps.funnel).catch(() => []),
+        deps.funnel === undefined ? [] : api.listSources(deps.funnel).catch(() => []),
       ]);
-      return { contacts, funnels, folders, lists, stages, tags, filters: deps };
+      return { contacts, funnels, folders, lists, stages, tags, sources, filters: deps };
     }),
   component: ContactsRoute,
 });
 
 function ContactsRoute() {
-  const { contacts, funnels, folders, lists, stages, tags, filters } = Route.useLoaderData();
+  const { contacts, funnels, folders, lists, stages, tags, sources, filters } = Route.useLoaderData();
   const navigate = Route.useNavigate();
   return (
     <ContactsScreen
@@ -37,6 +38,7 @@ function ContactsRoute() {
       lists={lists}
       stages={stages}
       tags={tags}
+      sources={sources}
       filters={filters}
       onFilters={(next) => void navigate({ search: next, replace: true })}
     />

@@ -9,14 +9,17 @@ export const Route = createFileRoute('/_authenticated/content/lists/$listId')({
       const crmApi = await import('@/api/crm');
       const [list, funnels, folders] = await Promise.all([crmApi.getList(id), api.listFunnels(), crmApi.listFolders()]);
       const funnelId = list.filter?.funnel;
-      const [stages, tags] = funnelId === undefined ? [[], []] : await Promise.all([api.listStages(funnelId).catch(() => []), api.listTags(funnelId).catch(() => [])]);
-      return { list, funnels, folders, stages, tags };
+      const [stages, tags, sources] =
+        funnelId === undefined
+          ? [[], [], []]
+          : await Promise.all([api.listStages(funnelId).catch(() => []), api.listTags(funnelId).catch(() => []), api.listSources(funnelId).catch(() => [])]);
+      return { list, funnels, folders, stages, tags, sources };
     });
   },
   component: ListRoute,
 });
 
 function ListRoute() {
-  const { list, funnels, folders, stages, tags } = Route.useLoaderData();
-  return <ListScreen key={list.id} list={list} funnels={funnels} folders={folders} stages={stages} tags={tags} />;
+  const { list, funnels, folders, stages, tags, sources } = Route.useLoaderData();
+  return <ListScreen key={list.id} list={list} funnels={funnels} folders={folders} stages={stages} tags={tags} sources={sources} />;
 }

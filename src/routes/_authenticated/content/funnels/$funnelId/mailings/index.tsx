@@ -7,8 +7,8 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
       const [mailingsApi, crmApi] = await Promise.all([import('@/api/mailings'), import('@/api/crm')]);
-      // Stages, tags and lists: the names each mailing's audience is said in.
-      const [funnel, { mailings, lists }, stages, tags] = await Promise.all([
+      // Stages, tags, lists and sources: the names each mailing's audience is said in.
+      const [funnel, { mailings, lists }, stages, tags, sources] = await Promise.all([
         api.getFunnel(id),
         // The user's lists (each counted on the server) only when an audience names one.
         mailingsApi
@@ -16,8 +16,9 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
           .then(async (mailings) => ({ mailings, lists: mailings.some((m) => m.audience.lists_in?.length) ? await crmApi.listLists() : [] })),
         api.listStages(id),
         api.listTags(id),
+        api.listSources(id),
       ]);
-      return { funnel, mailings, names: { stages, tags, lists } };
+      return { funnel, mailings, names: { stages, tags, lists, sources } };
     });
   },
   component: MailingsRoute,

@@ -1,5 +1,6 @@
-// Sharing a partner link: inside Telegram through the SDK (Telegram's own share sheet opens over
-// the Mini App), elsewhere the system's share sheet, and where there is none, the clipboard.
+// Sharing a link (a partner link, a source's start link): inside Telegram through the SDK
+// (Telegram's own share sheet opens over the Mini App), elsewhere the system's share sheet, and
+// where there is none, the clipboard.
 import { telegramShell } from '@/telegram/shell';
 
 /** Telegram's share sheet for a link (what the SDK's shareURL opens). */
