@@ -109,6 +109,11 @@ test('the branch screens fit a phone in both languages, light, dark and Telegram
       check: async (language: 'en' | 'ru') => {
         await expect(page.getByTestId('choice-3-broken')).toHaveText(texts[language].broken);
         await expect(page.getByTestId('message-preview')).toContainText('Professional course with a mentor');
+        // Each choice button's text and stage get a line of their own, wide enough to read whole.
+        for (const label of ['Text of choice button 2', 'Stage of choice button 2', 'Stage of choice button 3'].map((label) => (language === 'en' ? label : label.replace('Text of choice button', 'Текст кнопки выбора').replace('Stage of choice button', 'Этап кнопки выбора')))) {
+          const box = await page.getByLabel(label).boundingBox();
+          expect(box?.width ?? 0, `${label} is ${box?.width} px wide`).toBeGreaterThan(250);
+        }
       },
     },
     {
@@ -142,7 +147,7 @@ test('the branch screens fit a phone in both languages, light, dark and Telegram
       path: `/content/funnels/${funnel.id}/`,
       check: async (language: 'en' | 'ru') => {
         await expect(page.getByTestId('stage-move').first()).toContainText(texts[language].went);
-        await page.getByTestId('stage-moves').first().scrollIntoViewIfNeeded();
+        await expect(page.getByTestId('stage-move')).toHaveCount(2);
       },
     },
     {
@@ -175,7 +180,9 @@ test('the branch screens fit a phone in both languages, light, dark and Telegram
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow, `${name} is wider than a 360 px phone`).toBeLessThanOrEqual(0);
         await page.setViewportSize({ width: 390, height: 844 });
-        await page.screenshot({ path: `test-results/screens/branch-${name}.png`, fullPage: screen.name !== 'delete' });
+        // The results are far down a long screen: the shot shows them, not the whole page.
+        if (screen.name === 'results') await page.getByTestId('stage-moves').first().evaluate((moves) => moves.scrollIntoView({ block: 'center' }));
+        await page.screenshot({ path: `test-results/screens/branch-${name}.png`, fullPage: screen.name !== 'delete' && screen.name !== 'results' });
       }
     }
   }
