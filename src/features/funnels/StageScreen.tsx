@@ -1,22 +1,36 @@
 // /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
-// the people now in it with their tags, and editing or deleting the stage.
+// the keywords that lead to it, the people now in it with their tags, and editing or deleting the stage.
 import { Link } from '@tanstack/react-router';
-import type { Funnel, PeoplePage, Stage, Tag } from '../../../contract/funnels';
+import type { Funnel, Keyword, PeoplePage, Stage, Tag } from '../../../contract/funnels';
 import { useTranslation } from 'react-i18next';
 import { usePageHead } from '@/state/ui';
 import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { UsersIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
-import { EditIcon } from '@/ui/glyphs';
+import { EditIcon, TextIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { personName, TagChip } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { useRefreshWhile } from '@/api/useApi';
 
-/** The route loads the stage, its funnel, its people and the funnel's tags at once. */
-export function StageScreen({ stage: data, funnel, people, tags, stages }: { stage: Stage; funnel: Funnel; people: PeoplePage; tags: Tag[]; stages: Stage[] }) {
+/** The route loads the stage, its funnel, its people and the funnel's tags, stages and keywords at once. */
+export function StageScreen({
+  stage: data,
+  funnel,
+  people,
+  tags,
+  stages,
+  keywords,
+}: {
+  stage: Stage;
+  funnel: Funnel;
+  people: PeoplePage;
+  tags: Tag[];
+  stages: Stage[];
+  keywords: Keyword[];
+}) {
   const { t } = useTranslation();
   usePageHead(data.title);
   // People arrive and move on while the bot runs.
@@ -27,6 +41,7 @@ export function StageScreen({ stage: data, funnel, people, tags, stages }: { sta
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
   const stageTag = data.tag_id ? tagById.get(data.tag_id) : undefined;
   const hasMessage = Boolean(data.message.text.trim() || data.message.media);
+  const keywordsHere = keywords.filter((keyword) => keyword.stage_id === data.id);
 
   return (
     <Screen>
@@ -79,6 +94,25 @@ export function StageScreen({ stage: data, funnel, people, tags, stages }: { sta
         <Link to="/content/funnels/$funnelId/stages/$stageId/message/" params={params} className="button button--secondary">
           <EditIcon />
           {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}
+        </Link>
+      </section>
+
+      <section className="section-block" data-testid="stage-keywords">
+        <h2 className="section-title">{t('funnels.stage.keywords')}</h2>
+        {keywordsHere.length > 0 ? (
+          <ul className="choice-targets">
+            {keywordsHere.map((keyword) => (
+              <li key={keyword.id} data-testid="stage-keyword">
+                {t('funnels.stage.keywordLeadsHere', { phrase: keyword.phrase })}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="section-footer">{t('funnels.stage.noKeywords')}</p>
+        )}
+        <Link to="/content/funnels/$funnelId/keywords/" params={{ funnelId: params.funnelId }} className="button button--secondary" data-testid="stage-keywords-link">
+          <TextIcon />
+          {t('funnels.stage.manageKeywords')}
         </Link>
       </section>
 

@@ -259,7 +259,7 @@ export function MessageEditor({
             const broken = choice.stage_id === null || !choiceStages.some((stage) => stage.id === choice.stage_id);
             return (
               <div className="url-button-block" key={index}>
-                <div className="url-button">
+                <div className="url-button url-button--choice">
                   <input
                     className="field-input"
                     value={choice.text}
