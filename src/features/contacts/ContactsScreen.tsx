@@ -26,6 +26,7 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
 import { useWideLayout } from '@/ui/useWideLayout';
+import { SourceSelect } from '@/ui/SourceSelect';
 import { ContactsTable } from './ContactsTable';
 import './contacts.css';
 
@@ -273,21 +274,7 @@ export function ContactsScreen({
               ))}
             </select>
             {sources.length > 0 ? (
-              <select
-                className="field-input field-select"
-                aria-label={t('funnels.sources.source')}
-                value={filters.source ?? ''}
-                onChange={(event) => setFilters({ source: event.target.value || undefined, page: 1 })}
-                data-testid="contacts-source"
-              >
-                <option value="">{t('funnels.sources.allSources')}</option>
-                {sources.map((source) => (
-                  <option key={source.id} value={source.id}>
-                    {source.name}
-                  </option>
-                ))}
-                <option value="none">{t('funnels.sources.noSource')}</option>
-              </select>
+              <SourceSelect sources={sources} value={filters.source ?? ''} onChange={(source) => setFilters({ source: source || undefined, page: 1 })} testId="contacts-source" />
             ) : null}
           </div>
         ) : null}
@@ -363,7 +350,7 @@ export function ContactsScreen({
                           <span>{contact.funnel_name}</span>
                           {contact.username ? <span>@{contact.username}</span> : null}
                           <span>{contact.stage_title ?? t('funnels.people.noStage')}</span>
-                          {contact.source_name ? <span className="person-row-source">{contact.source_name}</span> : null}
+                          {contact.source_name ? <span className="contact-row-source">{contact.source_name}</span> : null}
                           {contact.blocked ? <span className="person-blocked">{t('funnels.person.blocked')}</span> : null}
                           {contact.tags.map((tag) => (
                             <span key={tag.id} className="tag-chip" style={{ ['--tag-color' as string]: tag.color }}>

@@ -11,6 +11,7 @@ import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState } from '@/ui/blocks';
 import { ConfirmDialog } from '@/ui/Dialog';
+import { EditDialog } from './EditDialog';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { EditIcon, TextIcon, TrashIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
@@ -151,30 +152,20 @@ function EditKeywordDialog({ funnelId, keyword, stages, onDone }: { funnelId: nu
   }
 
   return (
-    <ConfirmDialog title={t('funnels.keywords.editTitle')} confirmLabel={t('funnels.common.save')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void save()} onCancel={onDone}>
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
+    <EditDialog title={t('funnels.keywords.editTitle')} errors={errors} onSave={save} onCancel={onDone}>
+      <TextField
+        label={t('funnels.keywords.phrase')}
+        value={phrase}
+        maxLength={KEYWORD_PHRASE_MAX}
+        autoFocus
+        onChange={(event) => {
+          setPhrase(event.target.value);
+          setErrors(NO_ERRORS);
         }}
-        noValidate
-      >
-        <FormAlert messages={errors.messages} />
-        <TextField
-          label={t('funnels.keywords.phrase')}
-          value={phrase}
-          maxLength={KEYWORD_PHRASE_MAX}
-          autoFocus
-          onChange={(event) => {
-            setPhrase(event.target.value);
-            setErrors(NO_ERRORS);
-          }}
-          errors={errors.fields.phrase}
-          autoComplete="off"
-        />
-        <StageSelect stages={stages} value={stageId} onChange={setStageId} errors={errors.fields.stage_id} />
-      </form>
-    </ConfirmDialog>
+        errors={errors.fields.phrase}
+        autoComplete="off"
+      />
+      <StageSelect stages={stages} value={stageId} onChange={setStageId} errors={errors.fields.stage_id} />
+    </EditDialog>
   );
 }

@@ -14,6 +14,7 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
 import { useWideLayout } from '@/ui/useWideLayout';
+import { SourceSelect } from '@/ui/SourceSelect';
 import { personName, TagChip } from './parts';
 import { PeopleTable } from './PeopleTable';
 
@@ -107,21 +108,12 @@ export function PeopleScreen({
             ))}
           </select>
           {sources.length > 0 ? (
-            <select
-              className="field-input field-select"
-              aria-label={t('funnels.sources.source')}
-              value={filters.source ?? ''}
-              onChange={(event) => setFilters({ source: event.target.value === 'none' ? 'none' : event.target.value ? Number(event.target.value) : undefined, page: 1 })}
-              data-testid="people-source"
-            >
-              <option value="">{t('funnels.sources.allSources')}</option>
-              {sources.map((source) => (
-                <option key={source.id} value={source.id}>
-                  {source.name}
-                </option>
-              ))}
-              <option value="none">{t('funnels.sources.noSource')}</option>
-            </select>
+            <SourceSelect
+              sources={sources}
+              value={String(filters.source ?? '')}
+              onChange={(source) => setFilters({ source: source === 'none' ? 'none' : source ? Number(source) : undefined, page: 1 })}
+              testId="people-source"
+            />
           ) : null}
         </div>
       </div>

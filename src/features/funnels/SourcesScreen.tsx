@@ -14,6 +14,7 @@ import { copyText, shareLink } from '@/telegram/share';
 import { BackLink } from '@/ui/BackLink';
 import { EmptyState } from '@/ui/blocks';
 import { ConfirmDialog } from '@/ui/Dialog';
+import { EditDialog } from './EditDialog';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ArchiveIcon, CopyIcon, EditIcon, RestoreIcon, SendIcon, TrashIcon } from '@/ui/glyphs';
@@ -270,29 +271,19 @@ function RenameSourceDialog({ funnelId, source, onDone }: { funnelId: number; so
   }
 
   return (
-    <ConfirmDialog title={t('funnels.sources.renameTitle')} confirmLabel={t('funnels.common.save')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void save()} onCancel={onDone}>
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
+    <EditDialog title={t('funnels.sources.renameTitle')} errors={errors} onSave={save} onCancel={onDone}>
+      <TextField
+        label={t('funnels.sources.nameLabel')}
+        value={name}
+        maxLength={SOURCE_NAME_MAX}
+        autoFocus
+        onChange={(event) => {
+          setName(event.target.value);
+          setErrors(NO_ERRORS);
         }}
-        noValidate
-      >
-        <FormAlert messages={errors.messages} />
-        <TextField
-          label={t('funnels.sources.nameLabel')}
-          value={name}
-          maxLength={SOURCE_NAME_MAX}
-          autoFocus
-          onChange={(event) => {
-            setName(event.target.value);
-            setErrors(NO_ERRORS);
-          }}
-          errors={errors.fields.name}
-          autoComplete="off"
-        />
-      </form>
-    </ConfirmDialog>
+        errors={errors.fields.name}
+        autoComplete="off"
+      />
+    </EditDialog>
   );
 }

@@ -9,6 +9,7 @@ import { EmptyState } from '@/ui/blocks';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ConfirmDialog } from '@/ui/Dialog';
+import { EditDialog } from './EditDialog';
 import { EditIcon, TagIcon, TrashIcon } from '@/ui/glyphs';
 import { ColorPicker } from './parts';
 import { BackLink } from '@/ui/BackLink';
@@ -124,30 +125,20 @@ function EditTagDialog({ tag, onDone }: { tag: Tag; onDone: () => void }) {
   }
 
   return (
-    <ConfirmDialog title={t('funnels.tags.editTitle')} confirmLabel={t('funnels.common.save')} cancelLabel={t('funnels.common.cancel')} onConfirm={() => void save()} onCancel={onDone}>
-      <form
-        className="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save();
+    <EditDialog title={t('funnels.tags.editTitle')} errors={errors} onSave={save} onCancel={onDone}>
+      <TextField
+        label={t('funnels.tags.titleLabel')}
+        value={title}
+        maxLength={TAG_TITLE_MAX}
+        autoFocus
+        onChange={(event) => {
+          setTitle(event.target.value);
+          setErrors(NO_ERRORS);
         }}
-        noValidate
-      >
-        <FormAlert messages={errors.messages} />
-        <TextField
-          label={t('funnels.tags.titleLabel')}
-          value={title}
-          maxLength={TAG_TITLE_MAX}
-          autoFocus
-          onChange={(event) => {
-            setTitle(event.target.value);
-            setErrors(NO_ERRORS);
-          }}
-          errors={errors.fields.title}
-          autoComplete="off"
-        />
-        <ColorPicker label={t('funnels.tags.color')} value={color} onChange={setColor} />
-      </form>
-    </ConfirmDialog>
+        errors={errors.fields.title}
+        autoComplete="off"
+      />
+      <ColorPicker label={t('funnels.tags.color')} value={color} onChange={setColor} />
+    </EditDialog>
   );
 }
