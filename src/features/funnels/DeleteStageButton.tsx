@@ -8,7 +8,8 @@ import { deleteStage, listKeywords, listStages } from '@/api/funnels';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from '@/ui/Dialog';
-import { runChange, runRead } from '@/api/action';
+import { runRead } from '@/api/action';
+import { announceApiChange } from '@/api/afterChange';
 import { noticeFailure, success } from '@/api/useApi';
 
 export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel_id' | 'title' | 'people_count'> }) {
@@ -32,10 +33,13 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
 
   async function remove() {
     setDeleting(false);
-    const result = await runChange(() => deleteStage(stage.id));
+    // Not runChange: its reload would first ask again for the stage this screen shows, now gone
+    // (a 404). The funnel's screen is reloaded once it is the one shown.
+    const result = await runRead(() => deleteStage(stage.id));
     if (!result.ok) return noticeFailure(result.failure);
     success(t('funnels.stageForm.deleted'));
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: String(stage.funnel_id) }, replace: true });
+    announceApiChange();
   }
 
   return (
