@@ -1,7 +1,7 @@
 // Deleting a stage, from its screen or its edit form: the button, the confirmation that says how
 // many people are in it and which choice buttons (they break: shown red until another stage is
 // chosen) and keywords (deleted with it) lead to it, and the way back to the funnel afterwards.
-import { useNavigate } from '@tanstack/react-router';
+import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Stage } from '../../../contract/funnels';
 import { deleteStage, listKeywords, listStages } from '@/api/funnels';
@@ -9,12 +9,12 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/ui/form';
 import { ConfirmDialog } from '@/ui/Dialog';
 import { runRead } from '@/api/action';
-import { announceApiChange } from '@/api/afterChange';
 import { noticeFailure, success } from '@/api/useApi';
 
 export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel_id' | 'title' | 'people_count'> }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const router = useRouter();
   const [deleting, setDeleting] = useState(false);
   /** What leads to the stage: asked for when the owner presses Delete. */
   const [leading, setLeading] = useState<{ buttons: string[]; keywords: string[] }>({ buttons: [], keywords: [] });
@@ -32,14 +32,17 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
   }
 
   async function remove() {
-    setDeleting(false);
-    // Not runChange: its reload would first ask again for the stage this screen shows, now gone
-    // (a 404). The funnel's screen is reloaded once it is the one shown.
+    // The confirmation stays until the screen is left: closed first, the pointer that pressed it
+    // lands on the screen's links to the stage, which the router preloads (a 404 once it is gone).
+    // Not runChange: its reload would ask again for the stage this screen shows, now gone.
     const result = await runRead(() => deleteStage(stage.id));
-    if (!result.ok) return noticeFailure(result.failure);
+    if (!result.ok) {
+      setDeleting(false);
+      return noticeFailure(result.failure);
+    }
     success(t('funnels.stageForm.deleted'));
+    void router.invalidate({ filter: (match) => (match.params as { stageId?: string }).stageId !== String(stage.id) });
     await navigate({ to: '/content/funnels/$funnelId/', params: { funnelId: String(stage.funnel_id) }, replace: true });
-    announceApiChange();
   }
 
   return (
