@@ -144,6 +144,24 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The handle of a built app: readied, and closed with its data folder. */
+async function readyTestApp<Extra extends object>(
+  app: FastifyInstance,
+  parts: Omit<TestApp, 'app' | 'close'>,
+  extra: Extra,
+): Promise<TestApp & Extra> {
+  await app.ready();
+  return {
+    app,
+    ...parts,
+    ...extra,
+    async close() {
+      await app.close();
+      rmSync(parts.config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** An app on the given database (one per test file) with a recording mailer and a test clock. */
 export async function createTestApp(
   db: Db,
@@ -160,18 +178,7 @@ export async function createTestApp(
     now: clock.now,
     ...options.deps,
   });
-  await app.ready();
-  return {
-    app,
-    db,
-    config,
-    mailer,
-    clock,
-    async close() {
-      await app.close();
-      rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+  return readyTestApp(app, { db, config, mailer, clock }, {});
 }
 
 /**
@@ -184,19 +191,7 @@ export async function createTestAppWithServices(db: Db, configOverrides: Partial
   const mailer = recordingMailer();
   const services = createServices({ config, db, mailer, log: { info: () => {}, warn: () => {}, error: () => {} }, now: clock.now });
   const app = await buildApp({ config, db, mailer, logger: false, services });
-  await app.ready();
-  return {
-    app,
-    db,
-    config,
-    mailer,
-    clock,
-    services,
-    async close() {
-      await app.close();
-      rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
+  return readyTestApp(app, { db, config, mailer, clock }, { services });
 }
 
 /**
