@@ -540,7 +540,15 @@ export interface TemplateSnapshot {
   /** The template's name when this version was published (absent in versions made before it was kept). */
   name?: string;
   tags: Array<{ title: string; color: string }>;
-  stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
+  stages: Array<{
+    title: string;
+    icon: string;
+    color: string;
+    tag: number | null;
+    message: SnapshotMessage;
+    /** The stage's wait; `to_stage` is an index into `stages` (null: broken). Absent when it has none, and in older versions. */
+    wait?: { amount: number; unit: StageWait['unit']; to_stage: number | null; only_if_silent: boolean };
+  }>;
   /** Keywords, each leading to a stage by its index in `stages` (absent in older versions). */
   keywords?: Array<{ phrase: string; stage: number }>;
   series: Array<{

@@ -355,6 +355,15 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
           .set({ message: { ...stage.message, media_id: mediaId, choices: copied } })
           .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
       }
+      // Waits too, leading to the copies of their stages.
+      for (const stage of sourceStages) {
+        if (!stage.wait) continue;
+        const wait = { ...stage.wait, to_stage_id: stage.wait.to_stage_id === null ? null : (stageIds.get(stage.wait.to_stage_id) ?? null) };
+        await tx
+          .update(stages)
+          .set({ wait })
+          .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
+      }
       // Keywords too, but for a phrase the target already has (its own stays).
       const sourceKeywords = await tx.select().from(funnelKeywords).where(eq(funnelKeywords.funnelId, funnelId)).orderBy(asc(funnelKeywords.id));
       if (sourceKeywords.length > 0) {
