@@ -6,17 +6,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { FUNNELS_API, type PeoplePage } from '../../contract/funnels';
 import { startFakeBotApi, type FakeBotApi } from '../../scripts/telegram/fake-bot-api';
-import { hashPassword } from '../accounts/passwords';
 import type { Db } from '../db';
-import { funnels, stages, users } from '../db/schema';
-import { botTokenHash, botTokenHint, encryptSecret } from '../funnels/secret-box';
 import { eventually, until, whileRunning } from '../test/eventually';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../test/helpers';
-import { addSubscribers } from '../test/mailings';
-import { apiGet, freePort, loginKey, newDataDir, openDb, OWNER_PASSWORD, SECRET_KEY, startServer, untilHealthy, type RunningServer, type ServerData } from '../test/server-process';
+import { apiGet, freePort, loginKey, newDataDir, openDb, seedDueTimers, startServer, TIME_IS_UP, untilHealthy, type RunningServer, type ServerData } from '../test/server-process';
 
 const BOTS = 3;
-const TIME_IS_UP = 'Time is up';
 
 let fake: FakeBotApi | undefined;
 const testDbs: TestDb[] = [];
@@ -27,45 +22,6 @@ afterAll(async () => {
   await fake?.close();
   for (const t of testDbs) await t.drop();
 });
-
-/** An owner and `BOTS` funnels whose `people` each wait in Welcome, their timers (to Later) due a minute ago. */
-async function seedDueTimers(db: Db, api: FakeBotApi, people: number) {
-  const email = `owner.${Date.now()}@example.com`;
-  const [owner] = await db.orm.insert(users).values({ email, isActive: true, passwordHash: await hashPassword(OWNER_PASSWORD) }).returning();
-  const made: Array<{ token: string; funnelId: number; laterId: number }> = [];
-  for (let b = 0; b < BOTS; b++) {
-    const username = `timer${Date.now().toString(36)}${b}_bot`;
-    const { token } = api.addBot({ username, first_name: `Timer ${b}` });
-    // Stopped: the runtime leaves the /start updates alone; the delivery engine fires and sends.
-    const [funnel] = await db.orm
-      .insert(funnels)
-      .values({
-        ownerId: owner.id,
-        name: `Timer ${b}`,
-        state: 'stopped',
-        botTokenEncrypted: encryptSecret(token, SECRET_KEY),
-        botTokenHash: botTokenHash(token),
-        botTokenHint: botTokenHint(token),
-        botId: Number(token.split(':')[0]),
-        botUsername: username,
-      })
-      .returning();
-    const [welcome, later] = await db.orm
-      .insert(stages)
-      .values([
-        { funnelId: funnel.id, title: 'Welcome', position: 0, message: { text: 'Welcome', media_id: null, buttons: [], next_button: null } },
-        { funnelId: funnel.id, title: 'Later', position: 1, message: { text: `${TIME_IS_UP}, {first_name|friend}!`, media_id: null, buttons: [], next_button: null } },
-      ])
-      .returning();
-    await db.query(`update stages set wait = $2 where id = $1`, [welcome.id, { amount: 1, unit: 'minutes', to_stage_id: later.id, only_if_silent: false }]);
-    await addSubscribers(db, api, token, funnel.id, people, { stageId: welcome.id });
-    // Placed in Welcome (the trigger makes their timers), a minute before the server started.
-    await db.query(`insert into stage_moves (funnel_id, person_id, to_stage_id, via) select funnel_id, id, stage_id, 'start' from people where funnel_id = $1`, [funnel.id]);
-    await db.query(`update person_timers set due_at = now() - interval '1 minute' where funnel_id = $1`, [funnel.id]);
-    made.push({ token, funnelId: funnel.id, laterId: later.id });
-  }
-  return { email, made };
-}
 
 /** Of the bots' chats: how many got the timer's message more than once, and how many got it at all. */
 function timeIsUp(api: FakeBotApi, tokens: string[]): { twice: number; got: number } {
@@ -104,7 +60,7 @@ describe('timers due while the server was down', () => {
     if (testDb) testDbs.push(testDb);
     const data: ServerData = { dataDir: newDataDir(), databaseUrl: testDb?.url ?? null };
     const seedDb = testDb?.db ?? (await openDb(data));
-    const { email, made } = await seedDueTimers(seedDb, fake, people);
+    const { email, made } = await seedDueTimers(seedDb, fake, BOTS, people);
     if (!testDb) await seedDb.close();
     const tokens = made.map((m) => m.token);
 
@@ -147,7 +103,7 @@ describe('two processes on one PostgreSQL', () => {
     fake ??= await startFakeBotApi();
     const testDb = await createTestDb();
     testDbs.push(testDb);
-    const { made } = await seedDueTimers(testDb.db, fake, people);
+    const { made } = await seedDueTimers(testDb.db, fake, BOTS, people);
     const tokens = made.map((m) => m.token);
     const data = { dataDir: newDataDir(), databaseUrl: testDb.url };
     const pair = [startServer({ ...data, dataDir: newDataDir() }, await freePort(), fake.url), startServer({ ...data, dataDir: newDataDir() }, await freePort(), fake.url)];

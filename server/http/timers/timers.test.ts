@@ -60,7 +60,7 @@ describe("a stage's wait", () => {
     expect(expectJsonError(await put(wait(stages[1].id, { amount: 0 })), 400)).toHaveProperty('amount');
     expect(expectJsonError(await put(wait(stages[1].id, { amount: 1000 })), 400)).toHaveProperty('amount');
     expect(expectJsonError(await put(wait(stages[1].id, { amount: 91, unit: 'days' })), 400)).toEqual(fieldsError({ amount: [FUNNEL_ERRORS.waitTooLong] }));
-    expect(expectJsonError(await put(wait(stages[1].id, { amount: 2161, unit: 'hours' })), 400)).toEqual(fieldsError({ amount: [FUNNEL_ERRORS.waitTooLong] }));
+    expect(expectJsonError(await put(wait(stages[1].id, { amount: 999, unit: 'days' })), 400)).toEqual(fieldsError({ amount: [FUNNEL_ERRORS.waitTooLong] }));
     expect(expectJsonError(await put(wait(other.stages[0].id)), 400)).toEqual(fieldsError({ to_stage_id: [COMMON_ERRORS.doesNotExist(other.stages[0].id)] }));
     expect(expectJsonError(await put(wait(stages[0].id)), 400)).toEqual(fieldsError({ to_stage_id: [FUNNEL_ERRORS.waitToItself] }));
     expect(expectJsonError(await put({ amount: 2, unit: 'hours', to_stage_id: stages[1].id }), 400)).toEqual(fieldsError({ only_if_silent: [SCHEMA.required] }));
