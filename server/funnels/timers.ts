@@ -34,7 +34,7 @@ export function createTimerService({ db, stages: stageService, runtime = idleFun
   const ownersStage = (ownerId: number, funnelId: number, stageId: number) =>
     and(eq(stages.id, stageId), eq(stages.funnelId, funnelId), inArray(stages.funnelId, ownersFunnelIds(orm, ownerId)));
 
-  /** Sets the stage's wait; people who reach the stage from now on get its timer. */
+  /** Sets the stage's wait; people who reach the stage from now on get its timer (due after its length). */
   async function setWait(ownerId: number, funnelId: number, stageId: number, body: StageWait): Promise<Stage> {
     await ownedStageOf(ownerId, funnelId, stageId);
     if (waitSeconds(body) > WAIT_MAX_SECONDS) throw invalidField('amount', FUNNEL_ERRORS.waitTooLong);
@@ -44,8 +44,15 @@ export function createTimerService({ db, stages: stageService, runtime = idleFun
       if (!target) throw invalidField('to_stage_id', COMMON_ERRORS.doesNotExist(body.to_stage_id));
     }
     const wait: StageWait = { amount: body.amount, unit: body.unit, to_stage_id: body.to_stage_id, only_if_silent: body.only_if_silent };
-    const [row] = await orm.update(stages).set({ wait }).where(ownersStage(ownerId, funnelId, stageId)).returning();
-    if (!row) throw notFound();
+    const row = await orm.transaction(async (tx) => {
+      const [updated] = await tx.update(stages).set({ wait }).where(ownersStage(ownerId, funnelId, stageId)).returning();
+      if (!updated) throw notFound();
+      // Timers already waiting in the stage keep their moment but lead where the wait leads now.
+      await tx.execute(
+        sql`update person_timers set to_stage_id = ${body.to_stage_id}, only_if_silent = ${body.only_if_silent} where stage_id = ${stageId} and state = 'waiting'`,
+      );
+      return updated;
+    });
     runtime.stagesChanged(funnelId);
     return stageService.one(row);
   }

@@ -103,7 +103,7 @@ describe("a stage's wait", () => {
     expect(ok<{ state: string }>(await call(env, key, 'POST', FUNNELS_API.run(funnel.id))).state).toBe('running');
   });
 
-  it("makes a timer for whoever reaches the stage, shown on the person's screen; clearing the wait cancels it", async () => {
+  it("makes a timer for whoever reaches the stage, shown on the person's screen; changing the wait redirects it, clearing cancels it", async () => {
     const key = await user(env);
     const { funnel, stages } = await funnelWithStages(key, 2);
     ok(await call(env, key, 'PUT', TIMERS_API.stageWait(funnel.id, stages[0].id), wait(stages[1].id, { amount: 30, unit: 'minutes', only_if_silent: true })));
@@ -114,6 +114,11 @@ describe("a stage's wait", () => {
     const dueIn = new Date(detail.timers[0].due_at).getTime() - Date.now();
     expect(dueIn).toBeGreaterThan(29 * 60_000);
     expect(dueIn).toBeLessThanOrEqual(30 * 60_000);
+
+    // Changed: the waiting timer keeps its moment and leads where the wait leads now.
+    const third = await addRunnableStage(env, key, funnel.id, { title: 'Stage 3' });
+    ok(await call(env, key, 'PUT', TIMERS_API.stageWait(funnel.id, stages[0].id), wait(third.id, { amount: 5, unit: 'days' })));
+    expect(ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(person.id))).timers).toEqual([{ ...detail.timers[0], to_stage_id: third.id, only_if_silent: false }]);
 
     ok(await call(env, key, 'DELETE', TIMERS_API.stageWait(funnel.id, stages[0].id)));
     expect(ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(person.id))).timers).toEqual([]);
