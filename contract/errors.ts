@@ -36,6 +36,11 @@ export const API_ERROR_CODES = [
   // branches
   /** A choice button leads to a deleted stage; `detail` is the button's text. */
   'broken_choice',
+  /** A stage's wait leads to a deleted stage; `detail` is the waiting stage's title. */
+  'broken_wait',
+  /** A wait longer than 90 days in all; `count` is 90. */
+  'wait_too_long',
+  'wait_to_itself',
   'keyword_taken',
   'keyword_without_word',
   'too_many_keywords',

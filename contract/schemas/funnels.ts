@@ -4,6 +4,7 @@
 // from them. The SPA imports the types only, through contract/funnels.ts.
 import { Type, type Static } from 'typebox';
 import { NO_SOURCE } from '../sources';
+import { PersonTimerSchema, StageWaitSchema } from './timers';
 import {
   BOT_DESCRIPTION_MAX,
   BOT_SHORT_DESCRIPTION_MAX,
@@ -180,6 +181,8 @@ export const StageSchema = Type.Object({
   /** Everyone who reaches the stage gets this tag. */
   tag_id: Nullable(Type.Integer()),
   message: StageMessageSchema,
+  /** After a while in the stage, the person moves on by themselves (contract/timers.ts). */
+  wait: Nullable(StageWaitSchema),
   people_count: Type.Integer(),
 });
 export type Stage = Static<typeof StageSchema>;
@@ -269,6 +272,8 @@ export const PersonDetailSchema = Type.Object({
   source: Nullable(Type.Object({ id: Type.Integer(), name: Text(), code: Text() })),
   history: Type.Array(HistoryEntrySchema),
   other_funnels: Type.Array(OtherFunnelSchema),
+  /** Their waiting timer (a stage's wait), if any. */
+  timers: Type.Array(PersonTimerSchema),
 });
 export type PersonDetail = Static<typeof PersonDetailSchema>;
 

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { ContactsFilter } from '../../contract/contacts';
 import type { Audience } from '../../contract/mailings';
 import type { StageMoveVia } from '../../contract/funnels';
+import type { StageWait } from '../../contract/timers';
 import {
   type AnyPgColumn,
   bigint,
@@ -193,6 +194,8 @@ export const stages = pgTable(
       }>()
       .notNull()
       .default({ text: '', media_id: null, buttons: [], next_button: null }),
+    /** After a while in the stage the person moves on (contract StageWait); to_stage_id null: its stage was deleted. */
+    wait: jsonb('wait').$type<StageWait>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [index('stages_funnel_position_idx').on(t.funnelId, t.position)],
@@ -485,6 +488,8 @@ export const outbox = pgTable(
     index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting') and not ${t.reply}`),
     index('outbox_person_idx').on(t.personId),
     index('outbox_replies_open_idx').on(t.funnelId, t.personId, t.id).where(sql`${t.reply} and ${t.state} in ('waiting', 'sending')`),
+    // A stage's message the engine sends (a timer's move).
+    index('outbox_stages_due_idx').on(t.notBefore).where(sql`${t.state} = 'waiting' and ${t.stageId} is not null and not ${t.reply}`),
   ],
 );
 
@@ -535,7 +540,15 @@ export interface TemplateSnapshot {
   /** The template's name when this version was published (absent in versions made before it was kept). */
   name?: string;
   tags: Array<{ title: string; color: string }>;
-  stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
+  stages: Array<{
+    title: string;
+    icon: string;
+    color: string;
+    tag: number | null;
+    message: SnapshotMessage;
+    /** The stage's wait; `to_stage` is an index into `stages` (null: broken). Absent when it has none, and in older versions. */
+    wait?: { amount: number; unit: StageWait['unit']; to_stage: number | null; only_if_silent: boolean };
+  }>;
   /** Keywords, each leading to a stage by its index in `stages` (absent in older versions). */
   keywords?: Array<{ phrase: string; stage: number }>;
   series: Array<{
@@ -967,3 +980,37 @@ export const billingEvents = pgTable(
 export type PlanRow = typeof plans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type BillingEventRow = typeof billingEvents.$inferSelect;
+
+/**
+ * A person's timed move (a stage's wait): made and cancelled by the database itself (a trigger on
+ * stage_moves, migration 0023), fired by the delivery engine (outbox/timer-scheduler.ts). At most
+ * one waits per person.
+ */
+export const personTimers = pgTable(
+  'person_timers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    funnelId: integer('funnel_id').notNull(),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    stageId: integer('stage_id')
+      .notNull()
+      .references(() => stages.id, { onDelete: 'cascade' }),
+    toStageId: integer('to_stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    dueAt: timestamptz('due_at').notNull(),
+    onlyIfSilent: boolean('only_if_silent').notNull(),
+    state: varchar('state', { length: 16 }).notNull().default('waiting').$type<'waiting' | 'fired' | 'cancelled' | 'skipped'>(),
+    firedAt: timestamptz('fired_at'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('person_timers_due_idx').on(t.dueAt).where(sql`${t.state} = 'waiting'`),
+    uniqueIndex('person_timers_waiting_person_idx').on(t.personId).where(sql`${t.state} = 'waiting'`),
+    index('person_timers_person_idx').on(t.personId, t.id),
+    index('person_timers_stage_idx').on(t.stageId),
+    index('person_timers_to_stage_idx').on(t.toStageId),
+    check('person_timers_state_check', sql`${t.state} in ('waiting', 'fired', 'cancelled', 'skipped')`),
+  ],
+);
+export type PersonTimerRow = typeof personTimers.$inferSelect;

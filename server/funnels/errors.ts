@@ -32,6 +32,13 @@ export const FUNNEL_ERRORS = {
     text: `The button “${buttonText}” of the stage “${stageTitle}” leads to a deleted stage. Choose another stage for it.`,
     detail: buttonText,
   }),
+  brokenWait: (stageTitle: string): DomainMessage => ({
+    code: 'broken_wait',
+    text: `The wait of the stage “${stageTitle}” leads to a deleted stage. Choose another stage for it.`,
+    detail: stageTitle,
+  }),
+  waitTooLong: { code: 'wait_too_long', count: 90, text: 'A wait can be no longer than 90 days.' },
+  waitToItself: { code: 'wait_to_itself', text: 'Choose another stage: a wait cannot lead to its own stage.' },
   keywordTaken: { code: 'keyword_taken', text: 'This funnel already has this keyword.' },
   keywordWithoutWord: { code: 'keyword_without_word', text: 'A keyword needs at least one letter or digit.' },
   tooManyKeywords: { code: 'too_many_keywords', count: KEYWORDS_MAX, text: `A funnel can have no more than ${KEYWORDS_MAX} keywords.` },

@@ -152,7 +152,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
   async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
     const problems: DomainMessage[] = [];
     const list = await orm
-      .select({ id: stages.id, title: stages.title, message: stages.message })
+      .select({ id: stages.id, title: stages.title, message: stages.message, wait: stages.wait })
       .from(stages)
       .where(eq(stages.funnelId, funnel.id))
       .orderBy(asc(stages.position), asc(stages.id));
@@ -168,6 +168,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
       for (const choice of stage.message.choices ?? []) {
         if (choice.stage_id === null || !stageIds.has(choice.stage_id)) problems.push(FUNNEL_ERRORS.brokenChoice(stage.title, choice.text));
       }
+      if (stage.wait && (stage.wait.to_stage_id === null || !stageIds.has(stage.wait.to_stage_id))) problems.push(FUNNEL_ERRORS.brokenWait(stage.title));
     }
     if (funnel.botTokenEncrypted === null) {
       problems.push(FUNNEL_ERRORS.noBot);
@@ -352,6 +353,15 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
         await tx
           .update(stages)
           .set({ message: { ...stage.message, media_id: mediaId, choices: copied } })
+          .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
+      }
+      // Waits too, leading to the copies of their stages.
+      for (const stage of sourceStages) {
+        if (!stage.wait) continue;
+        const wait = { ...stage.wait, to_stage_id: stage.wait.to_stage_id === null ? null : (stageIds.get(stage.wait.to_stage_id) ?? null) };
+        await tx
+          .update(stages)
+          .set({ wait })
           .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
       }
       // Keywords too, but for a phrase the target already has (its own stays).

@@ -21,7 +21,7 @@ import { NO_SOURCE } from '../../contract/sources';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
-import { people, personEvents, personTags, stageMoves, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
+import { people, personEvents, personTags, personTimers, stageMoves, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
@@ -233,7 +233,14 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
     }));
     const [source] =
       person.sourceId === null ? [] : await db.query<{ id: number; name: string; code: string }>('select id, name, code from funnel_sources where id = $1', [person.sourceId]);
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels };
+    const timers = (
+      await orm
+        .select()
+        .from(personTimers)
+        .where(and(eq(personTimers.personId, person.id), eq(personTimers.state, 'waiting')))
+        .orderBy(asc(personTimers.dueAt))
+    ).map((t) => ({ id: t.id, stage_id: t.stageId, to_stage_id: t.toStageId, due_at: t.dueAt.toISOString(), only_if_silent: t.onlyIfSilent }));
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels, timers };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */

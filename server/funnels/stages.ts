@@ -75,6 +75,7 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
         position: row.position,
         tag_id: row.tagId,
         message,
+        wait: row.wait ?? null,
         people_count: counts.get(row.id) ?? 0,
       };
     });
@@ -165,8 +166,8 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
   }
 
   /**
-   * Deletes the stage. Choice buttons that led to it stay, broken (stage_id null) until the owner
-   * picks another stage (a funnel with one cannot run); its keywords go with it (foreign key).
+   * Deletes the stage. Choice buttons and waits that led to it stay, broken (stage_id null) until
+   * the owner picks another stage (a funnel with one cannot run); its keywords go with it (foreign key).
    */
   async function remove(ownerId: number, stageId: number): Promise<void> {
     const stage = await ownedStage(orm, ownerId, stageId);
@@ -178,6 +179,11 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
             from jsonb_array_elements(message->'choices') with ordinality as c(choice, n)))
          where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
            and message->'choices' @> jsonb_build_array(jsonb_build_object('stage_id', ${stageId}::int))`);
+      // A wait that led to it stays, broken (to_stage_id null), as choice buttons do.
+      await tx.execute(sql`
+        update stages set wait = jsonb_set(wait, '{to_stage_id}', 'null'::jsonb)
+         where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
+           and wait->'to_stage_id' = to_jsonb(${stageId}::int)`);
     });
     runtime.stagesChanged(stage.funnelId);
   }
@@ -230,7 +236,7 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
     return (await one(row)).message;
   }
 
-  return { list, get, create, update, remove, reorder, setMessage };
+  return { list, get, one, create, update, remove, reorder, setMessage };
 }
 
 export type StageService = ReturnType<typeof createStageService>;

@@ -24,11 +24,15 @@
 //   the database is away is written when it answers again.
 import { randomUUID } from 'node:crypto';
 import { microBatch } from '../db/micro-batch';
-import type { MailingMessage } from '../db/schema';
+import type { MailingMessage, StageRow } from '../db/schema';
 import { BotSender, type BotSenderHost, type MessageContent, type OutcomeRow, TICK_MS } from './bot-sender';
 import { LetterScheduler } from './letter-scheduler';
+import { TimerScheduler } from './timer-scheduler';
 import type { MailingPauseReason, OutboxSenderOptions } from './ports';
-import { ACQUIRE, BOTS_WITH_WORK, FREE_ALL_LEASES, LETTERS_CONTENT, MAILING_CONTENT, ON_WIRE, RECORD } from './sql';
+import { ACQUIRE, BOTS_WITH_WORK, FREE_ALL_LEASES, LETTERS_CONTENT, MAILING_CONTENT, ON_WIRE, RECORD, STAGES_CONTENT } from './sql';
+
+/** A stage's message as stored (contract MessageContentBody). */
+export type StageMessageContent = StageRow['message'];
 
 export { IDLE_EXIT_MS, RECORD_RETRY_FOR_MS, RETRY_DELAYS_MS, TICK_MS } from './bot-sender';
 export type { MailingEvents, OutboxSenderOptions } from './ports';
@@ -61,14 +65,20 @@ export class OutboxSender implements BotSenderHost {
   private readonly messages = new Map<number, Promise<MessageContent | undefined>>();
   /** Series of letters: members and their moments (runs on this engine's tick). */
   readonly letterScheduler: LetterScheduler;
+  /** Stages' waits: due timers move people on (runs on this engine's tick). */
+  readonly timerScheduler: TimerScheduler;
   private readonly letters = new Map<number, { at: number; content: Promise<MessageContent | undefined> }>();
   /** The letters whose text is read in one turn (any bot): one statement for all of them. */
   private readonly readLetters: (letterId: number) => Promise<MailingMessage | null>;
+  private readonly stageMessages = new Map<number, { at: number; message: Promise<StageMessageContent | undefined> }>();
+  /** The stages whose message is read in one turn (any bot): one statement for all of them. */
+  private readonly readStages: (stageId: number) => Promise<StageMessageContent | null>;
   /** Last outcomes per mailing (true = failed), for the error threshold. */
   private readonly outcomes = new Map<number, boolean[]>();
 
   constructor(readonly options: OutboxSenderOptions) {
     this.letterScheduler = new LetterScheduler(options.db);
+    this.timerScheduler = new TimerScheduler(options.db, options.timerBatch);
     // Outcomes and letter reads of many bots go as few statements: while one runs, the calls made
     // meanwhile wait and go together as the next (group commit; one at a time on PGlite).
     const together = { maxInFlight: options.db.driver === 'pglite' ? 1 : 4, maxItems: 500 };
@@ -102,6 +112,11 @@ export class OutboxSender implements BotSenderHost {
       const rows = await options.db.query<{ id: number; message: MailingMessage }>(LETTERS_CONTENT, [[...new Set(letterIds)]]);
       const byId = new Map(rows.map((r) => [r.id, r.message]));
       return letterIds.map((id) => byId.get(id) ?? null);
+    }, together);
+    this.readStages = microBatch(async (stageIds: number[]) => {
+      const rows = await options.db.query<{ id: number; message: StageMessageContent }>(STAGES_CONTENT, [[...new Set(stageIds)]]);
+      const byId = new Map(rows.map((r) => [r.id, r.message]));
+      return stageIds.map((id) => byId.get(id) ?? null);
     }, together);
   }
 
@@ -147,6 +162,7 @@ export class OutboxSender implements BotSenderHost {
     const { db } = this.options;
     await this.options.mailings.startDue();
     await this.letterScheduler.tick();
+    await this.timerScheduler.tick();
     const candidates = await db.query<{ funnel_id: number }>(BOTS_WITH_WORK);
     for (const [funnelId, sender] of this.senders) {
       if (performance.now() - sender.lastBeat > STALL_MS) {
@@ -217,6 +233,17 @@ export class OutboxSender implements BotSenderHost {
     if (this.letters.size > 10_000) this.letters.clear();
     this.letters.set(letterId, { at: performance.now(), content });
     return content;
+  }
+
+  /** A stage's message (a timer's move sends it), read again at most every LETTER_CACHE_MS (the owner may edit it). */
+  stageMessageOf(stageId: number): Promise<StageMessageContent | undefined> {
+    const cached = this.stageMessages.get(stageId);
+    if (cached && performance.now() - cached.at < LETTER_CACHE_MS) return cached.message;
+    const message = this.readStages(stageId).then((m) => m ?? undefined);
+    message.catch(() => this.stageMessages.delete(stageId));
+    if (this.stageMessages.size > 10_000) this.stageMessages.clear();
+    this.stageMessages.set(stageId, { at: performance.now(), message });
+    return message;
   }
 
   /** Counts an outcome; true when the mailing's errors piled up and it was paused. */

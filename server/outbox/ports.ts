@@ -34,6 +34,8 @@ export interface OutboxSenderOptions {
   /** Telegram refused the bot's token (401): the funnel stops and its owner sees why. */
   onRevoked?(funnelId: number): Promise<void>;
   leaseMs?: number;
+  /** Timers fired per statement (outbox/timer-scheduler.ts). */
+  timerBatch?: number;
   tickMs?: number;
   idleExitMs?: number;
   retryDelaysMs?: readonly number[];

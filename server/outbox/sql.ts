@@ -40,7 +40,8 @@ export const FREE_ALL_LEASES = `update bot_senders set lease_until = now() - int
 export const BOTS_WITH_WORK = `
   select funnel_id from mailings where state = 'sending'
   union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting') and not reply
-  union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()`;
+  union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()
+  union select distinct funnel_id from outbox where state = 'waiting' and stage_id is not null and not reply and not_before <= now()`;
 
 // ─── The engine: one bot's rows ───────────────────────────────────────────────────────────────
 
@@ -81,7 +82,7 @@ export const CLAIM = `
   update outbox o set state = 'sending', attempts = o.attempts + 1, owner = null, updated_at = now()
     from picked, people p
    where o.id = picked.id and p.id = o.person_id
-  returning o.id, o.mailing_id, o.letter_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
+  returning o.id, o.mailing_id, o.letter_id, o.stage_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
 
 export const CLAIM_UNSEND = `
   with picked as (
@@ -91,7 +92,7 @@ export const CLAIM_UNSEND = `
   update outbox o set state = 'deleting', updated_at = now()
     from picked, people p
    where o.id = picked.id and p.id = o.person_id
-  returning o.id, o.mailing_id, o.letter_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
+  returning o.id, o.mailing_id, o.letter_id, o.stage_id, o.person_id, o.attempts, o.state, p.telegram_id, o.telegram_message_id, p.first_name, p.last_name, p.username`;
 
 /** Right before their requests: rows of bots whose lease this process ($2) still holds are named as on the wire. */
 export const ON_WIRE = `
@@ -129,10 +130,11 @@ export const RECORD = `
        -- only a row this process put on the wire (a later holder may have counted it unknown
        -- meanwhile: what Telegram answered is still the truth), or a deletion it claimed
        and ((o.state in ('sending', 'unknown') and o.owner = $8) or (o.state = 'deleting' and r.state in ('deleted', 'failed')))
-    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, r.history, r.kind
+    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, o.stage_id, r.history, r.kind
   ), h as (
-    insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id)
-    select person_id, funnel_id, 'out', kind, history, telegram_message_id from u where state = 'sent' and history is not null
+    insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id, stage_id)
+    select person_id, funnel_id, 'out', kind, history, telegram_message_id, case when kind = 'stage_message' then stage_id end
+      from u where state = 'sent' and history is not null
   ), b as (
     update people set blocked = true from u where people.id = u.person_id and u.state = 'blocked'
   )
@@ -140,6 +142,9 @@ export const RECORD = `
 
 /** The content of a mailing's rows (read once per mailing and cached by the engine). */
 export const MAILING_CONTENT = 'select message, paid_broadcast from mailings where id = $1';
+
+/** The messages of stages the engine sends (a timer's move; read again every few seconds for edits). */
+export const STAGES_CONTENT = 'select id, message from stages where id = any($1::int[])';
 
 /** The content of letters' rows (many letters, one statement; read again every few seconds for edits). */
 export const LETTERS_CONTENT = 'select id, message from letters where id = any($1::int[])';
@@ -188,6 +193,7 @@ export const START_PERSON = `with input as (
          select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::text[], $12::text[])
            with ordinality as t(funnel_id, update_id, telegram_id, first_name, last_name, username, language_code, stage_id, tag_id, text, source_code, ord)),
        ${CLAIM_FRESH},
+       was as (select p.id, p.stage_id from people p join fresh using (funnel_id, telegram_id)),
        person as (
          insert into people (funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, blocked, last_seen_at, source_id)
          select funnel_id, telegram_id, first_name, last_name, username, language_code, stage_id, false, now(),
@@ -206,6 +212,16 @@ export const START_PERSON = `with input as (
          insert into stage_reaches (person_id, stage_id, funnel_id)
          select id, placed, funnel_id from started where placed is not null
          on conflict do nothing),
+       -- Placed in a stage for the first time (new, or their stage was deleted): a move (its
+       -- trigger makes the stage's timer). Someone already in a stage wrote /start: their timer
+       -- that waits for silence is over (the new stage's, made after this statement, is not seen here).
+       move as (
+         insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via)
+         select started.funnel_id, started.id, null, started.placed, 'start' from started left join was using (id)
+          where started.placed is not null and was.stage_id is null),
+       silent as (
+         update person_timers t set state = 'cancelled' from was
+          where t.person_id = was.id and was.stage_id is not null and t.state = 'waiting' and t.only_if_silent),
        tag as (
          insert into person_tags (person_id, tag_id, source)
          select id, tag_id, 'stage' from started where tag_id is not null and placed = stage_id
@@ -458,3 +474,54 @@ export const FOLLOW = `
       as r(prev_id, funnel_id, person_id, letter_id, series_id, moment, anchor, occurrence)
    where r.prev_id in (select id from f) and r.moment is not null
   on conflict do nothing`;
+
+
+// ─── The timer scheduler ──────────────────────────────────────────────────────────────────────
+// A stage's wait moves the person on by itself. Timers are made and cancelled by the database
+// (stage_moves' trigger, migration 0023); these statements fire the due ones.
+
+/** Stage messages sent by the engine (a timer's move) go with replies, before letters and mailings. */
+export const STAGE_PRIORITY = 0;
+
+/**
+ * Fires up to $1 due timers in one statement, exactly once across processes and crashes: each is
+ * claimed with its person's row (`skip locked`: a timer whose person is being moved right now is
+ * left for the next batch, and no batch waits for another), marked fired, and its person, if
+ * still in the timer's stage and not blocked, moved to the stage it leads to (stage_moves via
+ * 'timer', whose trigger makes the next stage's timer; reach; tag) with that stage's message
+ * queued in the outbox for the engine; anyone else's timer is skipped. A kill before the commit
+ * leaves all of it undone, so the next batch fires it once.
+ */
+export const FIRE_TIMERS = `
+  with due as (
+    select t.id, t.funnel_id, t.person_id, t.stage_id, t.to_stage_id from person_timers t join people p on p.id = t.person_id
+     where t.state = 'waiting' and t.due_at <= now()
+     order by t.due_at limit $1
+     for update of t, p skip locked
+  ), moved as (
+    update people p set stage_id = due.to_stage_id
+      from due join stages s on s.id = due.to_stage_id
+     where p.id = due.person_id and p.stage_id = due.stage_id and not p.blocked
+    returning p.id as person_id, due.id as timer_id, due.funnel_id, due.stage_id as from_stage_id, due.to_stage_id, s.tag_id, s.message
+  ), fired as (
+    update person_timers t set state = case when moved.timer_id is null then 'skipped' else 'fired' end, fired_at = now()
+      from due left join moved on moved.timer_id = due.id
+     where t.id = due.id
+    returning t.state
+  ), move as (
+    insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via)
+    select funnel_id, person_id, from_stage_id, to_stage_id, 'timer' from moved
+  ), reach as (
+    insert into stage_reaches (person_id, stage_id, funnel_id)
+    select person_id, to_stage_id, funnel_id from moved
+    on conflict do nothing
+  ), tag as (
+    insert into person_tags (person_id, tag_id, source)
+    select person_id, tag_id, 'stage' from moved where tag_id is not null
+    on conflict do nothing
+  ), message as (
+    insert into outbox (funnel_id, person_id, stage_id, priority)
+    select funnel_id, person_id, to_stage_id, ${STAGE_PRIORITY} from moved
+     where btrim(message->>'text') <> '' or message->'media_id' <> 'null'::jsonb
+  )
+  select count(*) filter (where state = 'fired')::int as fired, count(*) filter (where state = 'skipped')::int as skipped from fired`;

@@ -59,7 +59,17 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
 
   return {
     tags: tagRows.map((t) => ({ title: t.title, color: t.color })),
-    stages: stageRows.map((s) => ({ title: s.title, icon: s.icon, color: s.color, tag: ref(tagIndex, s.tagId), message: message(s.message) })),
+    stages: stageRows.map((s) => ({
+      title: s.title,
+      icon: s.icon,
+      color: s.color,
+      tag: ref(tagIndex, s.tagId),
+      message: message(s.message),
+      // A wait leads to a stage by its index too (null: broken, and stays so).
+      ...(s.wait
+        ? { wait: { amount: s.wait.amount, unit: s.wait.unit, to_stage: ref(stageIndex, s.wait.to_stage_id), only_if_silent: s.wait.only_if_silent } }
+        : {}),
+    })),
     ...(keywordRows.length ? { keywords: keywordRows.map((k) => ({ phrase: k.phrase, stage: stageIndex.get(k.stageId)! })) } : {}),
     series: seriesRows.map((s) => ({
       name: s.name,
@@ -116,7 +126,7 @@ export async function applySnapshot(tx: Tx, snapshot: TemplateSnapshot, funnelId
     stageIds.push(id);
   }
   const at = (list: number[], index: number | null) => (index === null ? null : (list[index] ?? null));
-  // Choice buttons and keywords name stages by index: known once every stage is inserted.
+  // Choice buttons, waits and keywords name stages by index: known once every stage is inserted.
   for (const [index, s] of snapshot.stages.entries()) {
     if (!s.message.choices?.length) continue;
     const choices = s.message.choices.map((c) => ({ text: c.text, stage_id: at(stageIds, c.stage) }));
@@ -124,6 +134,11 @@ export async function applySnapshot(tx: Tx, snapshot: TemplateSnapshot, funnelId
       .update(stages)
       .set({ message: { text: s.message.text, media_id: mediaOf(s.message.media), buttons: s.message.buttons, next_button: s.message.next_button, choices } })
       .where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
+  }
+  for (const [index, s] of snapshot.stages.entries()) {
+    if (!s.wait) continue;
+    const wait = { amount: s.wait.amount, unit: s.wait.unit, to_stage_id: at(stageIds, s.wait.to_stage), only_if_silent: s.wait.only_if_silent };
+    await tx.update(stages).set({ wait }).where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
   }
   const keywords = (snapshot.keywords ?? []).flatMap((k) => {
     const stageId = at(stageIds, k.stage);

@@ -17,6 +17,8 @@ export interface StageSpec {
   photo?: Buffer;
   /** Choice buttons, each leading to the stage at index `to` of the same spec list. */
   choices?: Array<{ text: string; to: number }>;
+  /** A wait that leads to the stage at index `to` of the same spec list. */
+  wait?: { amount: number; unit: 'minutes' | 'hours' | 'days'; to: number; onlyIfSilent?: boolean };
 }
 
 /** A 1×1 PNG. */
@@ -90,6 +92,14 @@ export async function createFunnel(
     stageIds.push(stage.id);
     tagIds.push(tagId);
     mediaIds.push(mediaId);
+  }
+  for (const [index, spec] of stageSpecs.entries()) {
+    if (!spec.wait) continue;
+    const { amount, unit, to, onlyIfSilent = false } = spec.wait;
+    await db.orm
+      .update(stages)
+      .set({ wait: { amount, unit, to_stage_id: stageIds[to], only_if_silent: onlyIfSilent } })
+      .where(eq(stages.id, stageIds[index]));
   }
   for (const [index, spec] of stageSpecs.entries()) {
     if (!spec.choices) continue;

@@ -225,3 +225,45 @@ export function twiceAndNone(fake: FakeTelegram, token: string): { twice: number
 export async function untilMailingFinished(port: number, key: string, mailingId: number, timeoutMs = 150_000): Promise<Mailing> {
   return eventually(() => apiGet<Mailing>(port, key, MAILINGS_API.mailing(mailingId)), (mailing) => mailing.state === 'finished', `mailing ${mailingId} to finish`, { timeoutMs, pollMs: 250 });
 }
+
+/** The start of the text of the stage seedDueTimers' timers move people to. */
+export const TIME_IS_UP = 'Time is up';
+
+/** An owner and `bots` funnels whose `people` each wait in Welcome, their timers (to Later) due a minute ago. */
+export async function seedDueTimers(db: Db, api: FakeTelegram, bots: number, people: number) {
+  const email = `owner.${Date.now()}@example.com`;
+  const [owner] = await db.orm.insert(users).values({ email, isActive: true, passwordHash: await hashPassword(OWNER_PASSWORD) }).returning();
+  const made: Array<{ token: string; funnelId: number; laterId: number }> = [];
+  for (let b = 0; b < bots; b++) {
+    const username = `timer${Date.now().toString(36)}${b}_bot`;
+    const { token } = api.addBot({ username, first_name: `Timer ${b}` });
+    // Stopped: the runtime leaves the /start updates alone; the delivery engine fires and sends.
+    const [funnel] = await db.orm
+      .insert(funnels)
+      .values({
+        ownerId: owner.id,
+        name: `Timer ${b}`,
+        state: 'stopped',
+        botTokenEncrypted: encryptSecret(token, SECRET_KEY),
+        botTokenHash: botTokenHash(token),
+        botTokenHint: botTokenHint(token),
+        botId: Number(token.split(':')[0]),
+        botUsername: username,
+      })
+      .returning();
+    const [welcome, later] = await db.orm
+      .insert(stages)
+      .values([
+        { funnelId: funnel.id, title: 'Welcome', position: 0, message: { text: 'Welcome', media_id: null, buttons: [], next_button: null } },
+        { funnelId: funnel.id, title: 'Later', position: 1, message: { text: `${TIME_IS_UP}, {first_name|friend}!`, media_id: null, buttons: [], next_button: null } },
+      ])
+      .returning();
+    await db.query(`update stages set wait = $2 where id = $1`, [welcome.id, { amount: 1, unit: 'minutes', to_stage_id: later.id, only_if_silent: false }]);
+    await addSubscribers(db, api, token, funnel.id, people, { stageId: welcome.id });
+    // Placed in Welcome (the trigger makes their timers), a minute before the server started.
+    await db.query(`insert into stage_moves (funnel_id, person_id, to_stage_id, via) select funnel_id, id, stage_id, 'start' from people where funnel_id = $1`, [funnel.id]);
+    await db.query(`update person_timers set due_at = now() - interval '1 minute' where funnel_id = $1`, [funnel.id]);
+    made.push({ token, funnelId: funnel.id, laterId: later.id });
+  }
+  return { email, made };
+}

@@ -1,7 +1,8 @@
 // Branches in the bot runtime, through the fake Bot API: choice buttons (sent as go:<from>:<to>,
 // a press moves the person once, however often it is pressed; a press on an old message moves
 // nobody) and keywords (whole words in any case, Russian and English; other text goes to the
-// inbox as before). Each move is in the person's history and in stage_moves.
+// inbox as before). Each move is in the person's history and in stage_moves (from /start's own,
+// which places them in the first stage).
 import { and, asc, eq } from 'drizzle-orm';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -100,7 +101,10 @@ describe('choice buttons', () => {
       { kind: 'button', text: 'Pro' },
       { kind: 'stage_message', text: 'Pro course: 30 lessons' },
     ]);
-    expect(await movesOf(person.id)).toEqual([{ from: stageIds[0], to: stageIds[2], via: 'choice', label: 'Pro' }]);
+    expect(await movesOf(person.id)).toEqual([
+      { from: null, to: stageIds[0], via: 'start', label: '' },
+      { from: stageIds[0], to: stageIds[2], via: 'choice', label: 'Pro' },
+    ]);
     expect(log.errors).toEqual([]);
   });
 
@@ -119,7 +123,10 @@ describe('choice buttons', () => {
     expect(fake.botMessages(token, bob.id).map((m) => m.text)).toEqual(['Which course?', 'Basic course: 10 lessons']);
     const person = await personRow(funnel.id, bob.id);
     expect(person.stageId).toBe(stageIds[1]);
-    expect(await movesOf(person.id)).toEqual([{ from: stageIds[0], to: stageIds[1], via: 'choice', label: 'Basic' }]);
+    expect(await movesOf(person.id)).toEqual([
+      { from: null, to: stageIds[0], via: 'start', label: '' },
+      { from: stageIds[0], to: stageIds[1], via: 'choice', label: 'Basic' },
+    ]);
   });
 });
 
@@ -174,6 +181,7 @@ describe('keywords', () => {
       { kind: 'stage_message', text: 'Basic course: 10 lessons' },
     ]);
     expect(await movesOf(moved.id)).toEqual([
+      { from: null, to: stageIds[0], via: 'start', label: '' },
       { from: stageIds[0], to: stageIds[2], via: 'keyword', label: 'цена' },
       { from: stageIds[2], to: stageIds[1], via: 'keyword', label: 'basic' },
     ]);
@@ -190,6 +198,6 @@ describe('keywords', () => {
     const person = await eventually(() => personRow(funnel.id, dan.id), (row) => row.unreadCount === 1, 'the text in the inbox');
     await pollingPastEverything(fake, token);
     expect(fake.botMessages(token, dan.id)).toHaveLength(1);
-    expect(await movesOf(person.id)).toEqual([]);
+    expect(await movesOf(person.id)).toEqual([{ from: null, to: stageIds[0], via: 'start', label: '' }]);
   });
 });

@@ -468,8 +468,14 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       });
     },
     async touchPerson(funnelId, telegramId) {
+      // They wrote or pressed something that moved them nowhere: a timer waiting for their
+      // silence is over, in the same statement. (A move cancels timers by itself: stage_moves' trigger.)
       const rows = await q<{ id: number; stage_id: number | null }>(
-        'update people set last_seen_at = now(), blocked = false where funnel_id = $1 and telegram_id = $2 returning id, stage_id',
+        `with person as (
+           update people set last_seen_at = now(), blocked = false where funnel_id = $1 and telegram_id = $2 returning id, stage_id),
+         silent as (
+           update person_timers t set state = 'cancelled' from person where t.person_id = person.id and t.state = 'waiting' and t.only_if_silent)
+         select id, stage_id from person`,
         [funnelId, telegramId],
       );
       return rows[0] ? { id: rows[0].id, stageId: rows[0].stage_id } : null;

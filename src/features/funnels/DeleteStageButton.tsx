@@ -1,6 +1,6 @@
 // Deleting a stage, from its screen or its edit form: the button, the confirmation that says how
-// many people are in it and which choice buttons (they break: shown red until another stage is
-// chosen) and keywords (deleted with it) lead to it, and the way back to the funnel afterwards.
+// many people are in it and which choice buttons and waits (they break: shown red until another
+// stage is chosen) and keywords (deleted with it) lead to it, and the way back to the funnel afterwards.
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Stage } from '../../../contract/funnels';
@@ -17,7 +17,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
   const router = useRouter();
   const [deleting, setDeleting] = useState(false);
   /** What leads to the stage: asked for when the owner presses Delete. */
-  const [leading, setLeading] = useState<{ buttons: string[]; keywords: string[] }>({ buttons: [], keywords: [] });
+  const [leading, setLeading] = useState<{ buttons: string[]; keywords: string[]; waits: string[] }>({ buttons: [], keywords: [], waits: [] });
 
   async function ask() {
     const result = await runRead(() => Promise.all([listStages(stage.funnel_id), listKeywords(stage.funnel_id)]));
@@ -26,6 +26,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
       setLeading({
         buttons: stages.flatMap((other) => other.message.choices.filter((c) => c.stage_id === stage.id).map((c) => t('funnels.stageForm.breakingButton', { text: c.text, stage: other.title }))),
         keywords: keywords.filter((k) => k.stage_id === stage.id).map((k) => t('funnels.stageForm.breakingKeyword', { phrase: k.phrase })),
+        waits: stages.filter((other) => other.id !== stage.id && other.wait?.to_stage_id === stage.id).map((other) => `“${other.title}”`),
       });
     }
     setDeleting(true);
@@ -63,6 +64,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
           {leading.buttons.length > 0 ? (
             <p data-testid="delete-breaks-buttons">{t('funnels.stageForm.deleteBreaksButtons', { buttons: leading.buttons.join(', ') })}</p>
           ) : null}
+          {leading.waits.length > 0 ? <p data-testid="delete-breaks-waits">{t('funnels.stageForm.deleteBreaksWaits', { stages: leading.waits.join(', ') })}</p> : null}
           {leading.keywords.length > 0 ? (
             <p data-testid="delete-breaks-keywords">{t('funnels.stageForm.deleteBreaksKeywords', { keywords: leading.keywords.join(', ') })}</p>
           ) : null}

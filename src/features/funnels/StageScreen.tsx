@@ -1,5 +1,5 @@
 // /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
-// the keywords that lead to it, the people now in it with their tags, and editing or deleting the stage.
+// its wait, the keywords that lead to it, the people now in it with their tags, and editing or deleting the stage.
 import { Link } from '@tanstack/react-router';
 import type { Funnel, Keyword, PeoplePage, Stage, Tag } from '../../../contract/funnels';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { UsersIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
+import { StageWaitSection } from './StageWaitSection';
 import { EditIcon, TextIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { personName, TagChip } from './parts';
@@ -96,6 +97,8 @@ export function StageScreen({
           {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}
         </Link>
       </section>
+
+      <StageWaitSection stage={data} stages={stages} />
 
       <section className="section-block" data-testid="stage-keywords">
         <h2 className="section-title">{t('funnels.stage.keywords')}</h2>
