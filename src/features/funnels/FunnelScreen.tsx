@@ -143,6 +143,13 @@ export function FunnelScreen({
         <PlusIcon />
         {t('funnels.stages.add')}
       </Link>
+      {stageList.length > 0 ? (
+        <Section>
+          <Link to="/content/funnels/$funnelId/diagram/" params={{ funnelId: id }} className="row" data-testid="diagram-link">
+            <RowContent icon={<RowIcon tint="purple"><FunnelIcon /></RowIcon>} title={t('funnels.diagram.open')} description={t('funnels.diagram.openText')} />
+          </Link>
+        </Section>
+      ) : null}
 
       {stageList.length > 0 ? (
         <section className="section-block" aria-label={t('funnels.stats.title')}>
