@@ -63,11 +63,13 @@ export function DiagramScreen({ funnel, stages, keywords }: { funnel: Funnel; st
                       data-testid="diagram-stage"
                     >
                       <StageBadge icon={stage.icon} color={stage.color} />
-                      <span className="diagram-stage-title" title={stage.title}>
-                        {numberOf.get(stage.id)}. {stage.title}
-                      </span>
-                      <span className="diagram-stage-people" data-testid="diagram-stage-people">
-                        {t('funnels.list.people', { count: stage.people_count })}
+                      <span className="diagram-stage-body">
+                        <span className="diagram-stage-title" title={stage.title}>
+                          {numberOf.get(stage.id)}. {stage.title}
+                        </span>
+                        <span className="diagram-stage-people" data-testid="diagram-stage-people">
+                          {t('funnels.list.people', { count: stage.people_count })}
+                        </span>
                       </span>
                     </Link>
                   ) : (
