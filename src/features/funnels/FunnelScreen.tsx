@@ -231,5 +231,5 @@ export function FunnelScreen({
 
 function figuresOf(stats: FunnelStats, stageId: number) {
   const found = stats.stages.find((s) => s.stage_id === stageId);
-  return { now: found?.now ?? 0, reached: found?.reached ?? 0, conversion: found?.conversion ?? null };
+  return { now: found?.now ?? 0, reached: found?.reached ?? 0, moved_on: found?.moved_on ?? 0 };
 }
