@@ -197,7 +197,7 @@ test('connect a bot, build three stages, run it, watch a subscriber move, archiv
   const dashboardStages = page.getByTestId('dashboard-stage');
   await expect(dashboardStages).toHaveCount(3);
   await expect(dashboardStages.getByTestId('stage-reached')).toHaveText(['1', '1', '0']);
-  await expect(dashboardStages.getByTestId('stage-conversion')).toHaveText(['↓ 100% went on to the next stage', '↓ 0% went on to the next stage']);
+  await expect(dashboardStages.getByTestId('stage-moved-on')).toHaveText(['1 moved on from here', 'nobody moved on from here', 'nobody moved on from here']);
   await page.goto(funnelUrl);
 
   // Stop (after a confirmation), and run again.
@@ -499,7 +499,8 @@ test('results per stage: three subscribers reach different stages, one sends /st
   await page.goto(`/content/funnels/${funnel.id}/`);
   const results = page.getByTestId('stage-result');
   await expect(results.getByTestId('stage-reached')).toHaveText(['3', '2', '1']);
-  await expect(results.getByTestId('stage-conversion')).toHaveText(['↓ 67% went on to the next stage', '↓ 50% went on to the next stage']);
+  // Moved on: each person who left a stage for another, whatever the way.
+  await expect(results.getByTestId('stage-moved-on')).toHaveText(['2 moved on from here', '1 moved on from here', 'nobody moved on from here']);
   await expect(stageCounts(page)).resolves.toEqual([1, 1, 1]);
   await page.getByRole('tab', { name: 'Today' }).click();
   await expect(page).toHaveURL(/\?period=today$/);

@@ -48,6 +48,7 @@ import { Route as AuthenticatedPartnerDashboardUidRouteImport } from './routes/_
 import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
+import { Route as AuthenticatedContentFunnelsFunnelIdDiagramRouteImport } from './routes/_authenticated/content/funnels/$funnelId/diagram'
 import { Route as AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/keywords'
 import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
 import { Route as AuthenticatedContentFunnelsFunnelIdSourcesRouteImport } from './routes/_authenticated/content/funnels/$funnelId/sources'
@@ -287,6 +288,12 @@ const AuthenticatedContentFunnelsFunnelIdDescriptionRoute =
     path: '/content/funnels/$funnelId/description',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdDiagramRoute =
+  AuthenticatedContentFunnelsFunnelIdDiagramRouteImport.update({
+    id: '/content/funnels/$funnelId/diagram',
+    path: '/content/funnels/$funnelId/diagram',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdKeywordsRoute =
   AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport.update({
     id: '/content/funnels/$funnelId/keywords',
@@ -443,6 +450,7 @@ export interface FileRoutesByFullPath {
   '/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/diagram': typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
   '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -501,6 +509,7 @@ export interface FileRoutesByTo {
   '/partner/dashboard': typeof AuthenticatedPartnerDashboardIndexRoute
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/content/funnels/$funnelId/diagram': typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
   '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -562,6 +571,7 @@ export interface FileRoutesById {
   '/_authenticated/partner/dashboard/': typeof AuthenticatedPartnerDashboardIndexRoute
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  '/_authenticated/content/funnels/$funnelId/diagram': typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
   '/_authenticated/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/_authenticated/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/_authenticated/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -622,6 +632,7 @@ export interface FileRouteTypes {
     | '/partner/dashboard/'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/diagram'
     | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/sources'
@@ -680,6 +691,7 @@ export interface FileRouteTypes {
     | '/partner/dashboard'
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
+    | '/content/funnels/$funnelId/diagram'
     | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/sources'
@@ -740,6 +752,7 @@ export interface FileRouteTypes {
     | '/_authenticated/partner/dashboard/'
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
+    | '/_authenticated/content/funnels/$funnelId/diagram'
     | '/_authenticated/content/funnels/$funnelId/keywords'
     | '/_authenticated/content/funnels/$funnelId/people'
     | '/_authenticated/content/funnels/$funnelId/sources'
@@ -1050,6 +1063,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/diagram': {
+      id: '/_authenticated/content/funnels/$funnelId/diagram'
+      path: '/content/funnels/$funnelId/diagram'
+      fullPath: '/content/funnels/$funnelId/diagram'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdDiagramRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/keywords': {
       id: '/_authenticated/content/funnels/$funnelId/keywords'
       path: '/content/funnels/$funnelId/keywords'
@@ -1212,6 +1232,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPartnerDashboardIndexRoute: typeof AuthenticatedPartnerDashboardIndexRoute
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
+  AuthenticatedContentFunnelsFunnelIdDiagramRoute: typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
   AuthenticatedContentFunnelsFunnelIdKeywordsRoute: typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   AuthenticatedContentFunnelsFunnelIdPeopleRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   AuthenticatedContentFunnelsFunnelIdSourcesRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -1266,6 +1287,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdCopyRoute,
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute:
     AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
+  AuthenticatedContentFunnelsFunnelIdDiagramRoute:
+    AuthenticatedContentFunnelsFunnelIdDiagramRoute,
   AuthenticatedContentFunnelsFunnelIdKeywordsRoute:
     AuthenticatedContentFunnelsFunnelIdKeywordsRoute,
   AuthenticatedContentFunnelsFunnelIdPeopleRoute:

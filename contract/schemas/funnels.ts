@@ -318,13 +318,16 @@ export type ReplyBody = Static<typeof ReplyBodySchema>;
 // --- results -------------------------------------------------------------------------------------
 export const StatsQuerySchema = Type.Object({ period: Type.Optional(StringEnum(STATS_PERIODS)), tz: Type.Optional(Text(TIME_ZONE_MAX)) });
 export type StatsQuery = Static<typeof StatsQuerySchema>;
-/** Per stage: in it now, reached it in the period, and the share of those who went on to the next. */
+/** Per stage: in it now, reached it in the period, and moved on from it in the period. */
 export const StageStatsSchema = Type.Object({
   stage_id: Type.Integer(),
   now: Type.Integer(),
   reached: Type.Integer(),
-  /** Percent of `reached` who reached the next stage too (rounded); null for the last stage or none reached. */
-  conversion: Nullable(Type.Integer()),
+  /**
+   * People who left it for another stage in the period, by any button, keyword or move (each
+   * counted once): with branches, "went on to the next stage" would not be true. `moves` says where.
+   */
+  moved_on: Type.Integer(),
 });
 export type StageStats = Static<typeof StageStatsSchema>;
 /** Where people went next from a stage in the period: per destination and per button, keyword or next step (stage_moves). */
@@ -335,6 +338,7 @@ export const StageMoveStatsSchema = Type.Object({
   via: StringEnum(STAGE_MOVE_VIA),
   /** The button's or keyword's text ('' for moves without one). */
   label: Text(),
+  /** People who moved so in the period, each once. */
   count: Type.Integer(),
 });
 export type StageMoveStats = Static<typeof StageMoveStatsSchema>;
@@ -345,7 +349,7 @@ export const FunnelStatsSchema = Type.Object({
   stages: Type.Array(StageStatsSchema),
   /** People who joined in the period. */
   new_people: Type.Integer(),
-  /** Moves out of the funnel's stages in the period, most first. */
+  /** Where people who moved on in the period went, per stage and way, most first (people, each once per row). */
   moves: Type.Array(StageMoveStatsSchema),
 });
 export type FunnelStats = Static<typeof FunnelStatsSchema>;
@@ -366,9 +370,9 @@ export const DashboardFunnelSchema = Type.Object({
       color: Text(),
       icon: StringEnum(STAGE_ICONS),
       people_count: Type.Integer(),
-      /** Reached in the dashboard's period, and the conversion to the next stage (see StageStats). */
+      /** Reached and moved on in the dashboard's period (see StageStats). */
       reached: Type.Integer(),
-      conversion: Nullable(Type.Integer()),
+      moved_on: Type.Integer(),
     }),
   ),
   people_count: Type.Integer(),

@@ -72,7 +72,7 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
             icon: s.icon as StageIcon,
             people_count: Number(s.people),
             reached: figures?.reached ?? 0,
-            conversion: figures?.conversion ?? null,
+            moved_on: figures?.moved_on ?? 0,
           };
         }),
       people_count: Number(peopleBy.get(f.id)?.total ?? 0),

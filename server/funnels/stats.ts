@@ -1,7 +1,11 @@
 // The results of a funnel per stage: how many people are in each stage now, how many reached it
 // in a period (stage_reaches keeps the first time each person reached each stage, so moving on,
-// a second /start or a move by hand never takes a reach away), and the conversion from each
-// stage to the next. Periods are calendar days in the owner's time zone: "today" from midnight,
+// a second /start or a move by hand never takes a reach away), how many moved on from it in the
+// period (left it for another stage by any way: stage_moves), and where those went. "Went on to
+// the next stage" is not told: with choice buttons and keywords a person moves on to any stage,
+// and the next one in the list may not be where anyone goes. Both figures count people, each
+// once, from the same rows: the destinations add up to "moved on" unless someone left twice.
+// Periods are calendar days in the owner's time zone: "today" from midnight,
 // "7d" and "30d" from midnight 6 and 29 days before, "all" from the beginning.
 import { and, asc, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { FunnelStats, StageMoveStats, StageStats, StatsPeriod } from '../../contract/funnels';
@@ -21,17 +25,22 @@ export function periodStart(period: StatsPeriod, now: Date, timeZone: string): D
   return startOfDayIn(firstDayNoon, timeZone);
 }
 
-/** reached(next) / reached(this), as a whole percent; null for the last stage or nobody reached. */
-export function conversions(reached: number[]): Array<number | null> {
-  return reached.map((count, index) => (index === reached.length - 1 || count === 0 ? null : Math.round((reached[index + 1] / count) * 100)));
+/** Moves that took a person out of a stage (a button leading back to the same stage is no move on), since `since`. */
+function movesOnSince(funnelIds: number[], since: Date | null) {
+  return and(
+    inArray(stageMoves.funnelId, funnelIds),
+    isNotNull(stageMoves.fromStageId),
+    sql`${stageMoves.toStageId} is distinct from ${stageMoves.fromStageId}`,
+    since ? gte(stageMoves.createdAt, since) : undefined,
+  );
 }
 
-/** Per funnel, its stages in order with now/reached/conversion since `since` (null: all time). */
+/** Per funnel, its stages in order with now/reached/moved on since `since` (null: all time). */
 export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | null): Promise<Map<number, StageStats[]>> {
   const result = new Map<number, StageStats[]>(funnelIds.map((id) => [id, []]));
   if (funnelIds.length === 0) return result;
   const orm = db.orm;
-  const [stageRows, nowRows, reachRows] = await Promise.all([
+  const [stageRows, nowRows, reachRows, movedOnRows] = await Promise.all([
     orm
       .select({ id: stages.id, funnelId: stages.funnelId })
       .from(stages)
@@ -47,16 +56,21 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
       .from(stageReaches)
       .where(since ? and(inArray(stageReaches.funnelId, funnelIds), gte(stageReaches.reachedAt, since)) : inArray(stageReaches.funnelId, funnelIds))
       .groupBy(stageReaches.stageId),
+    orm
+      .select({ stageId: stageMoves.fromStageId, count: sql<number>`count(distinct ${stageMoves.personId})::int` })
+      .from(stageMoves)
+      .where(movesOnSince(funnelIds, since))
+      .groupBy(stageMoves.fromStageId),
   ]);
   const nowBy = new Map(nowRows.map((r) => [r.stageId, Number(r.count)]));
   const reachedBy = new Map(reachRows.map((r) => [r.stageId, Number(r.count)]));
+  const movedOnBy = new Map(movedOnRows.map((r) => [r.stageId, Number(r.count)]));
   for (const funnelId of funnelIds) {
-    const list = stageRows.filter((s) => s.funnelId === funnelId);
-    const reached = list.map((s) => reachedBy.get(s.id) ?? 0);
-    const rates = conversions(reached);
     result.set(
       funnelId,
-      list.map((s, index) => ({ stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reached[index], conversion: rates[index] })),
+      stageRows
+        .filter((s) => s.funnelId === funnelId)
+        .map((s) => ({ stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reachedBy.get(s.id) ?? 0, moved_on: movedOnBy.get(s.id) ?? 0 })),
     );
   }
   return result;
@@ -77,7 +91,7 @@ export function createStatsService({ db, now }: { db: Db; now: () => Date }) {
     return { period, since: since?.toISOString() ?? null, stages: stats.get(funnelId) ?? [], new_people: Number(count), moves };
   }
 
-  /** Where people went from each stage since `since`: per destination, and per button, keyword or next step. */
+  /** Where people went from each stage since `since`: per destination, and per button, keyword or next step; people, each once per row. */
   async function movesOf(funnelId: number, since: Date | null): Promise<StageMoveStats[]> {
     const rows = await db.orm
       .select({
@@ -85,12 +99,12 @@ export function createStatsService({ db, now }: { db: Db; now: () => Date }) {
         toStageId: stageMoves.toStageId,
         via: stageMoves.via,
         label: stageMoves.label,
-        count: sql<number>`count(*)::int`,
+        count: sql<number>`count(distinct ${stageMoves.personId})::int`,
       })
       .from(stageMoves)
-      .where(and(eq(stageMoves.funnelId, funnelId), isNotNull(stageMoves.fromStageId), since ? gte(stageMoves.createdAt, since) : undefined))
+      .where(movesOnSince([funnelId], since))
       .groupBy(stageMoves.fromStageId, stageMoves.toStageId, stageMoves.via, stageMoves.label)
-      .orderBy(desc(sql`count(*)`), asc(stageMoves.label));
+      .orderBy(desc(sql`count(distinct ${stageMoves.personId})`), asc(stageMoves.label));
     return rows.map((r) => ({ from_stage_id: r.fromStageId!, to_stage_id: r.toStageId, via: r.via, label: r.label, count: Number(r.count) }));
   }
   return { funnelStats };

@@ -4,8 +4,8 @@
 // and the stage results' "where people went next".
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { FUNNELS_API, type Funnel, type FunnelStats, type Keyword, type Stage, type StageMessage } from '../../../contract/funnels';
-import { funnelKeywords, stageMoves } from '../../db/schema';
+import { FUNNELS_API, type DashboardFunnel, type Funnel, type FunnelStats, type Keyword, type Stage, type StageMessage } from '../../../contract/funnels';
+import { funnelKeywords, stageMoves, stageReaches } from '../../db/schema';
 import { COMMON_ERRORS } from '../../domain-error';
 import { FUNNEL_ERRORS } from '../../funnels/errors';
 import { TEMPLATES_API, type Template } from '../../../contract/templates';
@@ -183,6 +183,53 @@ describe('results', () => {
     ]);
     const week = ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=7d`));
     expect(week.moves.map((m) => m.label)).toEqual(['Premium', 'Cheap']);
+  });
+
+  it('count who moved on from each stage to any stage, each person once, and where they went adds up to it', async () => {
+    const key = await user(env);
+    const { funnel, stages } = await funnelWithStages(key, 3);
+    const [ann, bob, cat] = [await addPerson(env, funnel.id), await addPerson(env, funnel.id), await addPerson(env, funnel.id)];
+    await env.t.db.orm.insert(stageReaches).values([ann, bob, cat].map((person) => ({ personId: person.id, stageId: stages[0].id, funnelId: funnel.id })));
+    const move = (personId: number, from: number, to: number, via: 'choice' | 'keyword' | 'next' | 'manual', label: string, createdAt = new Date()) => ({
+      funnelId: funnel.id,
+      personId,
+      fromStageId: stages[from].id,
+      toStageId: stages[to].id,
+      via,
+      label,
+      createdAt,
+    });
+    await env.t.db.orm.insert(stageMoves).values([
+      // Ann skips the second stage by a choice button, twice (moved back by hand in between).
+      move(ann.id, 0, 2, 'choice', 'Premium'),
+      move(ann.id, 2, 0, 'manual', ''),
+      move(ann.id, 0, 2, 'choice', 'Premium'),
+      // Bob goes on to the next stage, and back up by a button there.
+      move(bob.id, 0, 1, 'next', 'Next'),
+      move(bob.id, 1, 0, 'choice', 'Back'),
+      // Cat presses a button that leads to the stage she is in: she has not moved on.
+      move(cat.id, 0, 0, 'choice', 'Again'),
+      // Long ago, Cat went on by a keyword.
+      move(cat.id, 0, 1, 'keyword', 'price', new Date(Date.now() - 40 * 86_400_000)),
+    ]);
+    const week = ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=7d`));
+    // "Went on to the next stage" would say 1 of 3 for the first stage; 2 of them moved on.
+    expect(week.stages.map((s) => [s.reached, s.moved_on])).toEqual([
+      [3, 2],
+      [0, 1],
+      [0, 1],
+    ]);
+    const fromFirst = week.moves.filter((m) => m.from_stage_id === stages[0].id);
+    expect(fromFirst).toEqual([
+      { from_stage_id: stages[0].id, to_stage_id: stages[1].id, via: 'next', label: 'Next', count: 1 },
+      { from_stage_id: stages[0].id, to_stage_id: stages[2].id, via: 'choice', label: 'Premium', count: 1 },
+    ]);
+    expect(fromFirst.reduce((sum, m) => sum + m.count, 0)).toBe(week.stages[0].moved_on);
+    const all = ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=all`));
+    expect(all.stages[0].moved_on).toBe(3);
+    // The dashboard says the same.
+    const dashboard = ok<DashboardFunnel[]>(await call(env, key, 'GET', `${FUNNELS_API.dashboard}?period=7d`));
+    expect(dashboard.find((f) => f.id === funnel.id)!.stages.map((s) => s.moved_on)).toEqual([2, 1, 1]);
   });
 
   it('count a move by hand, from the stage the person was in', async () => {

@@ -1,11 +1,11 @@
-// Results the owner can act on: per stage "in it now", "reached it" (ever, or in a period) and the
-// conversion to the next stage, from subscribers played through the real runtime and the fake
+// Results the owner can act on: per stage "in it now", "reached it" (ever, or in a period) and
+// "moved on" from it, from subscribers played through the real runtime and the fake
 // Bot API; and the people list with search, filters, pages and moves by hand.
 import { and, eq } from 'drizzle-orm';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX, type DashboardFunnel, type FunnelStats, type PeoplePage, type PersonDetail, type Stage } from '../../../contract/funnels';
-import { people, stageReaches } from '../../db/schema';
+import { people, stageMoves, stageReaches } from '../../db/schema';
 import { COMMON_ERRORS } from '../../domain-error';
 import { decryptBotToken } from '../../funnels/secret-box';
 import type { FunnelRuntime } from '../../bots/runtime/runtime';
@@ -28,7 +28,7 @@ const nextData = (message: Message): string | undefined =>
     .find((data) => data?.startsWith(NEXT_STEP_CALLBACK_PREFIX));
 
 describe('per-stage results', () => {
-  it('three subscribers reach different stages, one sends /start again: now, reached and conversion per period', async () => {
+  it('three subscribers reach different stages, one sends /start again: now, reached and moved on per period', async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key);
     const stages: Stage[] = [];
@@ -66,9 +66,9 @@ describe('per-stage results', () => {
     const statsOf = async (period: string) => ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=${period}&tz=Europe/Moscow`));
     const all = await statsOf('all');
     expect(all.stages).toEqual([
-      { stage_id: stages[0].id, now: 1, reached: 3, conversion: 67 },
-      { stage_id: stages[1].id, now: 1, reached: 2, conversion: 50 },
-      { stage_id: stages[2].id, now: 1, reached: 1, conversion: null },
+      { stage_id: stages[0].id, now: 1, reached: 3, moved_on: 2 },
+      { stage_id: stages[1].id, now: 1, reached: 2, moved_on: 1 },
+      { stage_id: stages[2].id, now: 1, reached: 1, moved_on: 0 },
     ]);
     expect(all).toMatchObject({ period: 'all', since: null, new_people: 3 });
 
@@ -79,15 +79,17 @@ describe('per-stage results', () => {
     await env.t.db.orm.update(stageReaches).set({ reachedAt: daysAgo(10) }).where(eq(stageReaches.personId, p801.id));
     await env.t.db.orm.update(people).set({ joinedAt: daysAgo(10) }).where(eq(people.id, p801.id));
     await env.t.db.orm.update(stageReaches).set({ reachedAt: daysAgo(40) }).where(and(eq(stageReaches.personId, p803.id), eq(stageReaches.stageId, stages[2].id)));
-    for (const [period, reached, conversion, newPeople] of [
-      ['today', [2, 2, 0], [100, 0, null], 2],
-      ['7d', [2, 2, 0], [100, 0, null], 2],
-      ['30d', [3, 2, 0], [67, 0, null], 3],
-      ['all', [3, 2, 1], [67, 50, null], 3],
+    // …moving on from the lesson to get there (each move of a person is a stage_moves row).
+    await env.t.db.orm.update(stageMoves).set({ createdAt: daysAgo(40) }).where(and(eq(stageMoves.personId, p803.id), eq(stageMoves.fromStageId, stages[1].id)));
+    for (const [period, reached, movedOn, newPeople] of [
+      ['today', [2, 2, 0], [2, 0, 0], 2],
+      ['7d', [2, 2, 0], [2, 0, 0], 2],
+      ['30d', [3, 2, 0], [2, 0, 0], 3],
+      ['all', [3, 2, 1], [2, 1, 0], 3],
     ] as const) {
       const stats = await statsOf(period);
       expect(stats.stages.map((s) => s.reached), period).toEqual(reached);
-      expect(stats.stages.map((s) => s.conversion), period).toEqual(conversion);
+      expect(stats.stages.map((s) => s.moved_on), period).toEqual(movedOn);
       expect(stats.stages.map((s) => s.now), period).toEqual([1, 1, 1]);
       expect(stats.new_people, period).toBe(newPeople);
     }
@@ -95,10 +97,10 @@ describe('per-stage results', () => {
     // The dashboard shows the same figures for its period.
     const dashboard = ok<DashboardFunnel[]>(await call(env, key, 'GET', `${FUNNELS_API.dashboard}?period=30d&tz=Europe/Moscow`));
     const mine = dashboard.find((f) => f.id === funnel.id)!;
-    expect(mine.stages.map((s) => [s.people_count, s.reached, s.conversion])).toEqual([
-      [1, 3, 67],
+    expect(mine.stages.map((s) => [s.people_count, s.reached, s.moved_on])).toEqual([
+      [1, 3, 2],
       [1, 2, 0],
-      [1, 0, null],
+      [1, 0, 0],
     ]);
 
     // Bad periods and zones are field errors; another user's funnel is not there.

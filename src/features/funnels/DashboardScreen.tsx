@@ -1,5 +1,5 @@
 // /content/dashboard/: per funnel, what happened today (new people, messages sent, stage moves)
-// and per stage who is in it now, who reached it in the chosen period and the conversion to the
+// and per stage who is in it now, who reached it in the chosen period and how many moved on from it
 // next, from GET /api/dashboard/.
 import { Link } from '@tanstack/react-router';
 import type { DashboardFunnel, StatsPeriod } from '../../../contract/funnels';

@@ -143,6 +143,13 @@ export function FunnelScreen({
         <PlusIcon />
         {t('funnels.stages.add')}
       </Link>
+      {stageList.length > 0 ? (
+        <Section>
+          <Link to="/content/funnels/$funnelId/diagram/" params={{ funnelId: id }} className="row" data-testid="diagram-link">
+            <RowContent icon={<RowIcon tint="purple"><FunnelIcon /></RowIcon>} title={t('funnels.diagram.open')} description={t('funnels.diagram.openText')} />
+          </Link>
+        </Section>
+      ) : null}
 
       {stageList.length > 0 ? (
         <section className="section-block" aria-label={t('funnels.stats.title')}>
@@ -224,5 +231,5 @@ export function FunnelScreen({
 
 function figuresOf(stats: FunnelStats, stageId: number) {
   const found = stats.stages.find((s) => s.stage_id === stageId);
-  return { now: found?.now ?? 0, reached: found?.reached ?? 0, conversion: found?.conversion ?? null };
+  return { now: found?.now ?? 0, reached: found?.reached ?? 0, moved_on: found?.moved_on ?? 0 };
 }

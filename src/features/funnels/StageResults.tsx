@@ -1,7 +1,7 @@
 // Results per stage, on the funnel's screen and the dashboard: who reached each stage in the
-// period, who is in it now, and how many of those who reached it went on to the next (the
-// conversion, between the rows), and where people went next from each stage: per destination, by
-// which button, keyword or next step (the funnel's screen only). The period is part of the
+// period, who is in it now, how many moved on from it (to any stage: with choice buttons and
+// keywords "the next stage" is not where everyone goes), and where those went: per destination,
+// by which button, keyword or next step (the funnel's screen only). The period is part of the
 // address (?period=), so Back and a shared link keep it.
 import { useTranslation } from 'react-i18next';
 import { STATS_PERIODS, type StageMoveStats, type StatsPeriod } from '../../../contract/funnels';
@@ -15,7 +15,8 @@ export interface StageFigures {
   icon: Parameters<typeof StageBadge>[0]['icon'];
   now: number;
   reached: number;
-  conversion: number | null;
+  /** People who left it for another stage in the period (contract StageStats). */
+  moved_on: number;
 }
 
 /** Today · 7 days · 30 days · All time; the route puts the choice in the address's ?period=. */
@@ -46,6 +47,9 @@ export function StageResults({ stages, moves = [], testId = 'stage-result' }: { 
               <span>{t('funnels.stats.reached', { count: stage.reached })}</span>
             </span>
           </div>
+          <p className="stage-result-moved-on" data-testid="stage-moved-on">
+            {t('funnels.stats.movedOn', { count: stage.moved_on })}
+          </p>
           {moves.some((move) => move.from_stage_id === stage.id) ? (
             <ul className="stage-result-moves" aria-label={t('funnels.stats.wentNext')} data-testid="stage-moves">
               {moves
@@ -56,11 +60,6 @@ export function StageResults({ stages, moves = [], testId = 'stage-result' }: { 
                   </li>
                 ))}
             </ul>
-          ) : null}
-          {index < stages.length - 1 ? (
-            <p className="stage-result-conversion" data-testid="stage-conversion">
-              <span aria-hidden="true">↓</span> {stage.conversion === null ? t('funnels.stats.noConversion') : t('funnels.stats.conversion', { percent: stage.conversion })}
-            </p>
           ) : null}
         </li>
       ))}

@@ -1,5 +1,5 @@
 // /content/funnels/$funnelId/stages/$stageId/: one stage — its message (as a Telegram preview),
-// its wait, the keywords that lead to it, the people now in it with their tags, and editing or deleting the stage.
+// its wait, where its buttons lead and what leads to it, the people now in it with their tags, and editing or deleting the stage.
 import { Link } from '@tanstack/react-router';
 import type { Funnel, Keyword, PeoplePage, Stage, Tag } from '../../../contract/funnels';
 import { useTranslation } from 'react-i18next';
@@ -9,11 +9,12 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { StageWaitSection } from './StageWaitSection';
-import { EditIcon, TextIcon } from '@/ui/glyphs';
+import { EditIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { personName, TagChip } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
+import { StageEntrances, StageExits } from './StageEdges';
 import { useRefreshWhile } from '@/api/useApi';
 
 /** The route loads the stage, its funnel, its people and the funnel's tags, stages and keywords at once. */
@@ -42,7 +43,6 @@ export function StageScreen({
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
   const stageTag = data.tag_id ? tagById.get(data.tag_id) : undefined;
   const hasMessage = Boolean(data.message.text.trim() || data.message.media);
-  const keywordsHere = keywords.filter((keyword) => keyword.stage_id === data.id);
 
   return (
     <Screen>
@@ -78,20 +78,7 @@ export function StageScreen({
         ) : (
           <p className="section-footer">{t('funnels.stage.noMessage')}</p>
         )}
-        {data.message.choices.length > 0 ? (
-          <ul className="choice-targets" data-testid="choice-targets">
-            {data.message.choices.map((choice, index) => {
-              const target = stages.find((stage) => stage.id === choice.stage_id);
-              return target ? (
-                <li key={index}>{t('funnels.stage.choiceLeadsTo', { text: choice.text, stage: target.title })}</li>
-              ) : (
-                <li key={index} className="field-error" data-testid="choice-broken">
-                  {t('funnels.stage.choiceBroken', { text: choice.text })}
-                </li>
-              );
-            })}
-          </ul>
-        ) : null}
+        <StageExits stage={data} stages={stages} keywords={keywords} />
         <Link to="/content/funnels/$funnelId/stages/$stageId/message/" params={params} className="button button--secondary">
           <EditIcon />
           {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}
@@ -100,24 +87,7 @@ export function StageScreen({
 
       <StageWaitSection stage={data} stages={stages} />
 
-      <section className="section-block" data-testid="stage-keywords">
-        <h2 className="section-title">{t('funnels.stage.keywords')}</h2>
-        {keywordsHere.length > 0 ? (
-          <ul className="choice-targets">
-            {keywordsHere.map((keyword) => (
-              <li key={keyword.id} data-testid="stage-keyword">
-                {t('funnels.stage.keywordLeadsHere', { phrase: keyword.phrase })}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="section-footer">{t('funnels.stage.noKeywords')}</p>
-        )}
-        <Link to="/content/funnels/$funnelId/keywords/" params={{ funnelId: params.funnelId }} className="button button--secondary" data-testid="stage-keywords-link">
-          <TextIcon />
-          {t('funnels.stage.manageKeywords')}
-        </Link>
-      </section>
+      <StageEntrances stage={data} stages={stages} keywords={keywords} />
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.stage.people')}</h2>
