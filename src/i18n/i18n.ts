@@ -40,8 +40,9 @@ const localeChunks: BackendModule = {
  * Each namespace, once loaded, also joins the start namespace, where every `t()` looks first: a key
  * is then found in the first namespace tried. With the other namespaces as i18next fallbacks, a
  * 'funnels.…' key was looked up (plural suffix, path walk) in up to nine namespaces before it was
- * found: about half of each call's time, and t() was the biggest part of rendering the panel on a
- * slow phone. Top-level keys are in exactly one namespace (namespaces.ts), so nothing is shadowed.
+ * found (about half of a warm call's time), and t() was about a quarter of the task that renders
+ * the panel on a slow phone. Top-level keys are in exactly one namespace (namespaces.ts), so
+ * nothing is shadowed.
  * The namespaces stay i18next's for loading (what a route waits for, what a language switch fetches).
  */
 function joinStartNamespace(loaded: Record<string, Record<string, boolean>>): void {
