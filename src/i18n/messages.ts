@@ -1,19 +1,14 @@
 // The shape of the messages, taken from the English locale file (types only: no JSON in any chunk
-// from here), cut into the namespaces of namespaces.ts for i18next's typed keys.
+// from here). For i18next's typed keys the start namespace holds them all: every namespace of
+// namespaces.ts joins it once loaded (i18n.ts, joinStartNamespace).
 import type en from '../../locales/en.json';
-import type { MESSAGE_NAMESPACES, MessageNamespace } from './namespaces';
 
 export type Messages = typeof en;
-
-export type NamespaceMessages<N extends MessageNamespace> = Pick<Messages, (typeof MESSAGE_NAMESPACES)[N][number]>;
-
-type OtherNamespaces = Exclude<MessageNamespace, 'common'>;
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    fallbackNS: OtherNamespaces[];
-    resources: { [N in MessageNamespace]: NamespaceMessages<N> };
+    resources: { common: Messages };
     returnNull: false;
   }
 }

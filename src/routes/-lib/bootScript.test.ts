@@ -74,7 +74,7 @@ describe('the boot script of index.html', () => {
     document.cookie = 'language=en; path=/';
     const early = boot('/content/funnels/42/?period=7d');
     const stats = statsRequest(42, '7d', timeZone());
-    expect(fetched.map((request) => request.path)).toEqual(['/api/users/me/', '/api/funnels/42/', '/api/funnels/42/stages/', stats, '/api/funnels/42/series/']);
+    expect(fetched.map((request) => request.path)).toEqual(['/api/users/me/', '/api/funnels/42/', '/api/funnels/42/stages/', '/api/funnels/42/series/', stats]);
     expect(new Set(fetched.map((request) => request.authorization))).toEqual(new Set(['Token tok123']));
     expect(Object.keys(early?.requests ?? {})).toContain(stats);
     // The loader's call for the same path takes the early answer instead of asking again.
@@ -83,6 +83,23 @@ describe('the boot script of index.html', () => {
     expect(fallback).not.toHaveBeenCalled();
     // Taken once: a later load asks the server.
     await expect(landingData(stats, fallback)).resolves.toEqual({ path: 'asked again' });
+  });
+
+  it('reads the time zone (slow the first time on a phone) only once the screen’s code and its other data are on their way', () => {
+    document.cookie = 'auth_token=tok123; path=/';
+    document.cookie = 'language=en; path=/';
+    const DateTimeFormat = Intl.DateTimeFormat;
+    const atFirstRead: { preloaded: string[]; fetched: string[] }[] = [];
+    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation((...args: ConstructorParameters<typeof Intl.DateTimeFormat>) => {
+      atFirstRead.push({ preloaded: preloaded(), fetched: fetched.map((request) => request.path) });
+      return new DateTimeFormat(...args);
+    });
+    boot('/content/funnels/42/');
+    expect(atFirstRead[0]).toEqual({
+      preloaded: ['/assets/en-common.js', '/assets/api.js', '/assets/funnels-screen.js', '/assets/en-funnels.js'],
+      fetched: ['/api/users/me/', '/api/funnels/42/', '/api/funnels/42/stages/', '/api/funnels/42/series/'],
+    });
+    expect(fetched.map((request) => request.path)).toContain(statsRequest(42, 'all', timeZone()));
   });
 
   it('an unknown period is asked for as the screen shows it: all', () => {
