@@ -109,6 +109,11 @@ async function main(): Promise<void> {
     // The mailing side's rules (start when due, finish, pause), through the engine's port.
     mailings: mailingEvents(db, { onAutoPaused: (mailingId, reason) => ownerNotices.mailingPaused(mailingId, reason) }),
     onRevoked: (funnelId) => funnelRuntime!.tokenRevoked(funnelId),
+    webhooks: {
+      secretKey: config.secretKey,
+      allowLocal: config.webhooksAllowLocal,
+      onDisabled: (webhookId) => ownerNotices.webhookDisabled(webhookId),
+    },
   });
   engine.deliveries = deliveries;
 

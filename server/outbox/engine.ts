@@ -28,6 +28,7 @@ import type { MailingMessage } from '../db/schema';
 import { BotSender, type BotSenderHost, type MessageContent, type OutcomeRow, TICK_MS } from './bot-sender';
 import { LetterScheduler } from './letter-scheduler';
 import type { MailingPauseReason, OutboxSenderOptions } from './ports';
+import { WebhookSender } from './webhook-sender';
 import { ACQUIRE, BOTS_WITH_WORK, FREE_ALL_LEASES, LETTERS_CONTENT, MAILING_CONTENT, ON_WIRE, RECORD } from './sql';
 
 export { IDLE_EXIT_MS, RECORD_RETRY_FOR_MS, RETRY_DELAYS_MS, TICK_MS } from './bot-sender';
@@ -61,6 +62,8 @@ export class OutboxSender implements BotSenderHost {
   private readonly messages = new Map<number, Promise<MessageContent | undefined>>();
   /** Series of letters: members and their moments (runs on this engine's tick). */
   readonly letterScheduler: LetterScheduler;
+  /** Outgoing webhooks: poked on each tick, its passes run beside it. */
+  readonly webhookSender: WebhookSender | null;
   private readonly letters = new Map<number, { at: number; content: Promise<MessageContent | undefined> }>();
   /** The letters whose text is read in one turn (any bot): one statement for all of them. */
   private readonly readLetters: (letterId: number) => Promise<MailingMessage | null>;
@@ -69,6 +72,7 @@ export class OutboxSender implements BotSenderHost {
 
   constructor(readonly options: OutboxSenderOptions) {
     this.letterScheduler = new LetterScheduler(options.db);
+    this.webhookSender = options.webhooks ? new WebhookSender({ ...options.webhooks, db: options.db, log: options.log }) : null;
     // Outcomes and letter reads of many bots go as few statements: while one runs, the calls made
     // meanwhile wait and go together as the next (group commit; one at a time on PGlite).
     const together = { maxInFlight: options.db.driver === 'pglite' ? 1 : 4, maxItems: 500 };
@@ -147,6 +151,7 @@ export class OutboxSender implements BotSenderHost {
     const { db } = this.options;
     await this.options.mailings.startDue();
     await this.letterScheduler.tick();
+    this.webhookSender?.poke();
     const candidates = await db.query<{ funnel_id: number }>(BOTS_WITH_WORK);
     for (const [funnelId, sender] of this.senders) {
       if (performance.now() - sender.lastBeat > STALL_MS) {
@@ -190,6 +195,7 @@ export class OutboxSender implements BotSenderHost {
     clearTimeout(this.timer);
     await this.ticking;
     await Promise.allSettled([...this.senders.values()].map((s) => s.stop()));
+    await this.webhookSender?.stop();
   }
 
   messageOf(mailingId: number): Promise<MessageContent | undefined> {
