@@ -24,7 +24,7 @@ import { invalid, invalidField, notFound, type DomainMessage } from '../domain-e
 import { postWebhook, WEBHOOK_LEASE_S } from '../outbox/webhook-sender';
 import { RECORD_WEBHOOK_FAILED, RECORD_WEBHOOK_SENT } from '../outbox/webhook-sql';
 import { decryptSecret, encryptSecret } from './secret-box';
-import { webhookUrlProblem, type WebhookUrlProblem } from './webhook-url';
+import { webhookUrlProblem, type WebhookUrlProblem } from '../outbox/webhook-url';
 
 export const WEBHOOK_ERRORS = {
   badUrl: { code: 'bad_webhook_url', text: 'Enter a valid URL, like https://example.com/hooks/funnel.' },

@@ -11,8 +11,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_EVENT_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TEST_EVENT } from '../../contract/webhooks';
 import type { Db } from '../db';
-import { decryptSecret } from '../funnels/secret-box';
-import { resolvesToPrivateAddress } from '../funnels/webhook-url';
+import { resolvesToPrivateAddress } from './webhook-url';
 import type { OutboxLog } from './ports';
 import { CLAIM_WEBHOOK_DELIVERIES, DISABLE_FAILING_WEBHOOK, RECORD_WEBHOOK_FAILED, RECORD_WEBHOOK_SENT } from './webhook-sql';
 
@@ -83,8 +82,8 @@ export async function postWebhook(url: string, secret: string, eventId: string, 
 
 export interface WebhookSenderOptions {
   db: Db;
-  /** SECRET_KEY: webhooks' secrets are kept encrypted with it. */
-  secretKey: string;
+  /** A webhook's secret from its stored (encrypted) form: the process knows SECRET_KEY, the engine does not. */
+  secretOf(sealed: string): string;
   allowLocal: boolean;
   log: OutboxLog;
   /** Told once when a webhook switched itself off (the owner's notice). */
@@ -145,7 +144,7 @@ export class WebhookSender {
   private async send(delivery: ClaimedDelivery): Promise<void> {
     let secret: string;
     try {
-      secret = decryptSecret(delivery.secret, this.options.secretKey);
+      secret = this.options.secretOf(delivery.secret);
     } catch {
       await this.record(delivery, { ok: false, status: null, error: 'The webhook secret cannot be read (SECRET_KEY changed): rotate it.' }, false);
       return;
