@@ -184,6 +184,8 @@ export function createWebhookService({ db, publicUrl, secretKey, allowLocal, tim
   }
 
   async function update(ownerId: number, funnelId: number, webhookId: number, patch: WebhookPatch): Promise<FunnelWebhook> {
+    // Another user's webhook is 404 whatever the body says (the write below names the owner too).
+    await get(ownerId, funnelId, webhookId);
     const url = patch.url === undefined ? null : cleanUrl(patch.url);
     const events = patch.events === undefined ? null : JSON.stringify(cleanEvents(patch.events));
     // Switched on by the owner: no longer "failing" (the day of failures counts again from the next one).
