@@ -329,7 +329,9 @@ describe('the incoming webhook', () => {
   it('go_to_stage moves the person via webhook and the bot sends the stage\'s message once, even when the event is POSTed twice', { timeout: 30_000 }, async () => {
     const key = await user(env);
     const funnel = await connectFunnel(env, key, 'Paid course');
-    await addRunnableStage(env, key, funnel.id, { title: 'Welcome' });
+    const welcome = await addRunnableStage(env, key, funnel.id, { title: 'Welcome' });
+    // {person_id}: the link to the owner's own checkout carries the id the incoming webhook names.
+    ok(await call(env, key, 'PUT', FUNNELS_API.stageMessage(welcome.id), { text: 'Hello from Welcome. Pay: https://pay.example.com/?p={person_id}', media_id: null, buttons: [], next_button: null }));
     const paidTag = await addTag(env, key, funnel.id, 'paid');
     const paid = await addRunnableStage(env, key, funnel.id, { title: 'Paid', tag_id: paidTag.id });
     const lesson = await addRunnableStage(env, key, funnel.id, { title: 'Lesson' });
@@ -342,6 +344,7 @@ describe('the incoming webhook', () => {
     env.fake.sendUserMessage(funnel.token, { from: ann, text: '/start' });
     await env.fake.waitForBotMessage(funnel.token, ann.id, { predicate: (m) => (m.text ?? '').includes('Hello from Welcome') });
     const [person] = await env.t.db.orm.select().from(people).where(and(eq(people.funnelId, funnel.id), eq(people.telegramId, ann.id)));
+    expect(env.fake.botMessages(funnel.token, ann.id)[0].text).toBe(`Hello from Welcome. Pay: https://pay.example.com/?p=${person.id}`);
     const path = new URL(ok<WebhookSettings>(await call(env, key, 'GET', WEBHOOKS_API.settings(funnel.id))).inbound_url).pathname;
 
     const event = { event_id: 'order-1001', person_id: person.id, action: 'go_to_stage', stage_id: paid.id };
