@@ -18,6 +18,7 @@ import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { CopyIcon, EditIcon, SendIcon, TrashIcon } from '@/ui/glyphs';
 import { EditDialog } from './EditDialog';
+import './funnels.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
