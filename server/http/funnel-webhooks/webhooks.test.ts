@@ -294,6 +294,44 @@ describe('outgoing webhooks: delivery', () => {
   });
 });
 
+describe('outgoing webhooks: one POST per event', () => {
+  it('two senders at once POST each of many events once; a sender killed mid-POST leaves it to be POSTed again with the same delivery id', async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Busy');
+    const one = await addRunnableStage(env, key, funnel.id, { title: 'One' });
+    const two = await addRunnableStage(env, key, funnel.id, { title: 'Two' });
+    const hook = await addWebhook(key, funnel.id, ['stage.reached']);
+    const crowd = await Promise.all(Array.from({ length: 30 }, () => addPerson(env, funnel.id, { stageId: one.id })));
+    for (const person of crowd) ok(await call(env, key, 'PATCH', FUNNELS_API.person(person.id), { stage_id: two.id }));
+    received.length = 0;
+    statuses = [200];
+    const first = sender();
+    const second = sender();
+    const drain = async (s: WebhookSender) => {
+      while ((await s.pass()) > 0);
+    };
+    await Promise.all([drain(first), drain(second)]);
+    const ids = received.map((r) => r.headers[WEBHOOK_DELIVERY_HEADER.toLowerCase()]);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect(new Set(received.map((r) => r.body.person!.id))).toEqual(new Set(crowd.map((p) => p.id)));
+    expect((await deliveriesOf(hook.id)).every((d) => d.state === 'sent' && d.attempts === 1)).toBe(true);
+
+    // A process killed after claiming (its lease runs out): the next sender POSTs it again, same id.
+    ok(await call(env, key, 'PATCH', FUNNELS_API.person(crowd[0].id), { stage_id: one.id }));
+    const [waiting] = (await deliveriesOf(hook.id)).filter((d) => d.state === 'waiting');
+    await env.t.db.query(
+      `update webhook_deliveries set state = 'sending', attempts = 1, lease_owner = 'killed', lease_until = now() - interval '1 second', next_attempt_at = now() - interval '1 second' where id = $1`,
+      [waiting.id],
+    );
+    received.length = 0;
+    expect(await first.pass()).toBe(1);
+    expect(received.map((r) => r.headers[WEBHOOK_DELIVERY_HEADER.toLowerCase()])).toEqual([waiting.eventId]);
+    const [again] = (await deliveriesOf(hook.id)).filter((d) => d.id === waiting.id);
+    expect(again).toMatchObject({ state: 'sent', attempts: 2 });
+  });
+});
+
 describe('the incoming webhook', () => {
   const post = (url: string, payload: unknown) => env.t.app.inject({ method: 'POST', url, payload: payload as object });
 
