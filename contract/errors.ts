@@ -44,6 +44,11 @@ export const API_ERROR_CODES = [
   'keyword_taken',
   'keyword_without_word',
   'too_many_keywords',
+  // webhooks
+  'bad_webhook_url',
+  'webhook_not_https',
+  'webhook_private_address',
+  'too_many_webhooks',
   // fields
   'required',
   'blank',

@@ -1,15 +1,17 @@
 // Personalisation of a message's Telegram HTML: `{first_name}`, `{last_name}` and `{username}`
 // are filled per person when the message is sent, `{first_name|friend}` says what to write when
 // the person has no such field (without a fallback the placeholder is left out). The editor shows
-// them as chips and the preview fills them with a sample; the server fills them for real. A value
+// them as chips and the preview fills them with a sample; the server fills them for real.
+// `{person_id}` is the person's id in this funnel: a link to the owner's own checkout carries it,
+// and the incoming webhook names the person by it. A value
 // is escaped for HTML; a fallback is part of the HTML already (the editor escaped it).
 
-export const PERSON_FIELDS = ['first_name', 'last_name', 'username'] as const;
+export const PERSON_FIELDS = ['first_name', 'last_name', 'username', 'person_id'] as const;
 export type PersonField = (typeof PERSON_FIELDS)[number];
 
 /** A fallback may hold anything but braces and the bar (they end the placeholder). */
 export const FALLBACK_MAX = 64;
-const PLACEHOLDER = /\{(first_name|last_name|username)(?:\|([^{}|<>]{0,64}))?\}/g;
+const PLACEHOLDER = /\{(first_name|last_name|username|person_id)(?:\|([^{}|<>]{0,64}))?\}/g;
 
 export type PersonValues = Partial<Record<PersonField, string | null | undefined>>;
 

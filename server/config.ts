@@ -46,6 +46,11 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Messages a second each bot sends (SEND_RATE; Telegram's limit is about 30). */
   sendRate: number;
+  /**
+   * Outgoing webhooks may POST by plain http and to this machine or a private network: a local or
+   * test server. WEBHOOKS_ALLOW_LOCAL=1 or 0; by default yes unless PUBLIC_URL is https.
+   */
+  webhooksAllowLocal: boolean;
   /** TEST_CLOCK=1, in tests only: POST /api/test/clock/ moves the letters' schedule forward. */
   testClock: boolean;
   /** ADMIN_EMAILS: accounts with these e-mails are made admins when activated (and at start). */
@@ -162,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: trustProxyFrom(env),
     testClock: env.TEST_CLOCK === '1',
+    webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === '1' || (env.WEBHOOKS_ALLOW_LOCAL !== '0' && !publicUrl.startsWith('https://')),
     adminEmails: (optional(env, 'ADMIN_EMAILS') ?? '')
       .split(/[\s,;]+/)
       .map((email) => email.trim().toLowerCase())

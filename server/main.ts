@@ -10,7 +10,7 @@ import { grantListedAdmins } from './accounts/roles';
 import { startBillingSweeps } from './billing/sweeper';
 import { createDb, migrate } from './db';
 import { startEmbeddedUpkeep } from './db/upkeep';
-import { decryptBotToken } from './funnels/secret-box';
+import { decryptBotToken, decryptSecret } from './funnels/secret-box';
 import { mailingEvents } from './mailings/state';
 import { OutboxSender } from './outbox/engine';
 import { BotRateLimits } from './telegram/rate-limiter';
@@ -109,6 +109,11 @@ async function main(): Promise<void> {
     // The mailing side's rules (start when due, finish, pause), through the engine's port.
     mailings: mailingEvents(db, { onAutoPaused: (mailingId, reason) => ownerNotices.mailingPaused(mailingId, reason) }),
     onRevoked: (funnelId) => funnelRuntime!.tokenRevoked(funnelId),
+    webhooks: {
+      secretOf: (sealed) => decryptSecret(sealed, config.secretKey),
+      allowLocal: config.webhooksAllowLocal,
+      onDisabled: (webhookId) => ownerNotices.webhookDisabled(webhookId),
+    },
   });
   engine.deliveries = deliveries;
 

@@ -28,6 +28,8 @@ import { createStageService } from './funnels/stages';
 import { createStatsService } from './funnels/stats';
 import { createSourcesService } from './funnels/sources';
 import { createTimerService } from './funnels/timers';
+import { createInboundService } from './funnels/inbound';
+import { createWebhookService } from './funnels/webhooks';
 import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
@@ -150,6 +152,10 @@ export function createServices(deps: ServiceDeps) {
     dashboard: createDashboardService({ db, now }),
     stats: createStatsService({ db, now }),
     sources: createSourcesService({ db, now }),
+    /** Outgoing webhooks and the incoming URL, as the owner manages them. */
+    webhooks: createWebhookService({ db, publicUrl: config.publicUrl, secretKey: config.secretKey, allowLocal: config.webhooksAllowLocal }),
+    /** The incoming webhook's actions (no session: its URL's secret). */
+    inbound: createInboundService({ db, secretKey: config.secretKey }),
     inbox: createInboxService({ db, config, botApi }),
     mailings: createMailingService({ db, now, sendRate: config.sendRate, wake: () => deps.deliveries?.wake(), gate: billing }),
     series: createSeriesService({ db, now, gate: billing }),

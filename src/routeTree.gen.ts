@@ -54,6 +54,7 @@ import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from '.
 import { Route as AuthenticatedContentFunnelsFunnelIdSourcesRouteImport } from './routes/_authenticated/content/funnels/$funnelId/sources'
 import { Route as AuthenticatedContentFunnelsFunnelIdTagsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/tags'
 import { Route as AuthenticatedContentFunnelsFunnelIdTokenRouteImport } from './routes/_authenticated/content/funnels/$funnelId/token'
+import { Route as AuthenticatedContentFunnelsFunnelIdWebhooksRouteImport } from './routes/_authenticated/content/funnels/$funnelId/webhooks'
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/index'
 import { Route as AuthenticatedContentFunnelsFunnelIdInboxPersonIdRouteImport } from './routes/_authenticated/content/funnels/$funnelId/inbox/$personId'
 import { Route as AuthenticatedContentFunnelsFunnelIdMailingsIndexRouteImport } from './routes/_authenticated/content/funnels/$funnelId/mailings/index'
@@ -324,6 +325,12 @@ const AuthenticatedContentFunnelsFunnelIdTokenRoute =
     path: '/content/funnels/$funnelId/token',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdWebhooksRoute =
+  AuthenticatedContentFunnelsFunnelIdWebhooksRouteImport.update({
+    id: '/content/funnels/$funnelId/webhooks',
+    path: '/content/funnels/$funnelId/webhooks',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdInboxIndexRoute =
   AuthenticatedContentFunnelsFunnelIdInboxIndexRouteImport.update({
     id: '/content/funnels/$funnelId/inbox/',
@@ -456,6 +463,7 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
+  '/content/funnels/$funnelId/webhooks': typeof AuthenticatedContentFunnelsFunnelIdWebhooksRoute
   '/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   '/content/funnels/$funnelId/mailings/new': typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
@@ -515,6 +523,7 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
+  '/content/funnels/$funnelId/webhooks': typeof AuthenticatedContentFunnelsFunnelIdWebhooksRoute
   '/content/funnels/$funnelId': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   '/content/funnels/$funnelId/mailings/new': typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
@@ -577,6 +586,7 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   '/_authenticated/content/funnels/$funnelId/tags': typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   '/_authenticated/content/funnels/$funnelId/token': typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
+  '/_authenticated/content/funnels/$funnelId/webhooks': typeof AuthenticatedContentFunnelsFunnelIdWebhooksRoute
   '/_authenticated/content/funnels/$funnelId/': typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   '/_authenticated/content/funnels/$funnelId/inbox/$personId': typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   '/_authenticated/content/funnels/$funnelId/mailings/new': typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
@@ -638,6 +648,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/sources'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
+    | '/content/funnels/$funnelId/webhooks'
     | '/content/funnels/$funnelId/'
     | '/content/funnels/$funnelId/inbox/$personId'
     | '/content/funnels/$funnelId/mailings/new'
@@ -697,6 +708,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/sources'
     | '/content/funnels/$funnelId/tags'
     | '/content/funnels/$funnelId/token'
+    | '/content/funnels/$funnelId/webhooks'
     | '/content/funnels/$funnelId'
     | '/content/funnels/$funnelId/inbox/$personId'
     | '/content/funnels/$funnelId/mailings/new'
@@ -758,6 +770,7 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/sources'
     | '/_authenticated/content/funnels/$funnelId/tags'
     | '/_authenticated/content/funnels/$funnelId/token'
+    | '/_authenticated/content/funnels/$funnelId/webhooks'
     | '/_authenticated/content/funnels/$funnelId/'
     | '/_authenticated/content/funnels/$funnelId/inbox/$personId'
     | '/_authenticated/content/funnels/$funnelId/mailings/new'
@@ -1105,6 +1118,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/webhooks': {
+      id: '/_authenticated/content/funnels/$funnelId/webhooks'
+      path: '/content/funnels/$funnelId/webhooks'
+      fullPath: '/content/funnels/$funnelId/webhooks'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdWebhooksRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/inbox/': {
       id: '/_authenticated/content/funnels/$funnelId/inbox/'
       path: '/content/funnels/$funnelId/inbox'
@@ -1238,6 +1258,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdSourcesRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
   AuthenticatedContentFunnelsFunnelIdTagsRoute: typeof AuthenticatedContentFunnelsFunnelIdTagsRoute
   AuthenticatedContentFunnelsFunnelIdTokenRoute: typeof AuthenticatedContentFunnelsFunnelIdTokenRoute
+  AuthenticatedContentFunnelsFunnelIdWebhooksRoute: typeof AuthenticatedContentFunnelsFunnelIdWebhooksRoute
   AuthenticatedContentFunnelsFunnelIdIndexRoute: typeof AuthenticatedContentFunnelsFunnelIdIndexRoute
   AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute: typeof AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute
   AuthenticatedContentFunnelsFunnelIdMailingsNewRoute: typeof AuthenticatedContentFunnelsFunnelIdMailingsNewRoute
@@ -1299,6 +1320,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdTagsRoute,
   AuthenticatedContentFunnelsFunnelIdTokenRoute:
     AuthenticatedContentFunnelsFunnelIdTokenRoute,
+  AuthenticatedContentFunnelsFunnelIdWebhooksRoute:
+    AuthenticatedContentFunnelsFunnelIdWebhooksRoute,
   AuthenticatedContentFunnelsFunnelIdIndexRoute:
     AuthenticatedContentFunnelsFunnelIdIndexRoute,
   AuthenticatedContentFunnelsFunnelIdInboxPersonIdRoute:

@@ -1,6 +1,6 @@
 // Notices to a funnel's owner when something stops by itself: the bot's token was revoked (the
-// runtime stopped the funnel), or a mailing paused itself (the delivery engine, through
-// mailings/state.ts). Each goes once per event (the callers call only on the write that made the
+// runtime stopped the funnel), a mailing paused itself (the delivery engine, through
+// mailings/state.ts), or an outgoing webhook switched itself off (outbox/webhook-sender.ts). Each goes once per event (the callers call only on the write that made the
 // change) by the service bot, when the owner's account has their Telegram identity, and by
 // e-mail, when it has an address; in the owner's language, with a link to the screen where it is
 // fixed. A channel that fails is logged; the other still goes.
@@ -17,6 +17,8 @@ export interface OwnerNotices {
   tokenRevoked(funnelId: number): Promise<void>;
   /** A mailing paused itself (the engine's reason). */
   mailingPaused(mailingId: number, reason: MailingPauseReason): Promise<void>;
+  /** An outgoing webhook switched itself off after a day of failed deliveries. */
+  webhookDisabled(webhookId: number): Promise<void>;
 }
 
 export interface OwnerNoticeLog {
@@ -96,6 +98,19 @@ export function createOwnerNotices({
         funnelName: owner.funnel_name,
         reason,
         link: `${config.publicUrl}/content/funnels/${owner.funnel_id}/mailings/${mailingId}/`,
+      });
+    },
+    async webhookDisabled(webhookId) {
+      const [owner] = await db.query<Owner & { url: string }>(
+        `select ${OWNER_COLUMNS}, w.url from funnel_webhooks w join funnels f on f.id = w.funnel_id join users u on u.id = f.owner_id where w.id = $1`,
+        [webhookId],
+      );
+      if (!owner) return;
+      await tell(owner, {
+        kind: 'webhook_disabled',
+        url: owner.url,
+        funnelName: owner.funnel_name,
+        link: `${config.publicUrl}/content/funnels/${owner.funnel_id}/webhooks/`,
       });
     },
   };

@@ -120,6 +120,8 @@ export const funnels = pgTable(
     firstRunAt: timestamptz('first_run_at'),
     /** The owner is told through the service bot when someone writes to the bot. */
     inboxAlerts: boolean('inbox_alerts').notNull().default(true),
+    /** The incoming webhook's secret (its URL is /api/hooks/funnels/<id>/<secret>/); made when first shown, rotated by the owner. */
+    inboundSecret: text('inbound_secret'),
     /** Highest update_id handled, so polling resumes after a restart without repeats. */
     updateOffset: bigint('update_offset', { mode: 'number' }).notNull().default(0),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
@@ -1014,3 +1016,74 @@ export const personTimers = pgTable(
   ],
 );
 export type PersonTimerRow = typeof personTimers.$inferSelect;
+/** Outgoing webhooks (issue 24): a funnel POSTs its events, signed, to the owner's URLs. */
+export const funnelWebhooks = pgTable(
+  'funnel_webhooks',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** The HMAC-SHA256 key of X-Funnel-Signature (shown to the owner once, at creation or rotation). */
+    secret: text('secret').notNull(),
+    events: jsonb('events').notNull().default([]).$type<string[]>(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Why it was switched off by itself ('failing': its deliveries failed for a day). */
+    disabledReason: varchar('disabled_reason', { length: 32 }),
+    /** The first failure since the last success (null: not failing). */
+    failingSince: timestamptz('failing_since'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('funnel_webhooks_funnel_idx').on(t.funnelId)],
+);
+
+/**
+ * One POST to make per webhook and event, made by enqueue_funnel_webhooks() (migration 0025) in
+ * the transaction of the event itself; sent by server/outbox/webhook-sender.ts.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => funnelWebhooks.id, { onDelete: 'cascade' }),
+    funnelId: integer('funnel_id').notNull(),
+    /** The same for every webhook told of one event: the receiver's dedup key. */
+    eventId: text('event_id').notNull(),
+    event: varchar('event', { length: 32 }).notNull(),
+    body: jsonb('body').notNull(),
+    state: varchar('state', { length: 16 }).notNull().default('waiting').$type<'waiting' | 'sending' | 'sent' | 'failed'>(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamptz('lease_until'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    sentAt: timestamptz('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_webhook_event_idx').on(t.webhookId, t.eventId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.state} in ('waiting', 'sending')`),
+    index('webhook_deliveries_log_idx').on(t.webhookId, t.createdAt),
+    check('webhook_deliveries_state_check', sql`${t.state} in ('waiting', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+/** Incoming webhook events applied, once per (funnel, event id). */
+export const funnelInboundEvents = pgTable(
+  'funnel_inbound_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    eventId: text('event_id').notNull(),
+    action: varchar('action', { length: 16 }).notNull(),
+    personId: integer('person_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('funnel_inbound_events_funnel_event_idx').on(t.funnelId, t.eventId)],
+);

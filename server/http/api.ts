@@ -12,6 +12,7 @@ import { starsRoutes } from './billing/stars';
 import { contactRoutes } from './contacts/routes';
 import { crmRoutes } from './crm/routes';
 import { codedErrorHandling } from './errors';
+import { funnelWebhookRoutes, inboundWebhookRoutes } from './funnel-webhooks/routes';
 import { funnelRoutes } from './funnels/routes';
 import { letterRoutes } from './letters/routes';
 import { mailingRoutes } from './mailings/routes';
@@ -28,6 +29,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       await scope.register(funnelRoutes(services));
       await scope.register(sourceRoutes(services));
       await scope.register(timerRoutes(services));
+      await scope.register(funnelWebhookRoutes(services));
       await scope.register(mailingRoutes(services));
       await scope.register(letterRoutes(services));
       await scope.register(templateRoutes(services));
@@ -44,5 +46,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
     await app.register(cardPortalRoutes(services));
     // The provider's signature is its login; the plugin reads its body raw to check it.
     await app.register(cardWebhookRoutes(services));
+    // A funnel's incoming webhook: the secret in its path is its login.
+    await app.register(inboundWebhookRoutes(services));
   };
 }

@@ -16,6 +16,7 @@ import { LETTERS_API, type Series } from '../../contract/letters';
 import { MAILINGS_API, type Mailing } from '../../contract/mailings';
 import { SOURCES_API, type FunnelSource } from '../../contract/sources';
 import { TEMPLATES_API, type Template } from '../../contract/templates';
+import { WEBHOOKS_API } from '../../contract/webhooks';
 import { startFakeBotApi } from '../../scripts/telegram/fake-bot-api';
 import { signInitData } from '../../scripts/telegram/init-data';
 import { setRole } from '../accounts/roles';
@@ -77,7 +78,8 @@ const paramsOf = (url: string) => url.split('/').filter((part) => part.startsWit
  * Values to try in a path parameter that is not an id (an id parameter takes A's ids). A new
  * such parameter fails the test until its values are named here.
  */
-const WORD_PARAMS: Record<string, readonly string[]> = { kind: FOLDER_IMAGE_KINDS };
+// The incoming webhook's :secret is its credential: any other caller knows only a wrong one.
+const WORD_PARAMS: Record<string, readonly string[]> = { kind: FOLDER_IMAGE_KINDS, secret: ['not-the-secret'] };
 
 // --- a valid request from a schema, with a given id wherever an id goes -----------------------
 
@@ -242,6 +244,10 @@ async function ownEverything(key: string, label: string) {
   const ann = await addPerson(env, funnel.id, { firstName: `${label} Ann`, stageId: first.id, sourceId: source.id });
   await addPerson(env, funnel.id, { firstName: `${label} Bob`, stageId: second.id });
   ok(await call(env, key, 'POST', FUNNELS_API.personTags(ann.id), { tag_id: tag.id }), 201);
+  // An outgoing webhook with a delivery in its log, and the incoming URL's secret made.
+  ok(await call(env, key, 'POST', WEBHOOKS_API.webhooks(funnel.id), { url: `https://hooks.example.com/${label}`, events: ['stage.reached', 'tag.added'] }), 201);
+  ok(await call(env, key, 'GET', WEBHOOKS_API.settings(funnel.id)));
+  ok(await call(env, key, 'PATCH', FUNNELS_API.person(ann.id), { stage_id: second.id }));
   // An inbox conversation: Ann wrote and nobody has read it yet.
   await env.t.db.orm.insert(personEvents).values({ personId: ann.id, funnelId: funnel.id, direction: 'in', kind: 'text', text: `${label} question` });
   await env.t.db.orm.update(people).set({ unreadCount: 1 }).where(eq(people.id, ann.id));

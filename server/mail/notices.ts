@@ -8,7 +8,8 @@ import { escapeHtml, SITE_NAME, type MailContent } from './templates';
 
 export type OwnerNotice =
   | { kind: 'token_revoked'; funnelName: string; botUsername: string | null; link: string }
-  | { kind: 'mailing_paused'; mailingTitle: string; funnelName: string; reason: MailingPauseReason; link: string };
+  | { kind: 'mailing_paused'; mailingTitle: string; funnelName: string; reason: MailingPauseReason; link: string }
+  | { kind: 'webhook_disabled'; url: string; funnelName: string; link: string };
 
 export interface RenderedNotice {
   /** The service bot's message (plain text; the link is its button, or at its end). */
@@ -27,7 +28,26 @@ interface Wording {
 
 const bot = (username: string | null) => (username ? `@${username}` : '');
 
-const WORDING: Record<Language, (notice: OwnerNotice) => Wording> = {
+const WEBHOOK_DISABLED: Record<Language, (notice: Extract<OwnerNotice, { kind: 'webhook_disabled' }>) => Wording> = {
+  en: (notice) => ({
+    subject: `A webhook of “${notice.funnelName}” was switched off`,
+    paragraphs: [
+      `The webhook ${notice.url} of your funnel “${notice.funnelName}” was switched off: its deliveries failed for a whole day, so nothing more is sent to it.`,
+      'What to do: open the funnel’s webhooks, look at the delivery log for the errors, fix the receiving side (or the URL), then switch the webhook on again.',
+    ],
+    button: 'Open the webhooks',
+  }),
+  ru: (notice) => ({
+    subject: `Вебхук воронки «${notice.funnelName}» отключён`,
+    paragraphs: [
+      `Вебхук ${notice.url} воронки «${notice.funnelName}» отключён: его доставки не проходили целые сутки, поэтому ему больше ничего не отправляется.`,
+      'Что сделать: откройте вебхуки воронки, посмотрите ошибки в журнале доставок, исправьте принимающую сторону (или адрес) и снова включите вебхук.',
+    ],
+    button: 'Открыть вебхуки',
+  }),
+};
+
+const WORDING: Record<Language, (notice: Exclude<OwnerNotice, { kind: 'webhook_disabled' }>) => Wording> = {
   en: (notice) =>
     notice.kind === 'token_revoked'
       ? {
@@ -99,7 +119,7 @@ const PAUSE_WHAT_TO_DO: Record<Language, Record<MailingPauseReason, string>> = {
 const SIGNATURE: Record<Language, string> = { en: `The ${SITE_NAME} team`, ru: `Команда ${SITE_NAME}` };
 
 export function renderOwnerNotice(language: Language, notice: OwnerNotice): RenderedNotice {
-  const words = (WORDING[language] ?? WORDING.en)(notice);
+  const words = notice.kind === 'webhook_disabled' ? (WEBHOOK_DISABLED[language] ?? WEBHOOK_DISABLED.en)(notice) : (WORDING[language] ?? WORDING.en)(notice);
   const text = [...words.paragraphs.flatMap((p) => [p, '']), notice.link, '', SIGNATURE[language] ?? SIGNATURE.en, ''].join('\n');
   const html = `<!doctype html>
 <html lang="${language}">

@@ -288,7 +288,7 @@ export class BotSender {
       const content =
         row.mailing_id !== null ? await this.engine.messageOf(row.mailing_id) : row.letter_id !== null ? await this.engine.letterOf(row.letter_id) : undefined;
       if (!content) return { state: 'failed', error: 'The message is gone.' };
-      const person = { first_name: row.first_name, last_name: row.last_name, username: row.username };
+      const person = { first_name: row.first_name, last_name: row.last_name, username: row.username, person_id: String(row.person_id) };
       const text = fillPlaceholders(content.message.text, person);
       const replyMarkup = messageKeyboard({ buttons: content.message.buttons, next_button: null }, '');
       const sent = await sendContent(this.db, this.api, this.funnel.id, row.telegram_id, { text, mediaId: content.message.media_id, replyMarkup, paid: content.paid });

@@ -30,6 +30,7 @@ import { LetterScheduler } from './letter-scheduler';
 import { TimerScheduler } from './timer-scheduler';
 import type { MailingPauseReason, OutboxSenderOptions } from './ports';
 import { ACQUIRE, BOTS_WITH_WORK, FREE_ALL_LEASES, LETTERS_CONTENT, MAILING_CONTENT, ON_WIRE, RECORD, STAGES_CONTENT } from './sql';
+import { WebhookSender } from './webhook-sender';
 
 /** A stage's message as stored (contract MessageContentBody). */
 export type StageMessageContent = StageRow['message'];
@@ -67,6 +68,8 @@ export class OutboxSender implements BotSenderHost {
   readonly letterScheduler: LetterScheduler;
   /** Stages' waits: due timers move people on (runs on this engine's tick). */
   readonly timerScheduler: TimerScheduler;
+  /** Outgoing webhooks: poked on each tick, its passes run beside it. */
+  readonly webhookSender: WebhookSender | null;
   private readonly letters = new Map<number, { at: number; content: Promise<MessageContent | undefined> }>();
   /** The letters whose text is read in one turn (any bot): one statement for all of them. */
   private readonly readLetters: (letterId: number) => Promise<MailingMessage | null>;
@@ -79,6 +82,7 @@ export class OutboxSender implements BotSenderHost {
   constructor(readonly options: OutboxSenderOptions) {
     this.letterScheduler = new LetterScheduler(options.db);
     this.timerScheduler = new TimerScheduler(options.db, options.timerBatch);
+    this.webhookSender = options.webhooks ? new WebhookSender({ ...options.webhooks, db: options.db, log: options.log }) : null;
     // Outcomes and letter reads of many bots go as few statements: while one runs, the calls made
     // meanwhile wait and go together as the next (group commit; one at a time on PGlite).
     const together = { maxInFlight: options.db.driver === 'pglite' ? 1 : 4, maxItems: 500 };
@@ -163,6 +167,7 @@ export class OutboxSender implements BotSenderHost {
     await this.options.mailings.startDue();
     await this.letterScheduler.tick();
     await this.timerScheduler.tick();
+    this.webhookSender?.poke();
     const candidates = await db.query<{ funnel_id: number }>(BOTS_WITH_WORK);
     for (const [funnelId, sender] of this.senders) {
       if (performance.now() - sender.lastBeat > STALL_MS) {
@@ -206,6 +211,7 @@ export class OutboxSender implements BotSenderHost {
     clearTimeout(this.timer);
     await this.ticking;
     await Promise.allSettled([...this.senders.values()].map((s) => s.stop()));
+    await this.webhookSender?.stop();
   }
 
   messageOf(mailingId: number): Promise<MessageContent | undefined> {

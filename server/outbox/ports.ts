@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db';
 import type { FunnelRow } from '../db/schema';
 import type { BotRateLimits } from '../telegram/rate-limiter';
+import type { WebhookSenderOptions } from './webhook-sender';
 
 export type OutboxLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
@@ -33,6 +34,8 @@ export interface OutboxSenderOptions {
   mailings: MailingEvents;
   /** Telegram refused the bot's token (401): the funnel stops and its owner sees why. */
   onRevoked?(funnelId: number): Promise<void>;
+  /** Outgoing webhooks, sent beside the outbox (webhook-sender.ts); off when omitted. */
+  webhooks?: Omit<WebhookSenderOptions, 'db' | 'log'>;
   leaseMs?: number;
   /** Timers fired per statement (outbox/timer-scheduler.ts). */
   timerBatch?: number;

@@ -76,6 +76,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     PUBLIC_URL: 'https://funnels.test',
     DIST_DIR: path.join(dataDir, 'no-dist'),
     TELEGRAM_BOT_TOKEN: TEST_BOT_TOKEN,
+    // Tests' webhook receivers listen on 127.0.0.1 (the https public URL would refuse them).
+    WEBHOOKS_ALLOW_LOCAL: '1',
   });
   return { ...base, rateLimit: { windowS: 900, perIp: 10_000, perEmail: 10_000 }, ...overrides };
 }

@@ -25,6 +25,15 @@ import {
   type TagBody,
 } from '../../contract/funnels';
 import { SOURCES_API, type FunnelSource, type SourceBody, type SourcePatch, type SourceStats } from '../../contract/sources';
+import {
+  WEBHOOKS_API,
+  type FunnelWebhook,
+  type FunnelWebhookWithSecret,
+  type WebhookBody,
+  type WebhookDelivery,
+  type WebhookPatch,
+  type WebhookSettings,
+} from '../../contract/webhooks';
 import { apiPath, authClient } from './clients';
 import { timeZone } from './timeZone';
 
@@ -137,3 +146,17 @@ export async function markRead(personId: number): Promise<void> {
 }
 export const sendReply = (personId: number, text: string) => post<PersonDetail>(FUNNELS_API.personReply(personId), { text });
 export const setInboxAlerts = (funnelId: number, on: boolean) => authClient.patch(apiPath(FUNNELS_API.funnel(funnelId)), { json: { inbox_alerts: on } }).json<Funnel>();
+
+// Webhooks (issue 24): the incoming URL and the outgoing webhooks of a funnel.
+export const getWebhookSettings = (funnelId: number) => get<WebhookSettings>(WEBHOOKS_API.settings(funnelId));
+export const rotateInboundUrl = (funnelId: number) => post<WebhookSettings>(WEBHOOKS_API.rotateInbound(funnelId));
+export const listWebhooks = (funnelId: number) => get<FunnelWebhook[]>(WEBHOOKS_API.webhooks(funnelId));
+export const createWebhook = (funnelId: number, body: WebhookBody) => post<FunnelWebhookWithSecret>(WEBHOOKS_API.webhooks(funnelId), body);
+export const updateWebhook = (funnelId: number, webhookId: number, body: WebhookPatch) =>
+  authClient.patch(apiPath(WEBHOOKS_API.webhook(funnelId, webhookId)), { json: body }).json<FunnelWebhook>();
+export async function deleteWebhook(funnelId: number, webhookId: number): Promise<void> {
+  await authClient.delete(apiPath(WEBHOOKS_API.webhook(funnelId, webhookId)));
+}
+export const rotateWebhookSecret = (funnelId: number, webhookId: number) => post<FunnelWebhookWithSecret>(WEBHOOKS_API.rotateSecret(funnelId, webhookId));
+export const listWebhookDeliveries = (funnelId: number, webhookId: number) => get<WebhookDelivery[]>(WEBHOOKS_API.deliveries(funnelId, webhookId));
+export const testWebhook = (funnelId: number, webhookId: number) => post<WebhookDelivery>(WEBHOOKS_API.test(funnelId, webhookId));

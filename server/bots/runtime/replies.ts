@@ -129,7 +129,7 @@ async function sendTaken(fc: FunnelContext, api: Api, target: ReplyTarget, taken
     try {
       if (!stage) outcome = { id: reply.id, state: 'skipped', error: 'The stage was deleted before its message was sent.' };
       else {
-        const sent = await sendStageMessage(fc, api, target.chatId, stage, target.person, giveUpAt, i === 0 ? slot : undefined);
+        const sent = await sendStageMessage(fc, api, target.chatId, stage, { ...target.person, person_id: String(target.personId) }, giveUpAt, i === 0 ? slot : undefined);
         outcome = sent
           ? { id: reply.id, state: 'sent', messageId: sent.message.message_id, text: sent.text, stageId: stage.id }
           : { id: reply.id, state: 'skipped', error: 'The stage has no message.' };

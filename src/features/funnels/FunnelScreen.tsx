@@ -201,6 +201,9 @@ export function FunnelScreen({
         <Link to="/content/funnels/$funnelId/keywords/" params={{ funnelId: id }} className="row" data-testid="keywords-link">
           <RowContent icon={<RowIcon tint="blue"><TextIcon /></RowIcon>} title={t('funnels.keywords.title')} description={t('funnels.funnel.keywordsText')} />
         </Link>
+        <Link to="/content/funnels/$funnelId/webhooks/" params={{ funnelId: id }} className="row" data-testid="webhooks-link">
+          <RowContent icon={<RowIcon tint="gray"><ExternalIcon /></RowIcon>} title={t('funnels.webhooks.title')} description={t('funnels.webhooks.rowText')} />
+        </Link>
         <Link to="/content/funnels/$funnelId/description/" params={{ funnelId: id }} className="row">
           <RowContent icon={<RowIcon tint="teal"><TextIcon /></RowIcon>} title={t('funnels.description.title')} description={t('funnels.funnel.descriptionText')} />
         </Link>

@@ -102,7 +102,7 @@ export function MessagePreview({
 }) {
   const { t } = useTranslation();
   // One sample person for every preview (editor, stage, template, mailing): Анна / Anna.
-  const sample = { first_name: t('editor.sample.first_name'), last_name: t('editor.sample.last_name'), username: t('editor.sample.username') };
+  const sample = { first_name: t('editor.sample.first_name'), last_name: t('editor.sample.last_name'), username: t('editor.sample.username'), person_id: t('editor.sample.person_id') };
   const stored = useMediaUrl(media && !media.src ? media.id : null);
   const src = media?.src ?? stored;
   const empty = !text.trim() && !media;

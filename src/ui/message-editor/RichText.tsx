@@ -52,7 +52,7 @@ const Variable = Node.create<{ labels: Record<PersonField, string> }>({
   inline: true,
   atom: true,
   selectable: true,
-  addOptions: () => ({ labels: { first_name: 'first_name', last_name: 'last_name', username: 'username' } }),
+  addOptions: () => ({ labels: { first_name: 'first_name', last_name: 'last_name', username: 'username', person_id: 'person_id' } }),
   addAttributes: () => ({
     field: { default: 'first_name', parseHTML: (element) => element.getAttribute('data-field'), renderHTML: (attrs) => ({ 'data-field': attrs.field }) },
     fallback: { default: '', parseHTML: (element) => element.getAttribute('data-fallback') ?? '', renderHTML: (attrs) => ({ 'data-fallback': attrs.fallback }) },
@@ -156,7 +156,7 @@ export default function RichText({ id, value, onChange, invalid, describedBy, st
         Blockquote,
         Spoiler,
         Link.configure({ openOnClick: false, autolink: false, linkOnPaste: true, protocols: ['tg'], HTMLAttributes: { rel: null, target: null } }),
-        Variable.configure({ labels: { first_name: t('editor.fields.first_name'), last_name: t('editor.fields.last_name'), username: t('editor.fields.username') } }),
+        Variable.configure({ labels: { first_name: t('editor.fields.first_name'), last_name: t('editor.fields.last_name'), username: t('editor.fields.username'), person_id: t('editor.fields.person_id') } }),
         UndoRedo,
         Placeholder.configure({ placeholder: t('funnels.message.textPlaceholder') }),
       ],
