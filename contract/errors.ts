@@ -36,6 +36,14 @@ export const API_ERROR_CODES = [
   // branches
   /** A choice button leads to a deleted stage; `detail` is the button's text. */
   'broken_choice',
+  // payments
+  /** A payment stage's paid or refund stage was deleted; `detail` is the stage's title. */
+  'broken_payment',
+  'payment_refunded',
+  'payment_not_refundable',
+  'charge_not_found',
+  'balance_too_low',
+  'null',
   'keyword_taken',
   'keyword_without_word',
   'too_many_keywords',

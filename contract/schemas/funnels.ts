@@ -31,6 +31,7 @@ import {
   URL_BUTTONS_MAX,
 } from '../funnels';
 import { Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
+import { PersonPaymentSchema, StagePaymentSchema } from './payments';
 
 const Color = () => PatternText(COLOR_PATTERN, 'Enter a valid colour: #rrggbb.');
 const Timestamp = () => Text();
@@ -180,6 +181,8 @@ export const StageSchema = Type.Object({
   /** Everyone who reaches the stage gets this tag. */
   tag_id: Nullable(Type.Integer()),
   message: StageMessageSchema,
+  /** A payment stage's Stars invoice (null: not a payment stage). */
+  payment: Nullable(StagePaymentSchema),
   people_count: Type.Integer(),
 });
 export type Stage = Static<typeof StageSchema>;
@@ -269,6 +272,8 @@ export const PersonDetailSchema = Type.Object({
   source: Nullable(Type.Object({ id: Type.Integer(), name: Text(), code: Text() })),
   history: Type.Array(HistoryEntrySchema),
   other_funnels: Type.Array(OtherFunnelSchema),
+  /** Their payments, newest first. */
+  payments: Type.Array(PersonPaymentSchema),
 });
 export type PersonDetail = Static<typeof PersonDetailSchema>;
 

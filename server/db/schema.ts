@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { ContactsFilter } from '../../contract/contacts';
 import type { Audience } from '../../contract/mailings';
 import type { StageMoveVia } from '../../contract/funnels';
+import type { StagePayment } from '../../contract/payments';
 import {
   type AnyPgColumn,
   bigint,
@@ -193,6 +194,8 @@ export const stages = pgTable(
       }>()
       .notNull()
       .default({ text: '', media_id: null, buttons: [], next_button: null }),
+    /** A payment stage: the Stars invoice sent after its message, and where payers and refunds go (contract StagePayment). */
+    payment: jsonb('payment').$type<StagePayment>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [index('stages_funnel_position_idx').on(t.funnelId, t.position)],
@@ -967,3 +970,39 @@ export const billingEvents = pgTable(
 export type PlanRow = typeof plans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type BillingEventRow = typeof billingEvents.$inferSelect;
+
+/**
+ * Payments of a funnel's people: Stars paid through the funnel's own bot (charge_id: Telegram's
+ * telegram_payment_charge_id), or marked paid from elsewhere. Recorded once per charge (unique);
+ * revenue is the sum of the paid ones (a refunded one is not revenue).
+ */
+export const funnelPayments = pgTable(
+  'funnel_payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    /** The payment stage whose invoice was paid (null: deleted since, or paid elsewhere). */
+    stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 8 }).notNull().default('XTR'),
+    provider: varchar('provider', { length: 16 }).notNull().$type<'stars' | 'external'>(),
+    chargeId: text('charge_id').notNull(),
+    state: varchar('state', { length: 16 }).notNull().default('paid').$type<'paid' | 'refunded'>(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    refundedAt: timestamptz('refunded_at'),
+  },
+  (t) => [
+    uniqueIndex('funnel_payments_charge_idx').on(t.funnelId, t.provider, t.chargeId),
+    index('funnel_payments_person_idx').on(t.personId),
+    index('funnel_payments_funnel_created_idx').on(t.funnelId, t.createdAt),
+    check('funnel_payments_provider_check', sql`${t.provider} in ('stars', 'external')`),
+    check('funnel_payments_state_check', sql`${t.state} in ('paid', 'refunded')`),
+  ],
+);
+
+export type FunnelPaymentRow = typeof funnelPayments.$inferSelect;

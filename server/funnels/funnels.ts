@@ -19,6 +19,7 @@ import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFie
 import { FUNNEL_ERRORS } from './errors';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 import { openGate, type FeatureGate } from '../billing/ports';
+import { paymentProblems } from './payments';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -152,7 +153,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
   async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
     const problems: DomainMessage[] = [];
     const list = await orm
-      .select({ id: stages.id, title: stages.title, message: stages.message })
+      .select({ id: stages.id, title: stages.title, message: stages.message, payment: stages.payment })
       .from(stages)
       .where(eq(stages.funnelId, funnel.id))
       .orderBy(asc(stages.position), asc(stages.id));
@@ -169,6 +170,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
         if (choice.stage_id === null || !stageIds.has(choice.stage_id)) problems.push(FUNNEL_ERRORS.brokenChoice(stage.title, choice.text));
       }
     }
+    problems.push(...paymentProblems(list));
     if (funnel.botTokenEncrypted === null) {
       problems.push(FUNNEL_ERRORS.noBot);
       return problems;

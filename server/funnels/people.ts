@@ -21,6 +21,7 @@ import { NO_SOURCE } from '../../contract/sources';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
+import { paymentsOfPerson } from './payments';
 import { people, personEvents, personTags, stageMoves, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
@@ -233,7 +234,8 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
     }));
     const [source] =
       person.sourceId === null ? [] : await db.query<{ id: number; name: string; code: string }>('select id, name, code from funnel_sources where id = $1', [person.sourceId]);
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels };
+    const payments = await paymentsOfPerson(db, person.id);
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels, payments };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */

@@ -75,6 +75,7 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
         position: row.position,
         tag_id: row.tagId,
         message,
+        payment: row.payment ?? null,
         people_count: counts.get(row.id) ?? 0,
       };
     });
@@ -178,6 +179,13 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
             from jsonb_array_elements(message->'choices') with ordinality as c(choice, n)))
          where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
            and message->'choices' @> jsonb_build_array(jsonb_build_object('stage_id', ${stageId}::int))`);
+      // A payment that led to it (paid or refunded people went there) is broken until fixed.
+      await tx.execute(sql`
+        update stages set payment = payment || jsonb_build_object(
+            'paid_stage_id', case when payment->'paid_stage_id' = to_jsonb(${stageId}::int) then null else payment->'paid_stage_id' end,
+            'refund_stage_id', case when payment->'refund_stage_id' = to_jsonb(${stageId}::int) then null else payment->'refund_stage_id' end)
+         where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
+           and (payment->'paid_stage_id' = to_jsonb(${stageId}::int) or payment->'refund_stage_id' = to_jsonb(${stageId}::int))`);
     });
     runtime.stagesChanged(stage.funnelId);
   }
