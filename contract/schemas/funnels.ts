@@ -325,6 +325,9 @@ export const StageStatsSchema = Type.Object({
   reached: Type.Integer(),
   /** Percent of `reached` who reached the next stage too (rounded); null for the last stage or none reached. */
   conversion: Nullable(Type.Integer()),
+  /** Payments of the stage's invoice made in the period and not refunded, and their Stars. */
+  paid: Type.Integer(),
+  revenue: Type.Integer(),
 });
 export type StageStats = Static<typeof StageStatsSchema>;
 /** Where people went next from a stage in the period: per destination and per button, keyword or next step (stage_moves). */
@@ -347,6 +350,9 @@ export const FunnelStatsSchema = Type.Object({
   new_people: Type.Integer(),
   /** Moves out of the funnel's stages in the period, most first. */
   moves: Type.Array(StageMoveStatsSchema),
+  /** Payments made in the period and not refunded, and their Stars (revenue). */
+  paid: Type.Integer(),
+  revenue: Type.Integer(),
 });
 export type FunnelStats = Static<typeof FunnelStatsSchema>;
 export type PersonTagBody = Static<typeof PersonTagBodySchema>;
@@ -373,6 +379,9 @@ export const DashboardFunnelSchema = Type.Object({
   ),
   people_count: Type.Integer(),
   today: Type.Object({ new_people: Type.Integer(), messages_sent: Type.Integer(), stage_moves: Type.Integer() }),
+  /** Payments made in the dashboard's period and not refunded, and their Stars (revenue). */
+  paid: Type.Integer(),
+  revenue: Type.Integer(),
 });
 export type DashboardFunnel = Static<typeof DashboardFunnelSchema>;
 

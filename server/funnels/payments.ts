@@ -75,6 +75,36 @@ export async function paymentsOfPerson(db: Db, personId: number): Promise<Person
   return rows.map(toPersonPayment);
 }
 
+/** Payments that count as revenue (state paid: a refunded one does not): how many, and their Stars. */
+export interface Revenue {
+  paid: number;
+  revenue: number;
+}
+
+/**
+ * Revenue of each funnel since `since` (null: all time), in total and per payment stage (by when
+ * the payment was made). The caller checked the owner.
+ */
+export async function revenueOf(db: Db, funnelIds: number[], since: Date | null): Promise<Map<number, Revenue & { stages: Map<number, Revenue> }>> {
+  const result = new Map(funnelIds.map((id) => [id, { paid: 0, revenue: 0, stages: new Map<number, Revenue>() }]));
+  if (funnelIds.length === 0) return result;
+  const rows = await db.query<{ funnel_id: number; stage_id: number | null; paid: number; revenue: string | number }>(
+    `select funnel_id, stage_id, count(*)::int as paid, sum(amount)::bigint as revenue from funnel_payments
+      where funnel_id = any($1::int[]) and state = 'paid' and ($2::timestamptz is null or created_at >= $2::timestamptz)
+      group by funnel_id, stage_id`,
+    [funnelIds, since?.toISOString() ?? null],
+  );
+  for (const row of rows) {
+    const funnel = result.get(row.funnel_id);
+    if (!funnel) continue;
+    const figures = { paid: row.paid, revenue: Number(row.revenue) };
+    funnel.paid += figures.paid;
+    funnel.revenue += figures.revenue;
+    if (row.stage_id !== null) funnel.stages.set(row.stage_id, figures);
+  }
+  return result;
+}
+
 /** The problems of a funnel's payment stages that stop it from running: a paid or refund stage that was deleted. */
 export function paymentProblems(list: ReadonlyArray<{ id: number; title: string; payment: StagePayment | null }>): DomainMessage[] {
   const stageIds = new Set(list.map((s) => s.id));

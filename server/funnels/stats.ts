@@ -8,6 +8,7 @@ import type { FunnelStats, StageMoveStats, StageStats, StatsPeriod } from '../..
 import type { Db } from '../db';
 import { people, stageMoves, stageReaches, stages } from '../db/schema';
 import { ownedFunnel } from './access';
+import { revenueOf } from './payments';
 import { startOfDayIn } from './time-zone';
 
 const PERIOD_DAYS: Record<Exclude<StatsPeriod, 'all'>, number> = { today: 0, '7d': 6, '30d': 29 };
@@ -31,7 +32,7 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
   const result = new Map<number, StageStats[]>(funnelIds.map((id) => [id, []]));
   if (funnelIds.length === 0) return result;
   const orm = db.orm;
-  const [stageRows, nowRows, reachRows] = await Promise.all([
+  const [stageRows, nowRows, reachRows, revenue] = await Promise.all([
     orm
       .select({ id: stages.id, funnelId: stages.funnelId })
       .from(stages)
@@ -47,6 +48,7 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
       .from(stageReaches)
       .where(since ? and(inArray(stageReaches.funnelId, funnelIds), gte(stageReaches.reachedAt, since)) : inArray(stageReaches.funnelId, funnelIds))
       .groupBy(stageReaches.stageId),
+    revenueOf(db, funnelIds, since),
   ]);
   const nowBy = new Map(nowRows.map((r) => [r.stageId, Number(r.count)]));
   const reachedBy = new Map(reachRows.map((r) => [r.stageId, Number(r.count)]));
@@ -56,7 +58,10 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
     const rates = conversions(reached);
     result.set(
       funnelId,
-      list.map((s, index) => ({ stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reached[index], conversion: rates[index] })),
+      list.map((s, index) => {
+        const sold = revenue.get(funnelId)?.stages.get(s.id);
+        return { stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reached[index], conversion: rates[index], paid: sold?.paid ?? 0, revenue: sold?.revenue ?? 0 };
+      }),
     );
   }
   return result;
@@ -66,15 +71,25 @@ export function createStatsService({ db, now }: { db: Db; now: () => Date }) {
   async function funnelStats(ownerId: number, funnelId: number, period: StatsPeriod, timeZone: string): Promise<FunnelStats> {
     await ownedFunnel(db.orm, ownerId, funnelId);
     const since = periodStart(period, now(), timeZone);
-    const [stats, [{ count }], moves] = await Promise.all([
+    const [stats, [{ count }], moves, revenue] = await Promise.all([
       stageStatsOf(db, [funnelId], since),
       db.orm
         .select({ count: sql<number>`count(*)::int` })
         .from(people)
         .where(since ? and(eq(people.funnelId, funnelId), gte(people.joinedAt, since)) : eq(people.funnelId, funnelId)),
       movesOf(funnelId, since),
+      revenueOf(db, [funnelId], since),
     ]);
-    return { period, since: since?.toISOString() ?? null, stages: stats.get(funnelId) ?? [], new_people: Number(count), moves };
+    const sold = revenue.get(funnelId);
+    return {
+      period,
+      since: since?.toISOString() ?? null,
+      stages: stats.get(funnelId) ?? [],
+      new_people: Number(count),
+      moves,
+      paid: sold?.paid ?? 0,
+      revenue: sold?.revenue ?? 0,
+    };
   }
 
   /** Where people went from each stage since `since`: per destination, and per button, keyword or next step. */
