@@ -533,12 +533,22 @@ export interface SnapshotMessage {
   choices?: Array<{ text: string; stage: number | null }>;
 }
 
+/** A payment stage's invoice in a template snapshot: its stages by index. */
+export interface SnapshotPayment {
+  title: string;
+  description: string;
+  amount: number;
+  paid_stage: number | null;
+  refund_stage: number | null;
+}
+
 /** A template version's snapshot, stored as template_versions.snapshot (see templates/snapshot.ts). */
 export interface TemplateSnapshot {
   /** The template's name when this version was published (absent in versions made before it was kept). */
   name?: string;
   tags: Array<{ title: string; color: string }>;
-  stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage }>;
+  /** A payment stage's `payment` names its paid and refund stages by index in `stages` (null: broken). Absent in older versions. */
+  stages: Array<{ title: string; icon: string; color: string; tag: number | null; message: SnapshotMessage; payment?: SnapshotPayment }>;
   /** Keywords, each leading to a stage by its index in `stages` (absent in older versions). */
   keywords?: Array<{ phrase: string; stage: number }>;
   series: Array<{

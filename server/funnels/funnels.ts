@@ -341,6 +341,8 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
             position,
             tagId: stage.tagId === null ? null : (tagIds.get(stage.tagId) ?? null),
             message: { ...stage.message, media_id: mediaId, choices: [] },
+            // Its paid and refund stages are the copies' (set below, once all are inserted).
+            payment: null,
           })
           .returning({ id: stages.id });
         stageIds.set(stage.id, id);
@@ -354,6 +356,16 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
         await tx
           .update(stages)
           .set({ message: { ...stage.message, media_id: mediaId, choices: copied } })
+          .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
+      }
+      // A payment leads to the copies of its stages too (null: broken, and stays so).
+      for (const stage of sourceStages) {
+        if (!stage.payment) continue;
+        const copyOf = (id: number | null) => (id === null ? null : (stageIds.get(id) ?? null));
+        const payment = { ...stage.payment, paid_stage_id: copyOf(stage.payment.paid_stage_id), refund_stage_id: copyOf(stage.payment.refund_stage_id) };
+        await tx
+          .update(stages)
+          .set({ payment })
           .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
       }
       // Keywords too, but for a phrase the target already has (its own stays).

@@ -59,7 +59,25 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
 
   return {
     tags: tagRows.map((t) => ({ title: t.title, color: t.color })),
-    stages: stageRows.map((s) => ({ title: s.title, icon: s.icon, color: s.color, tag: ref(tagIndex, s.tagId), message: message(s.message) })),
+    stages: stageRows.map((s) => ({
+      title: s.title,
+      icon: s.icon,
+      color: s.color,
+      tag: ref(tagIndex, s.tagId),
+      message: message(s.message),
+      // A payment's stages by their index, as choices (null: broken, and stays so).
+      ...(s.payment
+        ? {
+            payment: {
+              title: s.payment.title,
+              description: s.payment.description,
+              amount: s.payment.amount,
+              paid_stage: ref(stageIndex, s.payment.paid_stage_id),
+              refund_stage: ref(stageIndex, s.payment.refund_stage_id),
+            },
+          }
+        : {}),
+    })),
     ...(keywordRows.length ? { keywords: keywordRows.map((k) => ({ phrase: k.phrase, stage: stageIndex.get(k.stageId)! })) } : {}),
     series: seriesRows.map((s) => ({
       name: s.name,
@@ -124,6 +142,12 @@ export async function applySnapshot(tx: Tx, snapshot: TemplateSnapshot, funnelId
       .update(stages)
       .set({ message: { text: s.message.text, media_id: mediaOf(s.message.media), buttons: s.message.buttons, next_button: s.message.next_button, choices } })
       .where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
+  }
+  for (const [index, s] of snapshot.stages.entries()) {
+    if (!s.payment) continue;
+    const { title, description, amount } = s.payment;
+    const payment = { title, description, amount, paid_stage_id: at(stageIds, s.payment.paid_stage), refund_stage_id: at(stageIds, s.payment.refund_stage) };
+    await tx.update(stages).set({ payment }).where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
   }
   const keywords = (snapshot.keywords ?? []).flatMap((k) => {
     const stageId = at(stageIds, k.stage);

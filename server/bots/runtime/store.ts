@@ -172,8 +172,12 @@ export interface RuntimeStore {
     via?: PersonMoveVia,
     label?: string,
   ): Promise<MovedPerson | null | typeof ALREADY_HANDLED>;
-  /** Whether the person `personId` of the funnel is the Telegram user `telegramId` (the payer of their invoice). */
-  isPersonOf(funnelId: number, personId: number, telegramId: number): Promise<boolean>;
+  /**
+   * What the stage `stageId` of the funnel asks now (its payment's Stars), when the person
+   * `personId` of the funnel is the Telegram user `telegramId` (the payer of their invoice); else
+   * null. Read from the database, not the cache: a price changed a moment ago is the price.
+   */
+  payableAmount(funnelId: number, stageId: number, personId: number, telegramId: number): Promise<number | null>;
   /**
    * A successful_payment of the stage `stageId`'s invoice: claims the update and, if it is new,
    * records the payment once per charge id and moves the payer to the stage's paid stage, with
@@ -501,9 +505,13 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     movePerson(funnelId, updateId, telegramId, fromStageId, to, text, via = 'next', label = text) {
       return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText: text, reply: hasMessage(to), via, label });
     },
-    async isPersonOf(funnelId, personId, telegramId) {
-      const rows = await q('select 1 from people where id = $1 and funnel_id = $2 and telegram_id = $3', [personId, funnelId, telegramId]);
-      return rows.length > 0;
+    async payableAmount(funnelId, stageId, personId, telegramId) {
+      const rows = await q<{ amount: number | null }>(
+        `select (s.payment->>'amount')::int as amount from stages s join people p on p.funnel_id = s.funnel_id
+          where s.id = $1 and s.funnel_id = $2 and p.id = $3 and p.telegram_id = $4`,
+        [stageId, funnelId, personId, telegramId],
+      );
+      return rows[0]?.amount ?? null;
     },
     async payPerson(funnelId, updateId, telegramId, payment) {
       const [row] = await q<RecordedRow>(PAY_PERSON, [funnelId, updateId, telegramId, payment.stageId, payment.amount, payment.currency, payment.chargeId, owner]);

@@ -18,6 +18,8 @@ import { addRunnableStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, use
 
 const env = useFunnelsTestEnv();
 const runtimes: FunnelRuntime[] = [];
+/** Every funnel's token: a runtime runs each funnel still running in the database (those of earlier tests too). */
+const tokens = new Map<number, string>();
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
 });
@@ -32,6 +34,7 @@ async function stageRow(id: number) {
 /** A funnel of three stages: "Offer" (the payment stage), "Paid" (tagged "buyer") and "Refunded". */
 async function shop(key: string) {
   const funnel = await connectFunnel(env, key, 'Course shop');
+  tokens.set(funnel.id, funnel.token);
   const offer = await addRunnableStage(env, key, funnel.id, { title: 'Offer' });
   const buyer = await addTag(env, key, funnel.id, 'buyer');
   const paid = await addRunnableStage(env, key, funnel.id, { title: 'Paid', tag_id: buyer.id });
@@ -100,6 +103,20 @@ describe('payment settings of a stage', () => {
   });
 });
 
+describe('copies', () => {
+  it('a funnel copied into another keeps its payment stage, leading to the copies of its paid and refund stages', async () => {
+    const key = await user(env);
+    const { funnel, offer, paid, refunded } = await shop(key);
+    ok(await call(env, key, 'PUT', PAYMENTS_API.stagePayment(funnel.id, offer.id), { ...COURSE, paid_stage_id: paid.id, refund_stage_id: refunded.id }));
+    const target = await connectFunnel(env, key, 'Target');
+    ok(await call(env, key, 'POST', FUNNELS_API.copy(funnel.id), { target_funnel_id: target.id }));
+    const copied = ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(target.id)));
+    const idOf = (title: string) => copied.find((stage) => stage.title === title)!.id;
+    expect(copied.find((stage) => stage.title === 'Offer')!.payment).toEqual({ ...COURSE, paid_stage_id: idOf('Paid'), refund_stage_id: idOf('Refunded') });
+    expect(idOf('Paid')).not.toBe(paid.id);
+  });
+});
+
 describe('selling through the bot', () => {
   it('sends a Stars invoice after the message; a payment delivered twice is recorded once, moves the payer once with the tag, and shows as revenue; a refund moves them to the refund stage, a second is refused', async () => {
     const key = await user(env);
@@ -107,7 +124,7 @@ describe('selling through the bot', () => {
     ok(await call(env, key, 'PUT', PAYMENTS_API.stagePayment(funnel.id, offer.id), { ...COURSE, paid_stage_id: paid.id, refund_stage_id: refunded.id }));
     const source = ok<FunnelSource>(await call(env, key, 'POST', SOURCES_API.sources(funnel.id), { name: 'Blog' }), 201);
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
-    const runtime = testRuntime(env.t.db, env.fake.url, { tokenOf: () => funnel.token, heartbeatMs: 200 });
+    const runtime = testRuntime(env.t.db, env.fake.url, { tokenOf: (row) => tokens.get(row.id)!, heartbeatMs: 200 });
     runtimes.push(runtime);
     await runtime.start();
 
@@ -176,7 +193,7 @@ describe('selling through the bot', () => {
     const body = { ...COURSE, paid_stage_id: paid.id, refund_stage_id: refunded.id };
     ok(await call(env, key, 'PUT', PAYMENTS_API.stagePayment(funnel.id, offer.id), body));
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
-    const runtime = testRuntime(env.t.db, env.fake.url, { tokenOf: () => funnel.token });
+    const runtime = testRuntime(env.t.db, env.fake.url, { tokenOf: (row) => tokens.get(row.id)! });
     runtimes.push(runtime);
     await runtime.start();
     const ivan = { id: 8201, first_name: 'Иван', language_code: 'ru' };

@@ -19,6 +19,7 @@ import { SegmentedTabs } from '@/ui/SegmentedTabs';
 import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
+import { PersonPayments } from './PersonPayments';
 import { runChange, runRead } from '@/api/action';
 import { noticeFailure, success } from '@/api/useApi';
 
@@ -129,6 +130,8 @@ export function PersonScreen({
           </span>
         </div>
       </Section>
+
+      <PersonPayments person={data} />
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.tags.title')}</h2>

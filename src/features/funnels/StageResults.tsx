@@ -16,6 +16,9 @@ export interface StageFigures {
   now: number;
   reached: number;
   conversion: number | null;
+  /** A payment stage's payments in the period (not refunded) and their Stars. */
+  paid?: number;
+  revenue?: number;
 }
 
 /** Today · 7 days · 30 days · All time; the route puts the choice in the address's ?period=. */
@@ -46,6 +49,11 @@ export function StageResults({ stages, moves = [], testId = 'stage-result' }: { 
               <span>{t('funnels.stats.reached', { count: stage.reached })}</span>
             </span>
           </div>
+          {stage.paid ? (
+            <p className="stage-result-revenue" data-testid="stage-revenue">
+              {t('funnels.payments.stageRevenue', { count: stage.paid, amount: stage.revenue ?? 0 })}
+            </p>
+          ) : null}
           {moves.some((move) => move.from_stage_id === stage.id) ? (
             <ul className="stage-result-moves" aria-label={t('funnels.stats.wentNext')} data-testid="stage-moves">
               {moves

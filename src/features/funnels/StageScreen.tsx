@@ -8,6 +8,7 @@ import { EmptyState, RowContent, RowIcon, Section } from '@/ui/blocks';
 import { UsersIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
+import { StagePaymentSection } from './StagePaymentSection';
 import { EditIcon, TextIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { personName, TagChip } from './parts';
@@ -96,6 +97,8 @@ export function StageScreen({
           {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}
         </Link>
       </section>
+
+      <StagePaymentSection stage={data} stages={stages} />
 
       <section className="section-block" data-testid="stage-keywords">
         <h2 className="section-title">{t('funnels.stage.keywords')}</h2>

@@ -26,15 +26,10 @@ export function paymentBehaviour(fc: FunnelContext): Composer<Context> {
     const query = ctx.preCheckoutQuery;
     if (!(await fc.store.claimUpdate(fc.funnelId, ctx.update.update_id))) return;
     const named = parsePaymentPayload(query.invoice_payload);
-    const stages = named ? await fc.store.stages(fc.funnelId) : [];
-    const payment = named ? stages.find((stage) => stage.id === named.stageId)?.payment : undefined;
-    const acceptable =
-      named !== null &&
-      payment !== undefined &&
-      payment !== null &&
-      query.currency === STARS_CURRENCY &&
-      query.total_amount === payment.amount &&
-      (await untilDatabaseAnswers(fc, 'check a payer', () => fc.store.isPersonOf(fc.funnelId, named.personId, query.from.id)));
+    const amount = named
+      ? await untilDatabaseAnswers(fc, 'check a payment', () => fc.store.payableAmount(fc.funnelId, named.stageId, named.personId, query.from.id))
+      : null;
+    const acceptable = amount !== null && query.currency === STARS_CURRENCY && query.total_amount === amount;
     const language = query.from.language_code === 'ru' ? 'ru' : 'en';
     await bestEffort(fc, 'answer a pre-checkout', () =>
       acceptable ? ctx.answerPreCheckoutQuery(true) : ctx.answerPreCheckoutQuery(false, { error_message: PAYMENT_REFUSED_TEXT[language] }),
