@@ -66,9 +66,9 @@ describe('per-stage results', () => {
     const statsOf = async (period: string) => ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=${period}&tz=Europe/Moscow`));
     const all = await statsOf('all');
     expect(all.stages).toEqual([
-      { stage_id: stages[0].id, now: 1, reached: 3, conversion: 67 },
-      { stage_id: stages[1].id, now: 1, reached: 2, conversion: 50 },
-      { stage_id: stages[2].id, now: 1, reached: 1, conversion: null },
+      { stage_id: stages[0].id, now: 1, reached: 3, conversion: 67, paid: 0, revenue: 0 },
+      { stage_id: stages[1].id, now: 1, reached: 2, conversion: 50, paid: 0, revenue: 0 },
+      { stage_id: stages[2].id, now: 1, reached: 1, conversion: null, paid: 0, revenue: 0 },
     ]);
     expect(all).toMatchObject({ period: 'all', since: null, new_people: 3 });
 
