@@ -7,14 +7,17 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Message } from 'grammy/types';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FUNNELS_API, type DashboardFunnel, type FunnelStats, type PersonDetail, type Stage } from '../../../contract/funnels';
+import { FUNNELS_API, type DashboardFunnel, type Funnel, type FunnelStats, type PersonDetail, type Stage } from '../../../contract/funnels';
 import { PAYMENTS_API, type PersonPayment } from '../../../contract/payments';
+import { TEMPLATES_API, type Template } from '../../../contract/templates';
 import { SOURCE_START_PREFIX, SOURCES_API, type FunnelSource, type SourceStats } from '../../../contract/sources';
+import { setRole } from '../../accounts/roles';
 import type { FunnelRuntime } from '../../bots/runtime/runtime';
 import { funnelPayments, people, personTags, stageMoves, stages } from '../../db/schema';
 import { eventually } from '../../test/eventually';
 import { testRuntime } from '../../test/funnel-runtime';
 import { addRunnableStage, addTag, call, connectFunnel, NOT_FOUND, ok, user, useFunnelsTestEnv } from '../../test/funnels-api';
+import { signedInUser } from '../../test/helpers';
 
 const env = useFunnelsTestEnv();
 const runtimes: FunnelRuntime[] = [];
@@ -103,7 +106,7 @@ describe('payment settings of a stage', () => {
   });
 });
 
-describe('copies', () => {
+describe('copies and templates', () => {
   it('a funnel copied into another keeps its payment stage, leading to the copies of its paid and refund stages', async () => {
     const key = await user(env);
     const { funnel, offer, paid, refunded } = await shop(key);
@@ -114,6 +117,19 @@ describe('copies', () => {
     const idOf = (title: string) => copied.find((stage) => stage.title === title)!.id;
     expect(copied.find((stage) => stage.title === 'Offer')!.payment).toEqual({ ...COURSE, paid_stage_id: idOf('Paid'), refund_stage_id: idOf('Refunded') });
     expect(idOf('Paid')).not.toBe(paid.id);
+  });
+
+  it('a template keeps the payment stage: a funnel made from it sells the same, leading to its own stages', async () => {
+    const account = await signedInUser(env.t);
+    await setRole(env.t.db, account.email, 'admin');
+    const { funnel, offer, paid, refunded } = await shop(account.key);
+    ok(await call(env, account.key, 'PUT', PAYMENTS_API.stagePayment(funnel.id, offer.id), { ...COURSE, paid_stage_id: paid.id, refund_stage_id: refunded.id }));
+    const template = ok<Template>(await call(env, account.key, 'POST', TEMPLATES_API.templates, { funnel_id: funnel.id, name: 'Course shop' }), 201);
+    const affiliate = await user(env);
+    const made = ok<Funnel>(await call(env, affiliate, 'POST', TEMPLATES_API.add(template.id)), 201);
+    const madeStages = ok<Stage[]>(await call(env, affiliate, 'GET', FUNNELS_API.stages(made.id)));
+    const idOf = (title: string) => madeStages.find((stage) => stage.title === title)!.id;
+    expect(madeStages.find((stage) => stage.title === 'Offer')!.payment).toEqual({ ...COURSE, paid_stage_id: idOf('Paid'), refund_stage_id: idOf('Refunded') });
   });
 });
 
