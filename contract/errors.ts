@@ -41,6 +41,14 @@ export const API_ERROR_CODES = [
   /** A wait longer than 90 days in all; `count` is 90. */
   'wait_too_long',
   'wait_to_itself',
+  // payments
+  /** A payment stage's paid or refund stage was deleted; `detail` is the stage's title. */
+  'broken_payment',
+  'payment_refunded',
+  'payment_not_refundable',
+  'charge_not_found',
+  'balance_too_low',
+  'null',
   'keyword_taken',
   'keyword_without_word',
   'too_many_keywords',

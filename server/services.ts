@@ -30,6 +30,7 @@ import { createSourcesService } from './funnels/sources';
 import { createTimerService } from './funnels/timers';
 import { createInboundService } from './funnels/inbound';
 import { createWebhookService } from './funnels/webhooks';
+import { createPaymentService } from './funnels/payments';
 import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
@@ -146,6 +147,7 @@ export function createServices(deps: ServiceDeps) {
     stages,
     /** Stages' waits (timed moves). */
     timers: createTimerService({ db, stages, runtime }),
+    payments: createPaymentService({ db, config, stages, botApi, runtime }),
     keywords: createKeywordService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
     media: createMediaService({ db }),

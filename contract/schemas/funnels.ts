@@ -32,6 +32,7 @@ import {
   URL_BUTTONS_MAX,
 } from '../funnels';
 import { Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
+import { PersonPaymentSchema, StagePaymentSchema } from './payments';
 
 const Color = () => PatternText(COLOR_PATTERN, 'Enter a valid colour: #rrggbb.');
 const Timestamp = () => Text();
@@ -183,6 +184,8 @@ export const StageSchema = Type.Object({
   message: StageMessageSchema,
   /** After a while in the stage, the person moves on by themselves (contract/timers.ts). */
   wait: Nullable(StageWaitSchema),
+  /** A payment stage's Stars invoice (null: not a payment stage). */
+  payment: Nullable(StagePaymentSchema),
   people_count: Type.Integer(),
 });
 export type Stage = Static<typeof StageSchema>;
@@ -274,6 +277,8 @@ export const PersonDetailSchema = Type.Object({
   other_funnels: Type.Array(OtherFunnelSchema),
   /** Their waiting timer (a stage's wait), if any. */
   timers: Type.Array(PersonTimerSchema),
+  /** Their payments, newest first. */
+  payments: Type.Array(PersonPaymentSchema),
 });
 export type PersonDetail = Static<typeof PersonDetailSchema>;
 
@@ -328,6 +333,9 @@ export const StageStatsSchema = Type.Object({
    * counted once): with branches, "went on to the next stage" would not be true. `moves` says where.
    */
   moved_on: Type.Integer(),
+  /** Payments of the stage's invoice made in the period and not refunded, and their Stars. */
+  paid: Type.Integer(),
+  revenue: Type.Integer(),
 });
 export type StageStats = Static<typeof StageStatsSchema>;
 /** Where people went next from a stage in the period: per destination and per button, keyword or next step (stage_moves). */
@@ -351,6 +359,9 @@ export const FunnelStatsSchema = Type.Object({
   new_people: Type.Integer(),
   /** Where people who moved on in the period went, per stage and way, most first (people, each once per row). */
   moves: Type.Array(StageMoveStatsSchema),
+  /** Payments made in the period and not refunded, and their Stars (revenue). */
+  paid: Type.Integer(),
+  revenue: Type.Integer(),
 });
 export type FunnelStats = Static<typeof FunnelStatsSchema>;
 export type PersonTagBody = Static<typeof PersonTagBodySchema>;
@@ -377,6 +388,9 @@ export const DashboardFunnelSchema = Type.Object({
   ),
   people_count: Type.Integer(),
   today: Type.Object({ new_people: Type.Integer(), messages_sent: Type.Integer(), stage_moves: Type.Integer() }),
+  /** Payments made in the dashboard's period and not refunded, and their Stars (revenue). */
+  paid: Type.Integer(),
+  revenue: Type.Integer(),
 });
 export type DashboardFunnel = Static<typeof DashboardFunnelSchema>;
 

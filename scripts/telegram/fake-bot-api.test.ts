@@ -783,6 +783,44 @@ describe('Stars payments, with Telegram’s rules', () => {
     expect(refunds[0].telegram_payment_charge_id).toBe(paid.chargeId);
   });
 
+  it('sendInvoice: an invoice message in Stars with Telegram’s refusals; the person pays it over HTTP', async () => {
+    const { token, bot, payments } = await payingBot((query) => (query.invoice_payload === 'fp:1:2' ? { ok: true } : { ok: false, error_message: 'No' }));
+    fake.sendUserMessage(token, { from: ann, text: '/start' });
+    const message = (overrides: Record<string, unknown> = {}) => {
+      const { subscription_period: _period, ...single } = invoice({ payload: 'fp:1:2', prices: [{ label: 'Course', amount: 500 }] });
+      return json({ chat_id: ann.id, ...single, ...overrides });
+    };
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ provider_token: 'stripe:123' }, 'Bad Request: PAYMENT_PROVIDER_INVALID'],
+      [{ currency: 'USD' }, 'Bad Request: PAYMENT_PROVIDER_INVALID'],
+      [{ prices: [{ label: 'a', amount: 100 }, { label: 'b', amount: 150 }] }, 'Bad Request: STARS_INVOICE_INVALID'],
+      [{ prices: [{ label: 'a', amount: 100_001 }] }, 'Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID'],
+      [{ prices: [{ label: 'a', amount: 0 }] }, 'Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID'],
+      [{ title: 'x'.repeat(33) }, 'Bad Request: INVOICE_TITLE_INVALID'],
+      [{ description: 'x'.repeat(256) }, 'Bad Request: INVOICE_DESCRIPTION_INVALID'],
+      [{ payload: 'x'.repeat(129) }, 'Bad Request: INVOICE_PAYLOAD_INVALID'],
+      [{ subscription_period: STAR_SUBSCRIPTION_PERIOD_S }, 'Bad Request: SUBSCRIPTION_PERIOD_INVALID'],
+      [{ chat_id: 999_999 }, 'Bad Request: chat not found'],
+    ];
+    for (const [overrides, description] of refusals) {
+      const refused = await raw(token, 'sendInvoice', message(overrides));
+      expect({ overrides, status: refused.status, description: refused.body.description }).toEqual({ overrides, status: 400, description });
+    }
+    const sent = await raw(token, 'sendInvoice', message());
+    expect(sent.status).toBe(200);
+    const invoiceMessage = sent.body.result as { message_id: number; invoice: unknown };
+    expect(invoiceMessage.invoice).toMatchObject({ title: 'Pro', currency: 'XTR', total_amount: 500 });
+    const paying = (messageId: number) =>
+      fetch(`${fake.url}/fake/payInvoiceMessage`, json({ token, chat_id: ann.id, message_id: messageId }));
+    const paid = (await (await paying(invoiceMessage.message_id)).json()) as { status: string; chargeId: string };
+    expect(paid).toEqual({ status: 'paid', chargeId: expect.any(String) });
+    await eventually(() => payments, (seen) => seen.length === 1, 'the successful_payment');
+    expect(payments[0]).toMatchObject({ currency: 'XTR', total_amount: 500, invoice_payload: 'fp:1:2', telegram_payment_charge_id: paid.chargeId });
+    expect(await bot.api.refundStarPayment(ann.id, paid.chargeId)).toBe(true);
+    await expect(bot.api.refundStarPayment(ann.id, paid.chargeId)).rejects.toThrow('CHARGE_ALREADY_REFUNDED');
+    expect((await paying(invoiceMessage.message_id + 100)).status).toBe(404);
+  });
+
   it('over HTTP: POST /fake/payInvoice and /fake/renewSubscription answer as the in-process calls', async () => {
     const { bot, payments } = await payingBot(() => ({ ok: true }));
     const link = await bot.api.createInvoiceLink('Pro', 'Pro plan', 'plan:5', '', 'XTR', [{ label: 'Pro', amount: 75 }], {

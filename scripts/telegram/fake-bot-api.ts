@@ -13,7 +13,8 @@
 //
 // Bot API:   /bot<token>/<method> (GET or POST; JSON, urlencoded or multipart), /file/bot<token>/<path>
 // Control:   JSON under /control/ (see CONTROL_ROUTES below); the page at / uses it.
-// Payments:  POST /fake/payInvoice {link, user_id}, /fake/renewSubscription {charge_id},
+// Payments:  POST /fake/payInvoice {link, user_id}, /fake/payInvoiceMessage {token, chat_id, message_id},
+//            /fake/renewSubscription {charge_id},
 //            /fake/refundPayment {charge_id}: the person's (and Telegram's) side of Stars payments;
 //            the answer is the outcome itself, e.g. { status: 'paid', chargeId }.
 import { readFileSync } from 'node:fs';
@@ -277,6 +278,9 @@ async function handleFakePayments(telegram: FakeTelegram, req: IncomingMessage, 
   const b = await readJson(req);
   if (url.pathname === '/fake/payInvoice') {
     return sendJson(res, 200, await telegram.payInvoice({ link: String(b.link ?? ''), userId: Number(b.user_id) }));
+  }
+  if (url.pathname === '/fake/payInvoiceMessage') {
+    return sendJson(res, 200, await telegram.payInvoiceMessage({ token: String(b.token ?? ''), chatId: Number(b.chat_id), messageId: Number(b.message_id) }));
   }
   if (url.pathname === '/fake/renewSubscription') {
     return sendJson(res, 200, telegram.renewSubscription({ chargeId: String(b.charge_id ?? '') }));

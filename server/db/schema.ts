@@ -5,6 +5,7 @@ import type { ContactsFilter } from '../../contract/contacts';
 import type { Audience } from '../../contract/mailings';
 import type { StageMoveVia } from '../../contract/funnels';
 import type { StageWait } from '../../contract/timers';
+import type { StagePayment } from '../../contract/payments';
 import {
   type AnyPgColumn,
   bigint,
@@ -198,6 +199,8 @@ export const stages = pgTable(
       .default({ text: '', media_id: null, buttons: [], next_button: null }),
     /** After a while in the stage the person moves on (contract StageWait); to_stage_id null: its stage was deleted. */
     wait: jsonb('wait').$type<StageWait>(),
+    /** A payment stage: the Stars invoice sent after its message, and where payers and refunds go (contract StagePayment). */
+    payment: jsonb('payment').$type<StagePayment>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [index('stages_funnel_position_idx').on(t.funnelId, t.position)],
@@ -537,6 +540,15 @@ export interface SnapshotMessage {
   choices?: Array<{ text: string; stage: number | null }>;
 }
 
+/** A payment stage's invoice in a template snapshot: its stages by index. */
+export interface SnapshotPayment {
+  title: string;
+  description: string;
+  amount: number;
+  paid_stage: number | null;
+  refund_stage: number | null;
+}
+
 /** A template version's snapshot, stored as template_versions.snapshot (see templates/snapshot.ts). */
 export interface TemplateSnapshot {
   /** The template's name when this version was published (absent in versions made before it was kept). */
@@ -550,6 +562,8 @@ export interface TemplateSnapshot {
     message: SnapshotMessage;
     /** The stage's wait; `to_stage` is an index into `stages` (null: broken). Absent when it has none, and in older versions. */
     wait?: { amount: number; unit: StageWait['unit']; to_stage: number | null; only_if_silent: boolean };
+    /** A payment stage's `payment` names its paid and refund stages by index in `stages` (null: broken). Absent in older versions. */
+    payment?: SnapshotPayment;
   }>;
   /** Keywords, each leading to a stage by its index in `stages` (absent in older versions). */
   keywords?: Array<{ phrase: string; stage: number }>;
@@ -1087,3 +1101,37 @@ export const funnelInboundEvents = pgTable(
   },
   (t) => [uniqueIndex('funnel_inbound_events_funnel_event_idx').on(t.funnelId, t.eventId)],
 );
+ * Payments of a funnel's people: Stars paid through the funnel's own bot (charge_id: Telegram's
+ * telegram_payment_charge_id), or marked paid from elsewhere. Recorded once per charge (unique);
+ * revenue is the sum of the paid ones (a refunded one is not revenue).
+ */
+export const funnelPayments = pgTable(
+  'funnel_payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    /** The payment stage whose invoice was paid (null: deleted since, or paid elsewhere). */
+    stageId: integer('stage_id').references(() => stages.id, { onDelete: 'set null' }),
+    amount: integer('amount').notNull(),
+    currency: varchar('currency', { length: 8 }).notNull().default('XTR'),
+    provider: varchar('provider', { length: 16 }).notNull().$type<'stars' | 'external'>(),
+    chargeId: text('charge_id').notNull(),
+    state: varchar('state', { length: 16 }).notNull().default('paid').$type<'paid' | 'refunded'>(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    refundedAt: timestamptz('refunded_at'),
+  },
+  (t) => [
+    uniqueIndex('funnel_payments_charge_idx').on(t.funnelId, t.provider, t.chargeId),
+    index('funnel_payments_person_idx').on(t.personId),
+    index('funnel_payments_funnel_created_idx').on(t.funnelId, t.createdAt),
+    check('funnel_payments_provider_check', sql`${t.provider} in ('stars', 'external')`),
+    check('funnel_payments_state_check', sql`${t.state} in ('paid', 'refunded')`),
+  ],
+);
+
+export type FunnelPaymentRow = typeof funnelPayments.$inferSelect;

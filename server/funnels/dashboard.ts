@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { DashboardFunnel, StageIcon, StatsPeriod } from '../../contract/funnels';
 import type { Db } from '../db';
 import { funnels, people, personEvents, stages } from '../db/schema';
+import { revenueOf } from './payments';
 import { periodStart, stageStatsOf } from './stats';
 import { startOfDayIn } from './time-zone';
 
@@ -20,7 +21,8 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
     if (rows.length === 0) return [];
     const ids = rows.map((f) => f.id);
     const since = startOfDayIn(now(), timeZone);
-    const stats = await stageStatsOf(db, ids, periodStart(period, now(), timeZone));
+    const periodSince = periodStart(period, now(), timeZone);
+    const [stats, revenue] = await Promise.all([stageStatsOf(db, ids, periodSince), revenueOf(db, ids, periodSince)]);
 
     const stageRows = await orm
       .select({
@@ -81,6 +83,8 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
         messages_sent: Number(eventsBy.get(f.id)?.sent ?? 0),
         stage_moves: Number(eventsBy.get(f.id)?.moves ?? 0),
       },
+      paid: revenue.get(f.id)?.paid ?? 0,
+      revenue: revenue.get(f.id)?.revenue ?? 0,
     }));
   }
 

@@ -19,6 +19,7 @@ import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFie
 import { FUNNEL_ERRORS } from './errors';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 import { openGate, type FeatureGate } from '../billing/ports';
+import { paymentProblems } from './payments';
 import { botTokenHash, botTokenHint, decryptBotToken, encryptSecret } from './secret-box';
 
 /** digits, a colon, then the secret, as @BotFather hands it out. */
@@ -152,7 +153,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
   async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
     const problems: DomainMessage[] = [];
     const list = await orm
-      .select({ id: stages.id, title: stages.title, message: stages.message, wait: stages.wait })
+      .select({ id: stages.id, title: stages.title, message: stages.message, wait: stages.wait, payment: stages.payment })
       .from(stages)
       .where(eq(stages.funnelId, funnel.id))
       .orderBy(asc(stages.position), asc(stages.id));
@@ -170,6 +171,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
       }
       if (stage.wait && (stage.wait.to_stage_id === null || !stageIds.has(stage.wait.to_stage_id))) problems.push(FUNNEL_ERRORS.brokenWait(stage.title));
     }
+    problems.push(...paymentProblems(list));
     if (funnel.botTokenEncrypted === null) {
       problems.push(FUNNEL_ERRORS.noBot);
       return problems;
@@ -340,6 +342,8 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
             position,
             tagId: stage.tagId === null ? null : (tagIds.get(stage.tagId) ?? null),
             message: { ...stage.message, media_id: mediaId, choices: [] },
+            // Its paid and refund stages are the copies' (set below, once all are inserted).
+            payment: null,
           })
           .returning({ id: stages.id });
         stageIds.set(stage.id, id);
@@ -362,6 +366,16 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
         await tx
           .update(stages)
           .set({ wait })
+          .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
+      }
+      // A payment leads to the copies of its stages too (null: broken, and stays so).
+      for (const stage of sourceStages) {
+        if (!stage.payment) continue;
+        const copyOf = (id: number | null) => (id === null ? null : (stageIds.get(id) ?? null));
+        const payment = { ...stage.payment, paid_stage_id: copyOf(stage.payment.paid_stage_id), refund_stage_id: copyOf(stage.payment.refund_stage_id) };
+        await tx
+          .update(stages)
+          .set({ payment })
           .where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
       }
       // Keywords too, but for a phrase the target already has (its own stays).

@@ -21,6 +21,7 @@ import { NO_SOURCE } from '../../contract/sources';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
 import { isoTime } from '../db/raw';
+import { paymentsOfPerson } from './payments';
 import { people, personEvents, personTags, personTimers, stageMoves, stageReaches, stages, tags, type PersonRow, type TagRow } from '../db/schema';
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
@@ -240,7 +241,8 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
         .where(and(eq(personTimers.personId, person.id), eq(personTimers.state, 'waiting')))
         .orderBy(asc(personTimers.dueAt))
     ).map((t) => ({ id: t.id, stage_id: t.stageId, to_stage_id: t.toStageId, due_at: t.dueAt.toISOString(), only_if_silent: t.onlyIfSilent }));
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels, timers };
+    const payments = await paymentsOfPerson(db, person.id);
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels, timers, payments };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */

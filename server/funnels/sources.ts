@@ -133,12 +133,12 @@ export function createSourcesService({ db, now }: SourcesServiceDeps) {
   /**
    * Per source (and "no source"): the people who joined in the period by it, and how many of
    * them reached each stage (ever: a cohort, so a later stage is never counted for people who
-   * joined before the period). Paid and revenue are 0 until the funnel can take payments.
+   * joined before the period), and what they paid (payments not refunded: how many, and Stars).
    */
   async function stats(ownerId: number, funnelId: number, period: StatsPeriod, timeZone: string): Promise<SourceStats> {
     const funnel = await requireFunnel(ownerId, funnelId);
     const since = periodStart(period, now(), timeZone);
-    const [sources, stageRows, joined, reached] = await Promise.all([
+    const [sources, stageRows, joined, reached, sold] = await Promise.all([
       db.query<{ id: number; name: string; code: string; archived_at: Date | string | null }>(
         'select id, name, code, archived_at from funnel_sources where funnel_id = $1 order by created_at, id',
         [funnelId],
@@ -154,8 +154,14 @@ export function createSourcesService({ db, now }: SourcesServiceDeps) {
           where p.funnel_id = $1 and ($2::timestamptz is null or p.joined_at >= $2) group by p.source_id, r.stage_id`,
         [funnelId, since],
       ),
+      db.query<{ source_id: number | null; paid: number; revenue: string | number }>(
+        `select p.source_id, count(*)::int as paid, sum(fp.amount)::bigint as revenue from people p join funnel_payments fp on fp.person_id = p.id
+          where p.funnel_id = $1 and fp.state = 'paid' and ($2::timestamptz is null or p.joined_at >= $2) group by p.source_id`,
+        [funnelId, since],
+      ),
     ]);
     const key = (sourceId: number | null) => sourceId ?? 0;
+    const soldBy = new Map(sold.map((r) => [key(r.source_id), { paid: r.paid, revenue: Number(r.revenue) }]));
     const joinedBy = new Map(joined.map((r) => [key(r.source_id), Number(r.count)]));
     const reachedBy = new Map(reached.map((r) => [`${key(r.source_id)}:${r.stage_id}`, Number(r.count)]));
     const row = (id: number | null, name: string, code: string | null, archived: boolean): SourceStatsRow => ({
@@ -166,8 +172,8 @@ export function createSourcesService({ db, now }: SourcesServiceDeps) {
       archived,
       people: joinedBy.get(key(id)) ?? 0,
       reached: stageRows.map((s) => ({ stage_id: s.id, count: reachedBy.get(`${key(id)}:${s.id}`) ?? 0 })),
-      paid: 0,
-      revenue: 0,
+      paid: soldBy.get(key(id))?.paid ?? 0,
+      revenue: soldBy.get(key(id))?.revenue ?? 0,
     });
     return {
       period,

@@ -76,6 +76,7 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
         tag_id: row.tagId,
         message,
         wait: row.wait ?? null,
+        payment: row.payment ?? null,
         people_count: counts.get(row.id) ?? 0,
       };
     });
@@ -184,6 +185,13 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
         update stages set wait = jsonb_set(wait, '{to_stage_id}', 'null'::jsonb)
          where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
            and wait->'to_stage_id' = to_jsonb(${stageId}::int)`);
+      // A payment that led to it (paid or refunded people went there) is broken until fixed.
+      await tx.execute(sql`
+        update stages set payment = payment || jsonb_build_object(
+            'paid_stage_id', case when payment->'paid_stage_id' = to_jsonb(${stageId}::int) then null else payment->'paid_stage_id' end,
+            'refund_stage_id', case when payment->'refund_stage_id' = to_jsonb(${stageId}::int) then null else payment->'refund_stage_id' end)
+         where funnel_id = ${stage.funnelId} and funnel_id in (select id from funnels where owner_id = ${ownerId})
+           and (payment->'paid_stage_id' = to_jsonb(${stageId}::int) or payment->'refund_stage_id' = to_jsonb(${stageId}::int))`);
     });
     runtime.stagesChanged(stage.funnelId);
   }

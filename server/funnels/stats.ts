@@ -12,6 +12,7 @@ import type { FunnelStats, StageMoveStats, StageStats, StatsPeriod } from '../..
 import type { Db } from '../db';
 import { people, stageMoves, stageReaches, stages } from '../db/schema';
 import { ownedFunnel } from './access';
+import { revenueOf } from './payments';
 import { startOfDayIn } from './time-zone';
 
 const PERIOD_DAYS: Record<Exclude<StatsPeriod, 'all'>, number> = { today: 0, '7d': 6, '30d': 29 };
@@ -40,7 +41,7 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
   const result = new Map<number, StageStats[]>(funnelIds.map((id) => [id, []]));
   if (funnelIds.length === 0) return result;
   const orm = db.orm;
-  const [stageRows, nowRows, reachRows, movedOnRows] = await Promise.all([
+  const [stageRows, nowRows, reachRows, movedOnRows, revenue] = await Promise.all([
     orm
       .select({ id: stages.id, funnelId: stages.funnelId })
       .from(stages)
@@ -61,6 +62,7 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
       .from(stageMoves)
       .where(movesOnSince(funnelIds, since))
       .groupBy(stageMoves.fromStageId),
+    revenueOf(db, funnelIds, since),
   ]);
   const nowBy = new Map(nowRows.map((r) => [r.stageId, Number(r.count)]));
   const reachedBy = new Map(reachRows.map((r) => [r.stageId, Number(r.count)]));
@@ -70,7 +72,10 @@ export async function stageStatsOf(db: Db, funnelIds: number[], since: Date | nu
       funnelId,
       stageRows
         .filter((s) => s.funnelId === funnelId)
-        .map((s) => ({ stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reachedBy.get(s.id) ?? 0, moved_on: movedOnBy.get(s.id) ?? 0 })),
+        .map((s) => {
+          const sold = revenue.get(funnelId)?.stages.get(s.id);
+          return { stage_id: s.id, now: nowBy.get(s.id) ?? 0, reached: reachedBy.get(s.id) ?? 0, moved_on: movedOnBy.get(s.id) ?? 0, paid: sold?.paid ?? 0, revenue: sold?.revenue ?? 0 };
+        }),
     );
   }
   return result;
@@ -80,15 +85,25 @@ export function createStatsService({ db, now }: { db: Db; now: () => Date }) {
   async function funnelStats(ownerId: number, funnelId: number, period: StatsPeriod, timeZone: string): Promise<FunnelStats> {
     await ownedFunnel(db.orm, ownerId, funnelId);
     const since = periodStart(period, now(), timeZone);
-    const [stats, [{ count }], moves] = await Promise.all([
+    const [stats, [{ count }], moves, revenue] = await Promise.all([
       stageStatsOf(db, [funnelId], since),
       db.orm
         .select({ count: sql<number>`count(*)::int` })
         .from(people)
         .where(since ? and(eq(people.funnelId, funnelId), gte(people.joinedAt, since)) : eq(people.funnelId, funnelId)),
       movesOf(funnelId, since),
+      revenueOf(db, [funnelId], since),
     ]);
-    return { period, since: since?.toISOString() ?? null, stages: stats.get(funnelId) ?? [], new_people: Number(count), moves };
+    const sold = revenue.get(funnelId);
+    return {
+      period,
+      since: since?.toISOString() ?? null,
+      stages: stats.get(funnelId) ?? [],
+      new_people: Number(count),
+      moves,
+      paid: sold?.paid ?? 0,
+      revenue: sold?.revenue ?? 0,
+    };
   }
 
   /** Where people went from each stage since `since`: per destination, and per button, keyword or next step; people, each once per row. */

@@ -19,6 +19,7 @@ import { mailingRoutes } from './mailings/routes';
 import { partnerClickRoutes, partnerRoutes } from './partner/routes';
 import { sourceRoutes } from './sources/routes';
 import { timerRoutes } from './timers/routes';
+import { paymentRoutes } from './payments/routes';
 import { templateFileRoutes, templateRoutes } from './templates/routes';
 
 export function productApi(services: Services, config: Pick<Config, 'rateLimit'>) {
@@ -30,6 +31,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       await scope.register(sourceRoutes(services));
       await scope.register(timerRoutes(services));
       await scope.register(funnelWebhookRoutes(services));
+      await scope.register(paymentRoutes(services));
       await scope.register(mailingRoutes(services));
       await scope.register(letterRoutes(services));
       await scope.register(templateRoutes(services));

@@ -173,6 +173,13 @@ export const TAKE_REPLIES = `with input as (select * from unnest($1::int[], $2::
        returning o.id, o.stage_id, input.ord`;
 
 /**
+ * Whether reaching the stage `s` sends a reply: its message has text or media, or it is a payment
+ * stage (its invoice goes after the message, in the same reply: bots/runtime/replies.ts).
+ */
+export const stageHasReply = (s: string) =>
+  `(btrim(${s}.message->>'text') <> '' or ${s}.message->'media_id' <> 'null'::jsonb or ${s}.payment is not null)`;
+
+/**
  * The CTEs `claimed` (the batch's updates taken in handled_updates, new ones only) and `fresh`
  * (the input rows of those, one per update: a webhook retry in the same batch is taken once),
  * over a CTE `input` with funnel_id, update_id and ord.
@@ -230,7 +237,7 @@ export const START_PERSON = `with input as (
          insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
          select started.funnel_id, started.id, started.placed, true, $11, 0, 'sending', 1
            from started join stages s on s.id = started.placed
-          where btrim(s.message->>'text') <> '' or s.message->'media_id' <> 'null'::jsonb
+          where ${stageHasReply('s')}
          returning id, person_id)
        select started.id, started.placed, started.ord, reply.id as reply_id from started left join reply on reply.person_id = started.id`;
 
@@ -269,6 +276,88 @@ export const MOVE_PERSON = `with input as (
          select funnel_id, id, to_stage_id, true, $9, 0, 'sending', 1 from moved where moved.reply
          returning id, person_id)
        select moved.id, fresh.ord, reply.id as reply_id from fresh left join moved using (ord) left join reply on reply.person_id = moved.id`;
+
+/**
+ * A successful_payment of a payment stage's invoice: the update's claim ($2), the payment (once
+ * per charge id: a second delivery of it records nothing), and the payer's move to the stage's
+ * paid_stage_id (stage_moves via 'payment', reach, tag, and the reply's row named by this runtime,
+ * $8), in one statement. A payer already in that stage, or a payment whose stage or paid stage was
+ * deleted, is recorded without a move. Answers one row: fresh (the claim was new), payment_id,
+ * person_id, to_stage_id and reply_id (null when nothing was recorded, moved or sent).
+ */
+export const PAY_PERSON = `with claimed as (
+         insert into handled_updates (funnel_id, update_id) values ($1, $2) on conflict do nothing returning funnel_id),
+       person as (
+         select p.id from people p where p.funnel_id = $1 and p.telegram_id = $3 and exists (select 1 from claimed)),
+       paid as (
+         insert into funnel_payments (funnel_id, person_id, stage_id, amount, currency, provider, charge_id)
+         select $1, person.id, (select s.id from stages s where s.id = $4 and s.funnel_id = $1), $5, $6, 'stars', $7 from person
+         on conflict (funnel_id, provider, charge_id) do nothing
+         returning id, person_id, stage_id),
+       target as (
+         select paid.person_id, t.id as to_stage_id, t.tag_id, ${stageHasReply('t')} as reply, s.payment->>'title' as label
+           from paid join stages s on s.id = paid.stage_id
+           join stages t on t.id = (s.payment->>'paid_stage_id')::int and t.funnel_id = $1),
+       moved as (
+         update people set stage_id = target.to_stage_id, blocked = false, last_seen_at = now()
+           from target, people was
+          where was.id = people.id and people.id = target.person_id and people.stage_id is distinct from target.to_stage_id
+         returning people.id, was.stage_id as from_stage_id, target.to_stage_id, target.tag_id, target.reply, target.label),
+       move as (
+         insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via, label)
+         select $1, id, from_stage_id, to_stage_id, 'payment', coalesce(label, '') from moved),
+       reach as (
+         insert into stage_reaches (person_id, stage_id, funnel_id) select id, to_stage_id, $1 from moved on conflict do nothing),
+       tag as (
+         insert into person_tags (person_id, tag_id, source) select id, tag_id, 'stage' from moved where tag_id is not null on conflict do nothing),
+       reply as (
+         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
+         select $1, id, to_stage_id, true, $8, 0, 'sending', 1 from moved where moved.reply
+         returning id)
+       select exists (select 1 from claimed) as fresh, (select id from paid) as payment_id, (select person_id from paid) as person_id,
+              (select to_stage_id from moved) as to_stage_id, (select id from reply) as reply_id`;
+
+/**
+ * A Stars payment refunded (by its owner through the API, or by Telegram: a refunded_payment
+ * message): the payment becomes refunded once (a second refund of it changes nothing), and the
+ * person moves to its stage's refund_stage_id (stage_moves via 'refund', reach, tag, and the
+ * reply's row), in one statement. From the bot runtime ($5 its name, $4 the update, claimed in
+ * the same statement) the reply is written sending, for it to send now; from the API ($4 and $5
+ * null) it is written waiting, with no runtime's name: the running bot's runtime takes it over
+ * within its heartbeat (ADOPT_ORPHAN_REPLIES) and sends it. Answers one row: fresh (the claim
+ * was new, or no update), payment_id, person_id, to_stage_id and reply_id.
+ */
+export const REFUND_PAYMENT = `with claimed as (
+         insert into handled_updates (funnel_id, update_id) select $1, $4::bigint where $4::bigint is not null
+         on conflict do nothing returning funnel_id),
+       refunded as (
+         update funnel_payments fp set state = 'refunded', refunded_at = now()
+          where fp.funnel_id = $1 and fp.provider = 'stars' and fp.charge_id = $2 and fp.state = 'paid'
+            and ($3::bigint is null or fp.person_id in (select id from people where funnel_id = $1 and telegram_id = $3::bigint))
+            and ($4::bigint is null or exists (select 1 from claimed))
+         returning fp.id, fp.person_id, fp.stage_id),
+       target as (
+         select refunded.person_id, t.id as to_stage_id, t.tag_id, ${stageHasReply('t')} as reply
+           from refunded join stages s on s.id = refunded.stage_id
+           join stages t on t.id = (s.payment->>'refund_stage_id')::int and t.funnel_id = $1),
+       moved as (
+         update people set stage_id = target.to_stage_id
+           from target, people was
+          where was.id = people.id and people.id = target.person_id and people.stage_id is distinct from target.to_stage_id
+         returning people.id, was.stage_id as from_stage_id, target.to_stage_id, target.tag_id, target.reply),
+       move as (
+         insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via) select $1, id, from_stage_id, to_stage_id, 'refund' from moved),
+       reach as (
+         insert into stage_reaches (person_id, stage_id, funnel_id) select id, to_stage_id, $1 from moved on conflict do nothing),
+       tag as (
+         insert into person_tags (person_id, tag_id, source) select id, tag_id, 'stage' from moved where tag_id is not null on conflict do nothing),
+       reply as (
+         insert into outbox (funnel_id, person_id, stage_id, reply, owner, priority, state, attempts)
+         select $1, id, to_stage_id, true, $5::text, 0, case when $5::text is null then 'waiting' else 'sending' end, case when $5::text is null then 0 else 1 end
+           from moved where moved.reply
+         returning id)
+       select ($4::bigint is null or exists (select 1 from claimed)) as fresh, (select id from refunded) as payment_id,
+              (select person_id from refunded) as person_id, (select to_stage_id from moved) as to_stage_id, (select id from reply) as reply_id`;
 
 /** Replies taken but never handed to Telegram go back to waiting. */
 export const RELEASE_REPLIES = `update outbox set state = 'waiting', attempts = greatest(attempts - 1, 0), updated_at = now() where id = any($1::bigint[]) and reply and state = 'sending'`;

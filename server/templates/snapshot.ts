@@ -69,6 +69,18 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
       ...(s.wait
         ? { wait: { amount: s.wait.amount, unit: s.wait.unit, to_stage: ref(stageIndex, s.wait.to_stage_id), only_if_silent: s.wait.only_if_silent } }
         : {}),
+      // A payment's stages by their index, as choices (null: broken, and stays so).
+      ...(s.payment
+        ? {
+            payment: {
+              title: s.payment.title,
+              description: s.payment.description,
+              amount: s.payment.amount,
+              paid_stage: ref(stageIndex, s.payment.paid_stage_id),
+              refund_stage: ref(stageIndex, s.payment.refund_stage_id),
+            },
+          }
+        : {}),
     })),
     ...(keywordRows.length ? { keywords: keywordRows.map((k) => ({ phrase: k.phrase, stage: stageIndex.get(k.stageId)! })) } : {}),
     series: seriesRows.map((s) => ({
@@ -139,6 +151,12 @@ export async function applySnapshot(tx: Tx, snapshot: TemplateSnapshot, funnelId
     if (!s.wait) continue;
     const wait = { amount: s.wait.amount, unit: s.wait.unit, to_stage_id: at(stageIds, s.wait.to_stage), only_if_silent: s.wait.only_if_silent };
     await tx.update(stages).set({ wait }).where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
+  }
+  for (const [index, s] of snapshot.stages.entries()) {
+    if (!s.payment) continue;
+    const { title, description, amount } = s.payment;
+    const payment = { title, description, amount, paid_stage_id: at(stageIds, s.payment.paid_stage), refund_stage_id: at(stageIds, s.payment.refund_stage) };
+    await tx.update(stages).set({ payment }).where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
   }
   const keywords = (snapshot.keywords ?? []).flatMap((k) => {
     const stageId = at(stageIds, k.stage);

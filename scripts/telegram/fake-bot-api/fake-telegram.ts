@@ -149,6 +149,7 @@ export class FakeTelegram {
       },
       getFile: (bot, p) => this.media.getFile(bot, p),
       createInvoiceLink: (bot, p) => this.payments.createInvoiceLink(bot, p),
+      sendInvoice: (bot, p) => this.payments.sendInvoice(bot, p, this.messages),
       answerPreCheckoutQuery: (bot, p) => this.payments.answerPreCheckoutQuery(bot, p),
       refundStarPayment: (bot, p) => this.payments.refundStarPayment(bot, p),
       editUserStarSubscription: (bot, p) => this.payments.editUserStarSubscription(bot, p),
@@ -258,6 +259,11 @@ export class FakeTelegram {
    */
   payInvoice(payment: { link: string; userId: number }): Promise<PaymentOutcome> {
     return this.payments.payInvoice(payment);
+  }
+
+  /** The person pays an invoice message of the bot in their chat (sendInvoice): as payInvoice. */
+  payInvoiceMessage(payment: { token: string; chatId: number; messageId: number }): Promise<PaymentOutcome> {
+    return this.payments.payInvoiceMessage(payment);
   }
 
   /** Telegram charges the next period of the subscription that charge belongs to (not if cancelled). */

@@ -5,7 +5,7 @@ import { BOT_MESSAGES_PER_SECOND, ERRORS, type FakeBot, type LimitStats, PAID_ME
 import type { FakeState } from './state';
 
 /** Methods that send a message: they count against the limits. */
-export const SENDING_METHODS = new Set(['sendmessage', 'sendphoto', 'sendvideo', 'senddocument', 'sendanimation', 'sendaudio', 'sendvoice', 'copymessage', 'forwardmessage']);
+export const SENDING_METHODS = new Set(['sendmessage', 'sendphoto', 'sendvideo', 'senddocument', 'sendanimation', 'sendaudio', 'sendvoice', 'copymessage', 'forwardmessage', 'sendinvoice']);
 /** Per-second send counts are kept this long (benchmarks read them after a run). */
 const PER_SECOND_KEEP_S = 900;
 

@@ -1,11 +1,12 @@
 // Telegram Stars payments: invoice links (createInvoiceLink with Telegram's rules for XTR and
-// subscriptions), the person paying one (pre_checkout_query, answered within 10 s, then a
+// subscriptions) and invoice messages (sendInvoice, the same rules), the person paying one (pre_checkout_query, answered within 10 s, then a
 // successful_payment message), renewals of a subscription, refunds (refundStarPayment, or one
 // that Telegram makes by itself) with their refunded_payment message, cancelling renewal
 // (editUserStarSubscription), and the bot's transactions (getStarTransactions).
 import type { Message, PreCheckoutQuery, StarTransaction, SuccessfulPayment, Update } from 'grammy/types';
 import { badRequest, type Params } from './request-body';
 import { clamp, clone, ControlError, type FakeBot, type FakeChat, now, randomId } from './model';
+import type { ChatMessages } from './messages';
 import type { People } from './people';
 import type { FakeState } from './state';
 import type { UpdateQueues } from './updates';
@@ -37,6 +38,8 @@ export const PAYMENT_ERRORS = {
   subscriptionNotFound: () => badRequest('SUBSCRIPTION_NOT_FOUND'),
   userInvalid: () => badRequest('USER_ID_INVALID'),
 };
+
+const invoiceMessageKey = (token: string, chatId: number, messageId: number) => `${token}:${chatId}:${messageId}`;
 
 export interface PaymentOutcome {
   status: 'paid' | 'failed';
@@ -88,6 +91,8 @@ export class StarPayments {
   private readonly charges = new Map<string, Charge>();
   private readonly subscriptions = new Map<string, StarSubscription>();
   private readonly checkouts = new Map<string, PendingCheckout>();
+  /** Invoice messages (sendInvoice), by invoiceMessageKey. */
+  private readonly invoiceMessages = new Map<string, Invoice>();
 
   constructor(
     private readonly state: FakeState,
@@ -99,6 +104,29 @@ export class StarPayments {
   // ---------------------------------------------------------------- Bot API
 
   createInvoiceLink(bot: FakeBot, p: Params): string {
+    const invoice = this.starsInvoice(bot, p, true);
+    this.invoices.set(invoice.slug, invoice);
+    return `https://t.me/$${invoice.slug}`;
+  }
+
+  /**
+   * An invoice message in the person's chat, with Telegram's rules for Stars (as for links, but no
+   * subscription: only createInvoiceLink takes subscription_period). The person pays it through
+   * payInvoiceMessage.
+   */
+  sendInvoice(bot: FakeBot, p: Params, messages: ChatMessages): Message {
+    const chat = messages.writableChat(bot, p);
+    if (p.has('subscription_period')) throw badRequest('SUBSCRIPTION_PERIOD_INVALID');
+    const invoice = this.starsInvoice(bot, p, false);
+    const message = messages.storeBotMessage(bot, chat, {
+      invoice: { title: invoice.title, description: invoice.description, start_parameter: p.string('start_parameter') ?? '', currency: invoice.currency, total_amount: invoice.amount },
+    });
+    this.invoiceMessages.set(invoiceMessageKey(bot.token, chat.chat.id, message.message_id), invoice);
+    return message;
+  }
+
+  /** The Stars invoice a createInvoiceLink or sendInvoice asks for, checked as Telegram does. */
+  private starsInvoice(bot: FakeBot, p: Params, allowPeriod: boolean): Invoice {
     const title = p.string('title') ?? '';
     const description = p.string('description') ?? '';
     const payload = p.string('payload') ?? '';
@@ -117,13 +145,12 @@ export class StarPayments {
     if (typeof label !== 'string' || label === '' || typeof amount !== 'number' || !Number.isInteger(amount)) {
       throw badRequest("can't parse prices JSON object");
     }
-    const period = p.integer('subscription_period');
+    const period = allowPeriod ? p.integer('subscription_period') : undefined;
     if (period !== undefined && period !== STAR_SUBSCRIPTION_PERIOD_S) throw PAYMENT_ERRORS.periodInvalid();
     const maxPrice = period !== undefined ? STAR_SUBSCRIPTION_MAX_PRICE : STAR_INVOICE_MAX_PRICE;
     if (amount < 1 || amount > maxPrice) throw PAYMENT_ERRORS.amountInvalid();
-    const slug = randomId(12);
-    this.invoices.set(slug, {
-      slug,
+    return {
+      slug: randomId(12),
       botToken: bot.token,
       title,
       description,
@@ -131,8 +158,7 @@ export class StarPayments {
       currency,
       amount,
       ...(period !== undefined ? { subscriptionPeriod: period } : {}),
-    });
-    return `https://t.me/$${slug}`;
+    };
   }
 
   answerPreCheckoutQuery(bot: FakeBot, p: Params): true {
@@ -217,6 +243,17 @@ export class StarPayments {
     const invoice = slug ? this.invoices.get(slug) : undefined;
     if (!invoice) throw new ControlError(404, 'No such invoice link');
     if (!Number.isSafeInteger(userId) || userId <= 0) throw new ControlError(400, 'user_id must be a positive integer');
+    return this.pay(invoice, userId);
+  }
+
+  /** The person pays an invoice message the bot sent to their chat (sendInvoice): as payInvoice. */
+  async payInvoiceMessage({ token, chatId, messageId }: { token: string; chatId: number; messageId: number }): Promise<PaymentOutcome> {
+    const invoice = this.invoiceMessages.get(invoiceMessageKey(token, chatId, messageId));
+    if (!invoice) throw new ControlError(404, `No invoice message ${messageId} in the chat with ${chatId}`);
+    return this.pay(invoice, chatId);
+  }
+
+  private async pay(invoice: Invoice, userId: number): Promise<PaymentOutcome> {
     const bot = this.state.botFor(invoice.botToken);
     const chat = this.chatWith(bot, userId);
     const queryId = `${bot.me.id}${randomId(8)}`;
@@ -290,6 +327,7 @@ export class StarPayments {
 
   reset(): void {
     this.invoices.clear();
+    this.invoiceMessages.clear();
     this.charges.clear();
     this.subscriptions.clear();
     for (const pending of this.checkouts.values()) pending.answer(false);

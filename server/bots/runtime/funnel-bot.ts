@@ -14,6 +14,7 @@ import { historyBehaviour } from './behaviours/history';
 import { keywordBehaviour } from './behaviours/keyword';
 import { membershipBehaviour } from './behaviours/membership';
 import { nextStepBehaviour } from './behaviours/next-step';
+import { paymentBehaviour } from './behaviours/payment';
 import { startBehaviour } from './behaviours/start';
 import {
   isDatabaseUnavailable,
@@ -40,7 +41,7 @@ import { TelegramReachability } from './reachability';
 export const UPDATE_WAITS_FOR_REPLY_MS = 5_000;
 
 /** The updates a funnel's bot asks Telegram for. */
-export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+export const FUNNEL_ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member', 'pre_checkout_query'] as const;
 /** Long polling: how long one getUpdates waits for news. */
 export const POLL_TIMEOUT_S = 30;
 /** Per-request timeout: above the long poll. */
@@ -79,7 +80,7 @@ export interface FunnelBotOptions {
 }
 
 /** Bot API methods that send a message to a chat: they count against the bot's rate. */
-const SENDING_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendVideo', 'sendDocument', 'sendAnimation', 'copyMessage', 'forwardMessage']);
+const SENDING_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendVideo', 'sendDocument', 'sendAnimation', 'copyMessage', 'forwardMessage', 'sendInvoice']);
 
 /** The identity grammY needs to match "/start@name": known from the funnel row, so no getMe. */
 function botInfoOf(funnel: FunnelRow): UserFromGetMe {
@@ -103,6 +104,7 @@ function personKey(update: Update): number | string {
     update.message?.from?.id ??
     update.callback_query?.from.id ??
     update.my_chat_member?.from.id ??
+    update.pre_checkout_query?.from.id ??
     `update ${update.update_id}`
   );
 }
@@ -181,6 +183,7 @@ export class FunnelBot {
       choiceBehaviour(fc),
       membershipBehaviour(fc),
       keywordBehaviour(fc),
+      paymentBehaviour(fc),
       historyBehaviour(fc),
     );
     this.bot.catch(onError);

@@ -16,11 +16,12 @@
 import { type Api, GrammyError, HttpError } from 'grammy';
 import type { Message } from 'grammy/types';
 import { fillPlaceholders, type PersonValues } from '../../../contract/personalise';
+import { paymentPayload, STARS_CURRENCY } from '../../../contract/payments';
 import { messageKeyboard, nextStepData } from '../../messages/render';
 import { surelyNotDelivered } from '../../telegram/client';
 import { PREPAID_SLOT, type PrepaidSlot } from '../../telegram/rate-limiter';
 import { sendContent } from '../../telegram/send';
-import { callForPerson, PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
+import { callForPerson, isUnauthorized, PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
 import type { ReplyOutcome, RuntimeStage, TakenReply } from './store';
 
 /** The person's fields a message may be personalised with, as Telegram gives them. */
@@ -52,6 +53,47 @@ async function sendStageMessage(
     callForPerson(fc, chatId, call, giveUpAt),
   );
   return { message, text };
+}
+
+/**
+ * A payment stage's reply: its message (if it has one), then its Stars invoice, in the same reply
+ * (one outbox row): the row is what makes a reply go at most once (claimed with its update, named
+ * by this runtime, unknown and never sent again after a kill), so the invoice goes at most once
+ * with it, and nothing new is needed in the outbox or the engine. The invoice's payload names the
+ * stage and the person ("fp:<stage>:<person>"), which the pre-checkout checks. An invoice Telegram
+ * refuses after the message went leaves the message recorded as sent (and the refusal logged).
+ */
+async function sendStageReply(
+  fc: FunnelContext,
+  api: Api,
+  target: ReplyTarget,
+  stage: RuntimeStage,
+  giveUpAt: number,
+  slot: PrepaidSlot | undefined,
+): Promise<{ message: Message; text: string } | null> {
+  const sent = await sendStageMessage(fc, api, target.chatId, stage, { ...target.person, person_id: String(target.personId) }, giveUpAt, slot);
+  const payment = stage.payment;
+  if (!payment) return sent;
+  const extra = !sent && slot ? { [PREPAID_SLOT]: slot } : {};
+  const sendInvoice = () =>
+    callForPerson(
+      fc,
+      target.chatId,
+      () =>
+        api.sendInvoice(target.chatId, payment.title, payment.description, paymentPayload(stage.id, target.personId), STARS_CURRENCY, [{ label: payment.title, amount: payment.amount }], {
+          provider_token: '',
+          ...extra,
+        }),
+      giveUpAt,
+    );
+  if (!sent) return { message: await sendInvoice(), text: payment.title };
+  try {
+    await sendInvoice();
+  } catch (error) {
+    if (error instanceof PersonBlockedError || isUnauthorized(error)) throw error;
+    fc.log.warn({ funnel_id: fc.funnelId }, `could not send the invoice of stage ${stage.id}: ${errorText(error)}`);
+  }
+  return sent;
 }
 
 /** What the owner may read about a failed reply (never the token: grammY's errors carry none). */
@@ -129,7 +171,7 @@ async function sendTaken(fc: FunnelContext, api: Api, target: ReplyTarget, taken
     try {
       if (!stage) outcome = { id: reply.id, state: 'skipped', error: 'The stage was deleted before its message was sent.' };
       else {
-        const sent = await sendStageMessage(fc, api, target.chatId, stage, { ...target.person, person_id: String(target.personId) }, giveUpAt, i === 0 ? slot : undefined);
+        const sent = await sendStageReply(fc, api, target, stage, giveUpAt, i === 0 ? slot : undefined);
         outcome = sent
           ? { id: reply.id, state: 'sent', messageId: sent.message.message_id, text: sent.text, stageId: stage.id }
           : { id: reply.id, state: 'skipped', error: 'The stage has no message.' };

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { MessageContentBody, StageMoveVia } from '../../../contract/funnels';
+import type { StagePayment } from '../../../contract/payments';
 import { sourceCodeOf } from '../../../contract/sources';
 import type { Db } from '../../db';
 import { funnels, type FunnelRow } from '../../db/schema';
@@ -12,6 +13,8 @@ import {
   ADOPT_ORPHAN_REPLIES,
   MOVE_PERSON,
   ORPHAN_REPLIES_UNKNOWN,
+  PAY_PERSON,
+  REFUND_PAYMENT,
   PRUNE_REPLIES,
   RECORD_SENT_REPLIES,
   RECORD_UNSENT_REPLIES,
@@ -26,6 +29,8 @@ export interface RuntimeStage {
   position: number;
   tagId: number | null;
   message: MessageContentBody;
+  /** A payment stage: its Stars invoice goes after its message (null: none). */
+  payment: StagePayment | null;
 }
 
 export interface TelegramProfile {
@@ -98,9 +103,17 @@ export interface AdoptedReply {
   username: string | null;
 }
 
-/** Does the stage have a message to send (text or media)? */
+/** Does reaching the stage send a reply (its message has text or media, or it has an invoice)? */
 export function hasMessage(stage: RuntimeStage): boolean {
-  return stage.message.media_id !== null || stage.message.text.trim() !== '';
+  return stage.message.media_id !== null || stage.message.text.trim() !== '' || stage.payment !== null;
+}
+
+/** A payment recorded (or a refund), and the person's move it caused; null fields: nothing of that. */
+export interface PaymentRecorded {
+  paymentId: number | null;
+  personId: number | null;
+  toStageId: number | null;
+  replyId: number | null;
 }
 
 /** A runtime renews its row this often; a row not renewed for RUNTIME_ALIVE_MS means its process is gone. */
@@ -159,6 +172,25 @@ export interface RuntimeStore {
     via?: PersonMoveVia,
     label?: string,
   ): Promise<MovedPerson | null | typeof ALREADY_HANDLED>;
+  /**
+   * What the stage `stageId` of the funnel asks now (its payment's Stars), when the person
+   * `personId` of the funnel is the Telegram user `telegramId` (the payer of their invoice); else
+   * null. Read from the database, not the cache: a price changed a moment ago is the price.
+   */
+  payableAmount(funnelId: number, stageId: number, personId: number, telegramId: number): Promise<number | null>;
+  /**
+   * A successful_payment of the stage `stageId`'s invoice: claims the update and, if it is new,
+   * records the payment once per charge id and moves the payer to the stage's paid stage, with
+   * its reply (outbox/sql.ts PAY_PERSON). ALREADY_HANDLED for an update claimed before.
+   */
+  payPerson(
+    funnelId: number,
+    updateId: number,
+    telegramId: number,
+    payment: { stageId: number | null; amount: number; currency: string; chargeId: string },
+  ): Promise<PaymentRecorded | typeof ALREADY_HANDLED>;
+  /** A refunded_payment: claims the update and records the refund once, moving the person to the refund stage (REFUND_PAYMENT). */
+  refundPayment(funnelId: number, updateId: number, telegramId: number, chargeId: string): Promise<PaymentRecorded | typeof ALREADY_HANDLED>;
   /** The funnel's keywords (cached as its stages are: forgetStages drops both). */
   keywords(funnelId: number): Promise<RuntimeKeyword[]>;
   /**
@@ -209,6 +241,22 @@ export const STAGE_CACHE_MS = 1_000;
 /** The embedded database has one process: every edit passes through its API. A safety net only. */
 export const EMBEDDED_STAGE_CACHE_MS = 60_000;
 
+/** What PAY_PERSON and REFUND_PAYMENT answer. */
+interface RecordedRow {
+  fresh: boolean;
+  payment_id: string | number | null;
+  person_id: number | null;
+  to_stage_id: number | null;
+  reply_id: string | number | null;
+}
+
+const idOrNull = (value: string | number | null) => (value === null ? null : Number(value));
+
+function recorded(row: RecordedRow | undefined): PaymentRecorded | typeof ALREADY_HANDLED {
+  if (!row?.fresh) return ALREADY_HANDLED;
+  return { paymentId: idOrNull(row.payment_id), personId: row.person_id, toStageId: row.to_stage_id, replyId: idOrNull(row.reply_id) };
+}
+
 export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: string } = {}): RuntimeStore {
   const q = db.query.bind(db);
   // The embedded database runs one statement at a time: a batch waits for the one before it and
@@ -223,14 +271,14 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
   const firstReads = new Map<number, Promise<RuntimeStage[]>>();
   // The stages of every funnel whose cache ran out in this turn: one statement for all of them.
   const readStages = microBatch<number, RuntimeStage[]>(async (funnelIds) => {
-    const rows = await q<{ funnel_id: number; id: number; position: number; tag_id: number | null; message: RuntimeStage['message'] }>(
-      'select funnel_id, id, position, tag_id, message from stages where funnel_id = any($1::int[]) order by funnel_id, position, id',
+    const rows = await q<{ funnel_id: number; id: number; position: number; tag_id: number | null; message: RuntimeStage['message']; payment: StagePayment | null }>(
+      'select funnel_id, id, position, tag_id, message, payment from stages where funnel_id = any($1::int[]) order by funnel_id, position, id',
       [[...new Set(funnelIds)]],
     );
     const byFunnel = new Map<number, RuntimeStage[]>();
     for (const r of rows) {
       const list = byFunnel.get(r.funnel_id) ?? [];
-      list.push({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message });
+      list.push({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message, payment: r.payment ?? null });
       byFunnel.set(r.funnel_id, list);
     }
     return funnelIds.map((id) => byFunnel.get(id) ?? []);
@@ -456,6 +504,22 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     },
     movePerson(funnelId, updateId, telegramId, fromStageId, to, text, via = 'next', label = text) {
       return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText: text, reply: hasMessage(to), via, label });
+    },
+    async payableAmount(funnelId, stageId, personId, telegramId) {
+      const rows = await q<{ amount: number | null }>(
+        `select (s.payment->>'amount')::int as amount from stages s join people p on p.funnel_id = s.funnel_id
+          where s.id = $1 and s.funnel_id = $2 and p.id = $3 and p.telegram_id = $4`,
+        [stageId, funnelId, personId, telegramId],
+      );
+      return rows[0]?.amount ?? null;
+    },
+    async payPerson(funnelId, updateId, telegramId, payment) {
+      const [row] = await q<RecordedRow>(PAY_PERSON, [funnelId, updateId, telegramId, payment.stageId, payment.amount, payment.currency, payment.chargeId, owner]);
+      return recorded(row);
+    },
+    async refundPayment(funnelId, updateId, telegramId, chargeId) {
+      const [row] = await q<RecordedRow>(REFUND_PAYMENT, [funnelId, chargeId, telegramId, updateId, owner]);
+      return recorded(row);
     },
     keywords(funnelId) {
       const cached = keywordCache.get(funnelId);

@@ -273,6 +273,9 @@ describe('GET /api/dashboard/', () => {
         ],
         people_count: 2,
         today: { new_people: 1, messages_sent: 2, stage_moves: 2 },
+        // Nothing sold (payments: server/http/payments/payments.test.ts).
+        paid: 0,
+        revenue: 0,
       },
     ]);
     const fresher = await user(env);

@@ -66,9 +66,9 @@ describe('per-stage results', () => {
     const statsOf = async (period: string) => ok<FunnelStats>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=${period}&tz=Europe/Moscow`));
     const all = await statsOf('all');
     expect(all.stages).toEqual([
-      { stage_id: stages[0].id, now: 1, reached: 3, moved_on: 2 },
-      { stage_id: stages[1].id, now: 1, reached: 2, moved_on: 1 },
-      { stage_id: stages[2].id, now: 1, reached: 1, moved_on: 0 },
+      { stage_id: stages[0].id, now: 1, reached: 3, moved_on: 2, paid: 0, revenue: 0 },
+      { stage_id: stages[1].id, now: 1, reached: 2, moved_on: 1, paid: 0, revenue: 0 },
+      { stage_id: stages[2].id, now: 1, reached: 1, moved_on: 0, paid: 0, revenue: 0 },
     ]);
     expect(all).toMatchObject({ period: 'all', since: null, new_people: 3 });
 

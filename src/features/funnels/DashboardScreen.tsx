@@ -33,6 +33,7 @@ function FunnelStats({ funnel }: { funnel: DashboardFunnel }) {
         <Stat label={t('dashboard.newPeople')} value={funnel.today.new_people} />
         <Stat label={t('dashboard.sentToday')} value={funnel.today.messages_sent} />
         <Stat label={t('dashboard.moves')} value={funnel.today.stage_moves} />
+        <Stat label={t('funnels.payments.revenue')} value={t('funnels.payments.stars', { amount: funnel.revenue })} testId="dashboard-funnel-revenue" />
       </div>
       {funnel.stages.length === 0 ? (
         <p className="hint">{t('dashboard.noStages')}</p>
@@ -57,6 +58,7 @@ export function DashboardScreen({ funnels, period, onPeriod }: { funnels: Dashbo
         <Stat label={t('dashboard.funnels')} value={funnels.length} testId="dashboard-funnels" />
         <Stat label={t('dashboard.people')} value={sum((f) => f.people_count)} testId="dashboard-people" />
         <Stat label={t('dashboard.sent')} value={sum((f) => f.today.messages_sent)} />
+        <Stat label={t('funnels.payments.revenue')} value={t('funnels.payments.stars', { amount: sum((f) => f.revenue) })} testId="dashboard-revenue" />
       </StatGrid>
       {funnels.length > 0 ? <PeriodTabs period={period} onChange={onPeriod} /> : null}
       {funnels.length === 0 ? (

@@ -17,7 +17,7 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
   const router = useRouter();
   const [deleting, setDeleting] = useState(false);
   /** What leads to the stage: asked for when the owner presses Delete. */
-  const [leading, setLeading] = useState<{ buttons: string[]; keywords: string[]; waits: string[] }>({ buttons: [], keywords: [], waits: [] });
+  const [leading, setLeading] = useState<{ buttons: string[]; keywords: string[]; waits: string[]; payments: string[] }>({ buttons: [], keywords: [], waits: [], payments: [] });
 
   async function ask() {
     const result = await runRead(() => Promise.all([listStages(stage.funnel_id), listKeywords(stage.funnel_id)]));
@@ -27,6 +27,9 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
         buttons: stages.flatMap((other) => other.message.choices.filter((c) => c.stage_id === stage.id).map((c) => t('funnels.stageForm.breakingButton', { text: c.text, stage: other.title }))),
         keywords: keywords.filter((k) => k.stage_id === stage.id).map((k) => t('funnels.stageForm.breakingKeyword', { phrase: k.phrase })),
         waits: stages.filter((other) => other.id !== stage.id && other.wait?.to_stage_id === stage.id).map((other) => `“${other.title}”`),
+        payments: stages
+          .filter((other) => other.payment && (other.payment.paid_stage_id === stage.id || other.payment.refund_stage_id === stage.id))
+          .map((other) => t('funnels.payments.deleteLeadsHere', { stage: other.title })),
       });
     }
     setDeleting(true);
@@ -65,6 +68,11 @@ export function DeleteStageButton({ stage }: { stage: Pick<Stage, 'id' | 'funnel
             <p data-testid="delete-breaks-buttons">{t('funnels.stageForm.deleteBreaksButtons', { buttons: leading.buttons.join(', ') })}</p>
           ) : null}
           {leading.waits.length > 0 ? <p data-testid="delete-breaks-waits">{t('funnels.stageForm.deleteBreaksWaits', { stages: leading.waits.join(', ') })}</p> : null}
+          {leading.payments.map((line) => (
+            <p key={line} data-testid="delete-breaks-payment">
+              {line}
+            </p>
+          ))}
           {leading.keywords.length > 0 ? (
             <p data-testid="delete-breaks-keywords">{t('funnels.stageForm.deleteBreaksKeywords', { keywords: leading.keywords.join(', ') })}</p>
           ) : null}

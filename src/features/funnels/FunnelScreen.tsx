@@ -158,6 +158,11 @@ export function FunnelScreen({
           <div className="section">
             <StageResults stages={stageList.map((stage) => ({ ...stage, ...figuresOf(stats, stage.id) }))} moves={stats.moves} />
           </div>
+          {stats.paid > 0 ? (
+            <p className="section-footer" data-testid="funnel-revenue">
+              {t('funnels.payments.revenue')}: {t('funnels.payments.revenueValue', { amount: stats.revenue, count: stats.paid })}
+            </p>
+          ) : null}
           <p className="section-footer" data-testid="new-people">
             {t('funnels.stats.newPeople', { count: stats.new_people })}. {t('funnels.stats.footer')}{' '}
             <Link to="/content/funnels/$funnelId/sources/" params={{ funnelId: id }} search={stats.period === 'all' ? {} : { period: stats.period }} data-testid="results-by-source">
@@ -234,5 +239,5 @@ export function FunnelScreen({
 
 function figuresOf(stats: FunnelStats, stageId: number) {
   const found = stats.stages.find((s) => s.stage_id === stageId);
-  return { now: found?.now ?? 0, reached: found?.reached ?? 0, moved_on: found?.moved_on ?? 0 };
+  return { now: found?.now ?? 0, reached: found?.reached ?? 0, moved_on: found?.moved_on ?? 0, paid: found?.paid ?? 0, revenue: found?.revenue ?? 0 };
 }

@@ -20,6 +20,7 @@ import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { PersonTimers } from './PersonTimers';
+import { PersonPayments } from './PersonPayments';
 import { runChange, runRead } from '@/api/action';
 import { noticeFailure, success } from '@/api/useApi';
 
@@ -132,6 +133,7 @@ export function PersonScreen({
       </Section>
 
       <PersonTimers timers={data.timers} stages={stages} />
+      <PersonPayments person={data} />
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.tags.title')}</h2>

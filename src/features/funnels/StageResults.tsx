@@ -17,6 +17,9 @@ export interface StageFigures {
   reached: number;
   /** People who left it for another stage in the period (contract StageStats). */
   moved_on: number;
+  /** A payment stage's payments in the period (not refunded) and their Stars. */
+  paid?: number;
+  revenue?: number;
 }
 
 /** Today · 7 days · 30 days · All time; the route puts the choice in the address's ?period=. */
@@ -50,6 +53,11 @@ export function StageResults({ stages, moves = [], testId = 'stage-result' }: { 
           <p className="stage-result-moved-on" data-testid="stage-moved-on">
             {t('funnels.stats.movedOn', { count: stage.moved_on })}
           </p>
+          {stage.paid ? (
+            <p className="stage-result-revenue" data-testid="stage-revenue">
+              {t('funnels.payments.stageRevenue', { count: stage.paid, amount: stage.revenue ?? 0 })}
+            </p>
+          ) : null}
           {moves.some((move) => move.from_stage_id === stage.id) ? (
             <ul className="stage-result-moves" aria-label={t('funnels.stats.wentNext')} data-testid="stage-moves">
               {moves

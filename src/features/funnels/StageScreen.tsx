@@ -9,6 +9,7 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { StageWaitSection } from './StageWaitSection';
+import { StagePaymentSection } from './StagePaymentSection';
 import { EditIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
 import { personName, TagChip } from './parts';
@@ -86,6 +87,8 @@ export function StageScreen({
       </section>
 
       <StageWaitSection stage={data} stages={stages} />
+
+      <StagePaymentSection stage={data} stages={stages} />
 
       <StageEntrances stage={data} stages={stages} keywords={keywords} />
 
