@@ -1030,6 +1030,7 @@ export const personTimers = pgTable(
   ],
 );
 export type PersonTimerRow = typeof personTimers.$inferSelect;
+
 /** Outgoing webhooks (issue 24): a funnel POSTs its events, signed, to the owner's URLs. */
 export const funnelWebhooks = pgTable(
   'funnel_webhooks',
@@ -1101,6 +1102,8 @@ export const funnelInboundEvents = pgTable(
   },
   (t) => [uniqueIndex('funnel_inbound_events_funnel_event_idx').on(t.funnelId, t.eventId)],
 );
+
+/**
  * Payments of a funnel's people: Stars paid through the funnel's own bot (charge_id: Telegram's
  * telegram_payment_charge_id), or marked paid from elsewhere. Recorded once per charge (unique);
  * revenue is the sum of the paid ones (a refunded one is not revenue).

@@ -13,6 +13,7 @@ function stage(id: number, message: Partial<StageMessage> = {}): Stage {
     position: id,
     tag_id: null,
     wait: null,
+    payment: null,
     message: { text: 'Hi', media: null, buttons: [], next_button: null, choices: [], ...message },
     people_count: 0,
   };
