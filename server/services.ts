@@ -27,6 +27,7 @@ import { createKeywordService } from './funnels/keywords';
 import { createStageService } from './funnels/stages';
 import { createStatsService } from './funnels/stats';
 import { createSourcesService } from './funnels/sources';
+import { createFieldService } from './funnels/fields';
 import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
@@ -125,6 +126,7 @@ export function createServices(deps: ServiceDeps) {
     background: (task) => background.run(task),
   });
   billing.registerPaymentMethod('card', card.paymentMethod);
+  const stages = createStageService({ db, runtime });
   return {
     /** The services' clock (tests move it). */
     now,
@@ -139,7 +141,8 @@ export function createServices(deps: ServiceDeps) {
     /** Telegram Stars: invoices, the service bot's pre-checkouts and payments, admin refunds. */
     stars: createStarsService({ db, api: serviceBot, billing }),
     funnels: createFunnelService({ db, config, now, botApi, runtime, gate: billing }),
-    stages: createStageService({ db, runtime }),
+    stages,
+    fields: createFieldService({ db, stages, runtime }),
     keywords: createKeywordService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
     media: createMediaService({ db }),

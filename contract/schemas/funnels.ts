@@ -31,6 +31,7 @@ import {
   URL_BUTTONS_MAX,
 } from '../funnels';
 import { Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
+import { PersonFieldValueSchema, StageAskSchema } from './fields';
 
 const Color = () => PatternText(COLOR_PATTERN, 'Enter a valid colour: #rrggbb.');
 const Timestamp = () => Text();
@@ -180,6 +181,8 @@ export const StageSchema = Type.Object({
   /** Everyone who reaches the stage gets this tag. */
   tag_id: Nullable(Type.Integer()),
   message: StageMessageSchema,
+  /** Its question: the person's next message is kept in a field (null: it asks nothing). */
+  ask: Nullable(StageAskSchema),
   people_count: Type.Integer(),
 });
 export type Stage = Static<typeof StageSchema>;
@@ -268,6 +271,8 @@ export const PersonDetailSchema = Type.Object({
   /** Their first source (source_id's), with its code: the history shows "/start src_<code>" as its name. */
   source: Nullable(Type.Object({ id: Type.Integer(), name: Text(), code: Text() })),
   history: Type.Array(HistoryEntrySchema),
+  /** Every field of the funnel, with the person's value. */
+  fields: Type.Array(PersonFieldValueSchema),
   other_funnels: Type.Array(OtherFunnelSchema),
 });
 export type PersonDetail = Static<typeof PersonDetailSchema>;

@@ -25,6 +25,7 @@ import { people, personEvents, personTags, stageMoves, stageReaches, stages, tag
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
+import { personFieldValues } from './field-values';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
@@ -233,7 +234,8 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
     }));
     const [source] =
       person.sourceId === null ? [] : await db.query<{ id: number; name: string; code: string }>('select id, name, code from funnel_sources where id = $1', [person.sourceId]);
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels };
+    const fields = await personFieldValues(db, person.id);
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, fields, other_funnels };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */

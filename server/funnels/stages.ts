@@ -75,6 +75,7 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
         position: row.position,
         tag_id: row.tagId,
         message,
+        ask: row.ask ?? null,
         people_count: counts.get(row.id) ?? 0,
       };
     });

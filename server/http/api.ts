@@ -17,6 +17,7 @@ import { letterRoutes } from './letters/routes';
 import { mailingRoutes } from './mailings/routes';
 import { partnerClickRoutes, partnerRoutes } from './partner/routes';
 import { sourceRoutes } from './sources/routes';
+import { fieldRoutes } from './fields/routes';
 import { templateFileRoutes, templateRoutes } from './templates/routes';
 
 export function productApi(services: Services, config: Pick<Config, 'rateLimit'>) {
@@ -26,6 +27,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       scope.addHook('onRequest', requireAuth(services.sessions));
       await scope.register(funnelRoutes(services));
       await scope.register(sourceRoutes(services));
+      await scope.register(fieldRoutes(services));
       await scope.register(mailingRoutes(services));
       await scope.register(letterRoutes(services));
       await scope.register(templateRoutes(services));
