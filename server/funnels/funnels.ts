@@ -152,7 +152,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
   async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
     const problems: DomainMessage[] = [];
     const list = await orm
-      .select({ id: stages.id, title: stages.title, message: stages.message })
+      .select({ id: stages.id, title: stages.title, message: stages.message, ask: stages.ask })
       .from(stages)
       .where(eq(stages.funnelId, funnel.id))
       .orderBy(asc(stages.position), asc(stages.id));
@@ -168,6 +168,8 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
       for (const choice of stage.message.choices ?? []) {
         if (choice.stage_id === null || !stageIds.has(choice.stage_id)) problems.push(FUNNEL_ERRORS.brokenChoice(stage.title, choice.text));
       }
+      // A question whose field was deleted.
+      if (stage.ask && stage.ask.field_id === null) problems.push(FUNNEL_ERRORS.brokenAsk(stage.title));
     }
     if (funnel.botTokenEncrypted === null) {
       problems.push(FUNNEL_ERRORS.noBot);
