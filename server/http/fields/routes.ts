@@ -30,6 +30,9 @@ export function fieldRoutes({ fields }: FieldRoutesDeps) {
     app.post(FIELDS_PATHS.fields, { schema: { params: funnelParams, body: FieldBodySchema, response: { 201: FunnelFieldSchema } } }, async (request, reply) =>
       reply.code(201).send(await fields.create(ownerOf(request), parseId(request.params.id), request.body)),
     );
+    app.get(FIELDS_PATHS.field, { schema: { params: fieldParams, response: { 200: FunnelFieldSchema } } }, async (request) =>
+      fields.get(ownerOf(request), parseId(request.params.id), parseId(request.params.fieldId)),
+    );
     app.patch(FIELDS_PATHS.field, { schema: { params: fieldParams, body: FieldPatchSchema, response: { 200: FunnelFieldSchema } } }, async (request) =>
       fields.update(ownerOf(request), parseId(request.params.id), parseId(request.params.fieldId), request.body),
     );
