@@ -12,7 +12,7 @@ import { visibleText } from '../../contract/telegram-html';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
-import { funnelKeywords, funnels, media, stages, tags, type FunnelRow } from '../db/schema';
+import { funnelFields, funnelKeywords, funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { type BotApiFor, callTelegram } from './bot-api';
 import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
@@ -363,6 +363,24 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
           .insert(funnelKeywords)
           .values(sourceKeywords.map((k) => ({ funnelId: targetId, phrase: k.phrase, stageId: stageIds.get(k.stageId)! })))
           .onConflictDoNothing();
+      }
+      // Fields, merged by key (the target's own field of that key is kept), and the copied stages' questions asking for them.
+      const fieldIds = new Map<number, number>();
+      const targetFields = new Map((await tx.select().from(funnelFields).where(eq(funnelFields.funnelId, targetId))).map((f) => [f.key, f.id]));
+      for (const field of await tx.select().from(funnelFields).where(eq(funnelFields.funnelId, funnelId)).orderBy(asc(funnelFields.id))) {
+        let id = targetFields.get(field.key);
+        if (id === undefined) {
+          [{ id }] = await tx
+            .insert(funnelFields)
+            .values({ funnelId: targetId, key: field.key, title: field.title, kind: field.kind, options: field.options })
+            .returning({ id: funnelFields.id });
+        }
+        fieldIds.set(field.id, id);
+      }
+      for (const stage of sourceStages) {
+        if (!stage.ask) continue;
+        const ask = { field_id: stage.ask.field_id === null ? null : (fieldIds.get(stage.ask.field_id) ?? null), reask_text: stage.ask.reask_text };
+        await tx.update(stages).set({ ask }).where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
       }
       await tx.update(funnels).set({ updatedAt: now() }).where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)));
     });

@@ -120,6 +120,27 @@ describe('fields', () => {
   });
 });
 
+describe('copies', () => {
+  it('a copied funnel keeps its fields (merged by key) and its stages keep asking for them', async () => {
+    const key = await user(env);
+    const source = await connectFunnel(env, key);
+    const ask = await stageWithText(key, source.id, 'Ask', 'Your city?');
+    const city = await addField(key, source.id, { title: 'City', key: 'city', kind: 'text' });
+    await addField(key, source.id, { title: 'Plan', key: 'plan', kind: 'choice', options: ['A', 'B'] });
+    ok(await call(env, key, 'PUT', FIELDS_API.stageAsk(source.id, ask.id), { field_id: city.id, reask_text: 'Which city?' }));
+    const target = await connectFunnel(env, key);
+    const own = await addField(key, target.id, { title: 'Town', key: 'city', kind: 'text' });
+    ok(await call(env, key, 'POST', FUNNELS_API.copy(source.id), { target_funnel_id: target.id }));
+    const fields = ok<FunnelField[]>(await call(env, key, 'GET', FIELDS_API.fields(target.id)));
+    expect(fields.map((f) => [f.key, f.title, f.options])).toEqual([
+      ['city', 'Town', []],
+      ['plan', 'Plan', ['A', 'B']],
+    ]);
+    const [copied] = ok<Stage[]>(await call(env, key, 'GET', FUNNELS_API.stages(target.id)));
+    expect(copied.ask).toEqual({ field_id: own.id, reask_text: 'Which city?' });
+  });
+});
+
 describe('asking through the bot', () => {
   async function runningFunnel() {
     const key = await user(env);
