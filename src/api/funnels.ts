@@ -25,6 +25,7 @@ import {
   type TagBody,
 } from '../../contract/funnels';
 import { SOURCES_API, type FunnelSource, type SourceBody, type SourcePatch, type SourceStats } from '../../contract/sources';
+import { FIELDS_API, type PersonFieldValue } from '../../contract/fields';
 import { apiPath, authClient } from './clients';
 import { timeZone } from './timeZone';
 
@@ -137,3 +138,7 @@ export async function markRead(personId: number): Promise<void> {
 }
 export const sendReply = (personId: number, text: string) => post<PersonDetail>(FUNNELS_API.personReply(personId), { text });
 export const setInboxAlerts = (funnelId: number, on: boolean) => authClient.patch(apiPath(FUNNELS_API.funnel(funnelId)), { json: { inbox_alerts: on } }).json<Funnel>();
+
+/** The owner sets (an empty value clears) a person's value of a field; answers all their values. */
+export const setPersonField = (personId: number, fieldId: number, value: string) =>
+  authClient.put(apiPath(FIELDS_API.personField(personId, fieldId)), { json: { value } }).json<PersonFieldValue[]>();

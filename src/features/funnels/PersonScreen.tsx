@@ -19,6 +19,7 @@ import { SegmentedTabs } from '@/ui/SegmentedTabs';
 import { personName } from './parts';
 import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
+import { PersonFields } from './PersonFields';
 import { runChange, runRead } from '@/api/action';
 import { noticeFailure, success } from '@/api/useApi';
 
@@ -129,6 +130,8 @@ export function PersonScreen({
           </span>
         </div>
       </Section>
+
+      <PersonFields personId={data.id} fields={data.fields} />
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.tags.title')}</h2>
