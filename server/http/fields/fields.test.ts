@@ -209,6 +209,9 @@ describe('asking through the bot', () => {
     const next = await stageWithText(key, funnel.id, 'Done', 'Got it');
     const phone = await addField(key, funnel.id, { title: 'Phone', key: 'phone', kind: 'phone' });
     ok(await call(env, key, 'PUT', FIELDS_API.stageAsk(funnel.id, ask.id), { field_id: phone.id, reask_text: 'Please tap the button below.' }));
+    // Its reply keyboard leaves no room for inline buttons: the editor refuses them.
+    const withButton = { text: 'Share your number', media_id: null, buttons: [{ text: 'Site', url: 'https://example.com' }], next_button: null };
+    expect(expectJsonError(await call(env, key, 'PUT', FUNNELS_API.stageMessage(ask.id), withButton), 400)).toEqual(fieldsError({ buttons: [FUNNEL_ERRORS.askWithButtons] }));
     ok(await call(env, key, 'POST', FUNNELS_API.run(funnel.id)));
     await runtime.start();
 

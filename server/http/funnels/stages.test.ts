@@ -51,6 +51,7 @@ describe('stages', () => {
       position: 0,
       tag_id: null,
       message: { text: '', media: null, buttons: [], next_button: null, choices: [] },
+      ask: null,
       people_count: 0,
     });
     expect(b).toMatchObject({ position: 1, icon: 'gift', color: '#FF9500', tag_id: tag.id });
