@@ -57,6 +57,16 @@ export const API_ERROR_CODES = [
   'webhook_not_https',
   'webhook_private_address',
   'too_many_webhooks',
+  // ask and remember
+  'field_key_taken',
+  'field_key_reserved',
+  'field_options',
+  'too_many_fields',
+  /** A stage asks for a deleted field; `detail` is the stage's title. */
+  'broken_ask',
+  /** A phone or choice question shows its own keyboard: the stage's message cannot have buttons too. */
+  'ask_with_buttons',
+  'field_value',
   // fields
   'required',
   'blank',

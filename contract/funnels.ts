@@ -52,7 +52,7 @@ export const KEYWORD_PHRASE_MAX = 64;
 export const KEYWORDS_MAX = 100;
 
 /** How a person went from one stage to another (stage_moves.via). */
-export const STAGE_MOVE_VIA = ['start', 'next', 'choice', 'keyword', 'manual', 'timer', 'payment', 'refund', 'webhook'] as const;
+export const STAGE_MOVE_VIA = ['start', 'next', 'choice', 'keyword', 'manual', 'timer', 'payment', 'refund', 'webhook', 'answer'] as const;
 export type StageMoveVia = (typeof STAGE_MOVE_VIA)[number];
 
 export const STAGE_ICONS = ['flag', 'gift', 'star', 'fire', 'heart', 'bolt', 'chat', 'cart', 'money', 'book', 'video', 'check'] as const;

@@ -43,10 +43,21 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** The message's HTML for one person: each placeholder replaced by their value (escaped) or its fallback. */
-export function fillPlaceholders(html: string, person: PersonValues): string {
-  return html.replace(PLACEHOLDER, (_whole, field: PersonField, fallback: string | undefined) => {
-    const value = person[field]?.trim();
+/** A funnel's own field (issue 24): `{email}`, `{city|somewhere}`; the key is the field's. */
+const FIELD_PLACEHOLDER = /\{([a-z][a-z0-9_]{0,31})(?:\|([^{}|<>]{0,64}))?\}/g;
+
+/**
+ * The message's HTML for one person: each placeholder replaced by their value (escaped) or its
+ * fallback. `fields` (the funnel's field keys and the person's values, null for none) fills
+ * `{key}` by the same rule; a `{word}` that is no field of the funnel is left as written.
+ */
+export function fillPlaceholders(html: string, person: PersonValues, fields?: ReadonlyMap<string, string | null>): string {
+  // One pass: a value that itself reads like a placeholder is never filled in turn.
+  return html.replace(FIELD_PLACEHOLDER, (whole, key: string, fallback: string | undefined) => {
+    let value: string | undefined;
+    if ((PERSON_FIELDS as readonly string[]).includes(key)) value = person[key as PersonField]?.trim();
+    else if (fields?.has(key)) value = fields.get(key)?.trim();
+    else return whole;
     return value ? escapeHtml(value) : (fallback ?? '');
   });
 }

@@ -31,6 +31,7 @@ import { createTimerService } from './funnels/timers';
 import { createInboundService } from './funnels/inbound';
 import { createWebhookService } from './funnels/webhooks';
 import { createPaymentService } from './funnels/payments';
+import { createFieldService } from './funnels/fields';
 import { LetterScheduler } from './outbox/letter-scheduler';
 import { createSeriesService } from './letters/series';
 import { createTestClock } from './letters/test-clock';
@@ -148,6 +149,7 @@ export function createServices(deps: ServiceDeps) {
     /** Stages' waits (timed moves). */
     timers: createTimerService({ db, stages, runtime }),
     payments: createPaymentService({ db, config, stages, botApi, runtime }),
+    fields: createFieldService({ db, stages, runtime }),
     keywords: createKeywordService({ db, runtime }),
     people: createPeopleService({ db, now, runtime }),
     media: createMediaService({ db }),

@@ -33,6 +33,7 @@ import {
 } from '../funnels';
 import { Id, Nullable, PatternText, QueryInt, StringEnum, Text } from './common';
 import { PersonPaymentSchema, StagePaymentSchema } from './payments';
+import { PersonFieldValueSchema, StageAskSchema } from './fields';
 
 const Color = () => PatternText(COLOR_PATTERN, 'Enter a valid colour: #rrggbb.');
 const Timestamp = () => Text();
@@ -186,6 +187,8 @@ export const StageSchema = Type.Object({
   wait: Nullable(StageWaitSchema),
   /** A payment stage's Stars invoice (null: not a payment stage). */
   payment: Nullable(StagePaymentSchema),
+  /** Its question: the person's next message is kept in a field (null: it asks nothing). */
+  ask: Nullable(StageAskSchema),
   people_count: Type.Integer(),
 });
 export type Stage = Static<typeof StageSchema>;
@@ -274,6 +277,8 @@ export const PersonDetailSchema = Type.Object({
   /** Their first source (source_id's), with its code: the history shows "/start src_<code>" as its name. */
   source: Nullable(Type.Object({ id: Type.Integer(), name: Text(), code: Text() })),
   history: Type.Array(HistoryEntrySchema),
+  /** Every field of the funnel, with the person's value. */
+  fields: Type.Array(PersonFieldValueSchema),
   other_funnels: Type.Array(OtherFunnelSchema),
   /** Their waiting timer (a stage's wait), if any. */
   timers: Type.Array(PersonTimerSchema),

@@ -130,6 +130,14 @@ const CONTROL_ROUTES: Array<[method: string, pattern: RegExp, handler: ControlHa
   ],
   [
     'POST',
+    /^\/control\/bots\/([^/]+)\/reply-buttons$/,
+    async ({ telegram, params, body }) => {
+      const b = await body();
+      return telegram.pressReplyButton(params[0], { from: b.from as Subscriber, text: b.text as string, phone_number: b.phone_number as string | undefined });
+    },
+  ],
+  [
+    'POST',
     /^\/control\/bots\/([^/]+)\/callback-queries$/,
     async ({ telegram, params, body }) => {
       const b = await body();

@@ -201,6 +201,8 @@ export const stages = pgTable(
     wait: jsonb('wait').$type<StageWait>(),
     /** A payment stage: the Stars invoice sent after its message, and where payers and refunds go (contract StagePayment). */
     payment: jsonb('payment').$type<StagePayment>(),
+    /** Its question (contract StageAsk): the person's next message is kept in the field and moves them on. */
+    ask: jsonb('ask').$type<{ field_id: number | null; reask_text: string }>(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [index('stages_funnel_position_idx').on(t.funnelId, t.position)],
@@ -334,7 +336,7 @@ export const stageMoves = pgTable(
   (t) => [
     index('stage_moves_funnel_from_created_idx').on(t.funnelId, t.fromStageId, t.createdAt),
     index('stage_moves_person_idx').on(t.personId),
-    check('stage_moves_via_check', sql`${t.via} in ('start', 'next', 'choice', 'keyword', 'manual', 'timer', 'payment', 'refund', 'webhook')`),
+    check('stage_moves_via_check', sql`${t.via} in ('start', 'next', 'choice', 'keyword', 'manual', 'timer', 'payment', 'refund', 'webhook', 'answer')`),
   ],
 );
 
@@ -459,6 +461,8 @@ export const outbox = pgTable(
      * waiting replies are taken over by a live runtime, its sending ones become unknown.
      */
     reply: boolean('reply').notNull().default(false),
+    /** A reply that is the stage's re-ask text (its answer did not fit the field), not its message. */
+    askAgain: boolean('ask_again').notNull().default(false),
     /** No foreign key (one lookup less per reply): a deleted stage's reply is skipped when its turn comes. */
     stageId: integer('stage_id'),
     /**
@@ -1138,3 +1142,43 @@ export const funnelPayments = pgTable(
 );
 
 export type FunnelPaymentRow = typeof funnelPayments.$inferSelect;
+
+/** A funnel's fields (issue 24): values kept per person, asked by a stage, used as `{key}` in messages. */
+export const funnelFields = pgTable(
+  'funnel_fields',
+  {
+    id: serial('id').primaryKey(),
+    funnelId: integer('funnel_id')
+      .notNull()
+      .references(() => funnels.id, { onDelete: 'cascade' }),
+    key: varchar('key', { length: 32 }).notNull(),
+    title: varchar('title', { length: 64 }).notNull(),
+    kind: varchar('kind', { length: 16 }).notNull().$type<'text' | 'number' | 'email' | 'phone' | 'date' | 'choice'>(),
+    /** A choice's options (2..8); empty for the other kinds. */
+    options: jsonb('options').$type<string[]>().notNull().default([]),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('funnel_fields_funnel_key_idx').on(t.funnelId, t.key),
+    check('funnel_fields_kind_check', sql`${t.kind} in ('text', 'number', 'email', 'phone', 'date', 'choice')`),
+    check('funnel_fields_key_check', sql`${t.key} ~ '^[a-z][a-z0-9_]{0,31}$'`),
+  ],
+);
+
+/** A person's value of a field (a date as YYYY-MM-DD, an e-mail in small letters). */
+export const personFields = pgTable(
+  'person_fields',
+  {
+    personId: integer('person_id')
+      .notNull()
+      .references(() => people.id, { onDelete: 'cascade' }),
+    fieldId: integer('field_id')
+      .notNull()
+      .references(() => funnelFields.id, { onDelete: 'cascade' }),
+    value: text('value').notNull(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.personId, t.fieldId] }), index('person_fields_field_value_idx').on(t.fieldId, t.value)],
+);
+
+export type FunnelFieldRow = typeof funnelFields.$inferSelect;

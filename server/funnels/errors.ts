@@ -2,6 +2,7 @@
 // DomainError (../domain-error.ts); http/errors.ts gives each its status and Djoser-shaped body.
 import { KEYWORDS_MAX, STAGES_MAX, TAGS_MAX } from '../../contract/funnels';
 import { SOURCES_MAX } from '../../contract/sources';
+import { FIELD_OPTIONS_MAX, FIELD_OPTIONS_MIN, FIELDS_MAX } from '../../contract/fields';
 import type { DeliveryErrorReason } from '../../contract/delivery';
 import type { DomainMessage } from '../domain-error';
 
@@ -39,6 +40,21 @@ export const FUNNEL_ERRORS = {
   }),
   waitTooLong: { code: 'wait_too_long', count: 90, text: 'A wait can be no longer than 90 days.' },
   waitToItself: { code: 'wait_to_itself', text: 'Choose another stage: a wait cannot lead to its own stage.' },
+  fieldKeyTaken: { code: 'field_key_taken', text: 'This funnel already has a field with this key.' },
+  fieldKeyReserved: (key: string): DomainMessage => ({ code: 'field_key_reserved', text: `The key “${key}” is built in. Choose another one.`, detail: key }),
+  fieldKeyMissing: { code: 'blank', text: 'Give the field a key of small Latin letters, digits and _.' },
+  fieldOptions: { code: 'field_options', count: FIELD_OPTIONS_MIN, text: `A choice needs ${FIELD_OPTIONS_MIN} to ${FIELD_OPTIONS_MAX} different options.` },
+  tooManyFields: { code: 'too_many_fields', count: FIELDS_MAX, text: `A funnel can have no more than ${FIELDS_MAX} fields.` },
+  brokenAsk: (stageTitle: string): DomainMessage => ({
+    code: 'broken_ask',
+    text: `The stage “${stageTitle}” asks for a deleted field. Choose another field for it.`,
+    detail: stageTitle,
+  }),
+  askWithButtons: {
+    code: 'ask_with_buttons',
+    text: "A phone or choice question shows its own keyboard: remove the stage message's buttons first.",
+  },
+  fieldValue: (kind: string): DomainMessage => ({ code: 'field_value', text: `This is not a valid ${kind} value.`, detail: kind }),
   keywordTaken: { code: 'keyword_taken', text: 'This funnel already has this keyword.' },
   keywordWithoutWord: { code: 'keyword_without_word', text: 'A keyword needs at least one letter or digit.' },
   tooManyKeywords: { code: 'too_many_keywords', count: KEYWORDS_MAX, text: `A funnel can have no more than ${KEYWORDS_MAX} keywords.` },

@@ -12,7 +12,7 @@ import { visibleText } from '../../contract/telegram-html';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import { isUniqueViolation } from '../db/errors';
-import { funnelKeywords, funnels, media, stages, tags, type FunnelRow } from '../db/schema';
+import { funnelFields, funnelKeywords, funnels, media, stages, tags, type FunnelRow } from '../db/schema';
 import { ownedFunnel } from './access';
 import { type BotApiFor, callTelegram } from './bot-api';
 import { COMMON_ERRORS, conflict, DomainError, invalid, invalidField, invalidFields, notFound, type DomainMessage } from '../domain-error';
@@ -153,7 +153,7 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
   async function runProblems(funnel: FunnelRow): Promise<DomainMessage[]> {
     const problems: DomainMessage[] = [];
     const list = await orm
-      .select({ id: stages.id, title: stages.title, message: stages.message, wait: stages.wait, payment: stages.payment })
+      .select({ id: stages.id, title: stages.title, message: stages.message, wait: stages.wait, payment: stages.payment, ask: stages.ask })
       .from(stages)
       .where(eq(stages.funnelId, funnel.id))
       .orderBy(asc(stages.position), asc(stages.id));
@@ -170,6 +170,8 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
         if (choice.stage_id === null || !stageIds.has(choice.stage_id)) problems.push(FUNNEL_ERRORS.brokenChoice(stage.title, choice.text));
       }
       if (stage.wait && (stage.wait.to_stage_id === null || !stageIds.has(stage.wait.to_stage_id))) problems.push(FUNNEL_ERRORS.brokenWait(stage.title));
+      // A question whose field was deleted.
+      if (stage.ask && stage.ask.field_id === null) problems.push(FUNNEL_ERRORS.brokenAsk(stage.title));
     }
     problems.push(...paymentProblems(list));
     if (funnel.botTokenEncrypted === null) {
@@ -385,6 +387,24 @@ export function createFunnelService({ db, config, now, botApi, runtime = idleFun
           .insert(funnelKeywords)
           .values(sourceKeywords.map((k) => ({ funnelId: targetId, phrase: k.phrase, stageId: stageIds.get(k.stageId)! })))
           .onConflictDoNothing();
+      }
+      // Fields, merged by key (the target's own field of that key is kept), and the copied stages' questions asking for them.
+      const fieldIds = new Map<number, number>();
+      const targetFields = new Map((await tx.select().from(funnelFields).where(eq(funnelFields.funnelId, targetId))).map((f) => [f.key, f.id]));
+      for (const field of await tx.select().from(funnelFields).where(eq(funnelFields.funnelId, funnelId)).orderBy(asc(funnelFields.id))) {
+        let id = targetFields.get(field.key);
+        if (id === undefined) {
+          [{ id }] = await tx
+            .insert(funnelFields)
+            .values({ funnelId: targetId, key: field.key, title: field.title, kind: field.kind, options: field.options })
+            .returning({ id: funnelFields.id });
+        }
+        fieldIds.set(field.id, id);
+      }
+      for (const stage of sourceStages) {
+        if (!stage.ask) continue;
+        const ask = { field_id: stage.ask.field_id === null ? null : (fieldIds.get(stage.ask.field_id) ?? null), reask_text: stage.ask.reask_text };
+        await tx.update(stages).set({ ask }).where(and(eq(stages.id, stageIds.get(stage.id)!), eq(stages.funnelId, targetId)));
       }
       await tx.update(funnels).set({ updatedAt: now() }).where(and(eq(funnels.id, targetId), eq(funnels.ownerId, ownerId)));
     });

@@ -26,6 +26,7 @@ import { people, personEvents, personTags, personTimers, stageMoves, stageReache
 import { ownedFunnel, ownedPerson, ownedTag, ownersRow } from './access';
 import { COMMON_ERRORS, invalid, invalidField, notFound } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
+import { personFieldValues } from './field-values';
 import { idleFunnelRuntime, type FunnelRuntimePort } from './runtime-port';
 
 export { PERSON_HISTORY_LIMIT } from '../../contract/funnels';
@@ -242,7 +243,8 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
         .orderBy(asc(personTimers.dueAt))
     ).map((t) => ({ id: t.id, stage_id: t.stageId, to_stage_id: t.toStageId, due_at: t.dueAt.toISOString(), only_if_silent: t.onlyIfSilent }));
     const payments = await paymentsOfPerson(db, person.id);
-    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, other_funnels, timers, payments };
+    const fields = await personFieldValues(db, person.id);
+    return { ...toPerson(person, tagIds.get(person.id) ?? []), source: source ?? null, history, fields, other_funnels, timers, payments };
   }
 
   /** One contact's history across the owner's bots (the same Telegram user in each), newest first. */

@@ -77,6 +77,7 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
         message,
         wait: row.wait ?? null,
         payment: row.payment ?? null,
+        ask: row.ask ?? null,
         people_count: counts.get(row.id) ?? 0,
       };
     });
@@ -232,6 +233,11 @@ export function createStageService({ db, runtime = idleFunnelRuntime }: StageSer
       return Boolean(item);
     }));
     if (problems) throw invalidFields(problems);
+    // A phone or choice question shows its reply keyboard: Telegram takes one keyboard per message.
+    if (stage.ask?.field_id != null && (body.buttons.length > 0 || choices.length > 0)) {
+      const [field] = await db.query<{ kind: string }>('select kind from funnel_fields where id = $1 and funnel_id = $2', [stage.ask.field_id, stage.funnelId]);
+      if (field && (field.kind === 'phone' || field.kind === 'choice')) throw invalidField('buttons', FUNNEL_ERRORS.askWithButtons);
+    }
     const message = {
       text: body.text,
       media_id: body.media_id,

@@ -20,6 +20,7 @@ import { partnerClickRoutes, partnerRoutes } from './partner/routes';
 import { sourceRoutes } from './sources/routes';
 import { timerRoutes } from './timers/routes';
 import { paymentRoutes } from './payments/routes';
+import { fieldRoutes } from './fields/routes';
 import { templateFileRoutes, templateRoutes } from './templates/routes';
 
 export function productApi(services: Services, config: Pick<Config, 'rateLimit'>) {
@@ -32,6 +33,7 @@ export function productApi(services: Services, config: Pick<Config, 'rateLimit'>
       await scope.register(timerRoutes(services));
       await scope.register(funnelWebhookRoutes(services));
       await scope.register(paymentRoutes(services));
+      await scope.register(fieldRoutes(services));
       await scope.register(mailingRoutes(services));
       await scope.register(letterRoutes(services));
       await scope.register(templateRoutes(services));

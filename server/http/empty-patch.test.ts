@@ -9,6 +9,7 @@ import { FUNNELS_API, FUNNELS_PATHS } from '../../contract/funnels';
 import { LETTERS_API, LETTERS_PATHS, type Series } from '../../contract/letters';
 import { MAILINGS_API, MAILINGS_PATHS, type Mailing } from '../../contract/mailings';
 import { SOURCES_API, SOURCES_PATHS } from '../../contract/sources';
+import { FIELDS_API, FIELDS_PATHS } from '../../contract/fields';
 import { TEMPLATES_API, TEMPLATES_PATHS, type Template } from '../../contract/templates';
 import { WEBHOOKS_API, WEBHOOKS_PATHS } from '../../contract/webhooks';
 import { addPerson, addRunnableStage, addTag, call, connectFunnel, ok, useFunnelsTestEnv } from '../test/funnels-api';
@@ -36,6 +37,7 @@ async function objects() {
   const keyword = ok<{ id: number }>(await call(env, key, 'POST', FUNNELS_API.keywords(funnel.id), { phrase: 'price', stage_id: stage.id }), 201);
   const source = ok<{ id: number }>(await call(env, key, 'POST', SOURCES_API.sources(funnel.id), { name: 'Blog' }), 201);
   const webhook = ok<{ id: number }>(await call(env, key, 'POST', WEBHOOKS_API.webhooks(funnel.id), { url: 'https://hooks.example.com/x', events: ['tag.added'] }), 201);
+  const field = ok<{ id: number }>(await call(env, key, 'POST', FIELDS_API.fields(funnel.id), { title: 'City', kind: 'text' }), 201);
   const plan = ok<AdminPlan>(await call(env, key, 'POST', BILLING_API.adminPlans, { title: 'Free', is_free: true, limits: { running_funnels: 1, people: 500, mailings: false, letters: false } }), 201);
   /** Each PATCH route's object, by the route's path template. A new PATCH route needs its line here. */
   const urls: Record<string, string> = {
@@ -47,6 +49,7 @@ async function objects() {
     [FUNNELS_PATHS.keyword]: FUNNELS_API.keyword(funnel.id, keyword.id),
     [SOURCES_PATHS.source]: SOURCES_API.source(funnel.id, source.id),
     [WEBHOOKS_PATHS.webhook]: WEBHOOKS_API.webhook(funnel.id, webhook.id),
+    [FIELDS_PATHS.field]: FIELDS_API.field(funnel.id, field.id),
     [LETTERS_PATHS.oneSeries]: LETTERS_API.oneSeries(series.id),
     [LETTERS_PATHS.letter]: LETTERS_API.letter(letter.id),
     [MAILINGS_PATHS.mailing]: MAILINGS_API.mailing(mailing.id),

@@ -1,6 +1,7 @@
 // One bot's loop in this process, while it holds the bot's lease (engine.ts takes it up): claim a
 // small batch, take a slot of the bot's rate, name the row on the wire, send it through
 // telegram/send.ts, record the outcome. The statements and what each guarantees are in sql.ts.
+import { mayNeedFieldValues, personFieldMap } from '../messages/field-values';
 import type { Api } from 'grammy';
 import { fillPlaceholders } from '../../contract/personalise';
 import { PAID_BROADCAST_RATE } from '../../contract/mailings';
@@ -289,7 +290,8 @@ export class BotSender {
         row.mailing_id !== null ? await this.engine.messageOf(row.mailing_id) : row.letter_id !== null ? await this.engine.letterOf(row.letter_id) : undefined;
       if (!content) return { state: 'failed', error: 'The message is gone.' };
       const person = { first_name: row.first_name, last_name: row.last_name, username: row.username, person_id: String(row.person_id) };
-      const text = fillPlaceholders(content.message.text, person);
+      const fields = mayNeedFieldValues(content.message.text) ? await personFieldMap(this.db, row.person_id) : undefined;
+      const text = fillPlaceholders(content.message.text, person, fields);
       const replyMarkup = messageKeyboard({ buttons: content.message.buttons, next_button: null }, '');
       const sent = await sendContent(this.db, this.api, this.funnel.id, row.telegram_id, { text, mediaId: content.message.media_id, replyMarkup, paid: content.paid });
       return { state: 'sent', messageId: sent.message_id, history: text, kind: row.letter_id !== null ? 'letter' : 'mailing' };

@@ -170,7 +170,7 @@ export const TAKE_REPLIES = `with input as (select * from unnest($1::int[], $2::
        update outbox o set state = 'sending', attempts = o.attempts + 1, owner = $4, updated_at = now()
          from input
         where o.reply and o.state = 'waiting' and o.funnel_id = input.funnel_id and o.person_id = input.person_id and o.id <= input.up_to
-       returning o.id, o.stage_id, input.ord`;
+       returning o.id, o.stage_id, o.ask_again, input.ord`;
 
 /**
  * Whether reaching the stage `s` sends a reply: its message has text or media, or it is a payment
@@ -247,19 +247,50 @@ export const START_PERSON = `with input as (
  * A press moves the person only from the stage it was sent from (from_stage_id); a keyword
  * (from_stage_id null) from wherever they are, unless they are in its stage already.
  */
+/**
+ * An answer to a stage's question ($4, field $5) where no stage follows it, or one that does not
+ * fit ($6 null): the update's claim and, only if it is new and the person is still in that stage,
+ * what they wrote in their history and the value kept, or the stage's re-ask text written to the
+ * outbox as a reply being sent by this runtime ($8). One statement: the update is never half taken.
+ * Answers claimed (false: handled before), the person, and the re-ask reply's row.
+ */
+export const ANSWER_IN_PLACE = `with input as (select $1::int as funnel_id, $2::bigint as update_id, $3::bigint as telegram_id, $4::int as stage_id, $5::int as field_id, $6::text as value, $7::text as text),
+       claimed as (
+         insert into handled_updates (funnel_id, update_id) select funnel_id, update_id from input
+         on conflict do nothing returning funnel_id),
+       person as (
+         update people p set last_seen_at = now(), blocked = false from input, claimed
+          where p.funnel_id = input.funnel_id and p.telegram_id = input.telegram_id and p.stage_id = input.stage_id
+         returning p.id, input.funnel_id, input.stage_id, input.field_id, input.value, input.text),
+       event as (
+         insert into person_events (person_id, funnel_id, direction, kind, text) select id, funnel_id, 'in', 'text', text from person),
+       kept as (
+         insert into person_fields (person_id, field_id, value) select id, field_id, value from person where value is not null
+         on conflict (person_id, field_id) do update set value = excluded.value, updated_at = now()),
+       reask as (
+         insert into outbox (funnel_id, person_id, stage_id, reply, ask_again, owner, priority, state, attempts)
+         select funnel_id, id, stage_id, true, true, $8, 0, 'sending', 1 from person where value is null
+         returning id)
+       select exists (select 1 from claimed) as claimed, (select id from person) as person_id, (select id from reask) as reply_id`;
+
 export const MOVE_PERSON = `with input as (
-         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[], $10::text[], $11::text[]) with ordinality
-           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, reply, via, label, ord)),
+         select * from unnest($1::int[], $2::bigint[], $3::bigint[], $4::int[], $5::int[], $6::int[], $7::text[], $8::boolean[], $10::text[], $11::text[], $12::int[], $13::text[]) with ordinality
+           as t(funnel_id, update_id, telegram_id, from_stage_id, to_stage_id, tag_id, button_text, reply, via, label, field_id, field_value, ord)),
        ${CLAIM_FRESH},
        moved as (
          update people set stage_id = fresh.to_stage_id, blocked = false, last_seen_at = now()
          from fresh, people was
          where was.id = people.id and people.funnel_id = fresh.funnel_id and people.telegram_id = fresh.telegram_id
            and (people.stage_id = fresh.from_stage_id or (fresh.from_stage_id is null and people.stage_id is distinct from fresh.to_stage_id))
-         returning people.id, fresh.ord, fresh.funnel_id, was.stage_id as from_stage_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text, fresh.reply, fresh.via, fresh.label),
+         returning people.id, fresh.ord, fresh.funnel_id, was.stage_id as from_stage_id, fresh.to_stage_id, fresh.tag_id, fresh.button_text, fresh.reply, fresh.via, fresh.label,
+                   fresh.field_id, fresh.field_value),
        event as (
          insert into person_events (person_id, funnel_id, direction, kind, text)
-         select id, funnel_id, 'in', case when via = 'keyword' then 'text' else 'button' end, button_text from moved),
+         select id, funnel_id, 'in', case when via in ('keyword', 'answer') then 'text' else 'button' end, button_text from moved),
+       kept as (
+         insert into person_fields (person_id, field_id, value)
+         select id, field_id, field_value from moved where field_id is not null
+         on conflict (person_id, field_id) do update set value = excluded.value, updated_at = now()),
        move as (
          insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via, label)
          select funnel_id, id, from_stage_id, to_stage_id, via, label from moved),

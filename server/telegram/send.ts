@@ -8,7 +8,7 @@
 // and reused after that. A file_id Telegram no longer takes (another bot's, or expired) is dropped
 // and the file uploaded again, its new file_id replacing the old one everywhere.
 import { type Api, GrammyError, HttpError, InputFile } from 'grammy';
-import type { InlineKeyboardMarkup, Message } from 'grammy/types';
+import type { InlineKeyboardMarkup, Message, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { DeliveryErrorReason } from '../../contract/delivery';
 import type { Db } from '../db';
 import { TEXT_OPTIONS } from '../messages/render';
@@ -20,7 +20,8 @@ export type MediaKind = 'photo' | 'video';
 export interface OutgoingMessage {
   text: string;
   mediaId: number | null;
-  replyMarkup?: InlineKeyboardMarkup;
+  /** Inline buttons, or (a stage's question) a reply keyboard or its removal. */
+  replyMarkup?: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove;
   /** allow_paid_broadcast: past the free 30/s, paid in Stars. */
   paid?: boolean;
   /** Options only this server reads (a prepaid rate slot under a symbol): JSON and multipart leave them out. */

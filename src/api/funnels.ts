@@ -34,6 +34,7 @@ import {
   type WebhookPatch,
   type WebhookSettings,
 } from '../../contract/webhooks';
+import { FIELDS_API, type PersonFieldValue } from '../../contract/fields';
 import { apiPath, authClient } from './clients';
 import { timeZone } from './timeZone';
 
@@ -160,3 +161,6 @@ export async function deleteWebhook(funnelId: number, webhookId: number): Promis
 export const rotateWebhookSecret = (funnelId: number, webhookId: number) => post<FunnelWebhookWithSecret>(WEBHOOKS_API.rotateSecret(funnelId, webhookId));
 export const listWebhookDeliveries = (funnelId: number, webhookId: number) => get<WebhookDelivery[]>(WEBHOOKS_API.deliveries(funnelId, webhookId));
 export const testWebhook = (funnelId: number, webhookId: number) => post<WebhookDelivery>(WEBHOOKS_API.test(funnelId, webhookId));
+/** The owner sets (an empty value clears) a person's value of a field; answers all their values. */
+export const setPersonField = (personId: number, fieldId: number, value: string) =>
+  authClient.put(apiPath(FIELDS_API.personField(personId, fieldId)), { json: { value } }).json<PersonFieldValue[]>();

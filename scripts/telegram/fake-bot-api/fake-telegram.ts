@@ -241,6 +241,11 @@ export class FakeTelegram {
     return this.people.sendUserMessage(token, message);
   }
 
+  /** A person taps a button of the bot's reply keyboard (text, or their own contact). */
+  pressReplyButton(token: string, press: { from: Subscriber; text: string; phone_number?: string }): Update {
+    return this.people.pressReplyButton(token, press);
+  }
+
   /** A person presses an inline callback button under one of the bot's messages. */
   pressButton(token: string, press: { from: Subscriber; message_id: number; callback_data: string }): Update {
     return this.people.pressButton(token, press);

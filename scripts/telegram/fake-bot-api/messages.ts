@@ -117,9 +117,19 @@ export class ChatMessages {
     if ('inline_keyboard' in markup) return validateInlineKeyboard(markup as unknown as InlineKeyboardMarkup);
     if ('keyboard' in markup) {
       if (!Array.isArray(markup.keyboard)) throw badRequest('field "keyboard" of the ReplyKeyboardMarkup must be an Array of Arrays');
+      const rows = markup.keyboard as unknown[];
+      if (rows.length === 0 || !rows.every((row) => Array.isArray(row) && row.length > 0)) throw badRequest('keyboard must be non-empty');
+      for (const row of rows as unknown[][]) {
+        for (const button of row) {
+          const text = typeof button === 'string' ? button : (button as { text?: unknown } | null)?.text;
+          if (typeof text !== 'string' || text === '') throw badRequest("can't parse reply keyboard markup JSON object");
+        }
+      }
       chat.replyKeyboard = markup as unknown as ReplyKeyboardMarkup;
+      chat.replyKeyboardHidden = false;
     } else if (markup.remove_keyboard) {
       chat.replyKeyboard = undefined;
+      chat.replyKeyboardHidden = false;
     } else if (!markup.force_reply) {
       throw badRequest("can't parse reply keyboard markup JSON object");
     }

@@ -138,6 +138,8 @@ export interface ChatSnapshot {
   blocked: boolean;
   menu_button: MenuButton;
   reply_keyboard: ReplyKeyboardMarkup | null;
+  /** The one-time keyboard was used: folded away (still reachable by its icon, as in Telegram). */
+  reply_keyboard_hidden: boolean;
   entries: ChatEntry[];
   callback_answers: CallbackAnswer[];
 }
@@ -184,6 +186,8 @@ export interface FakeChat {
   blocked: boolean;
   menuButton?: MenuButton;
   replyKeyboard?: ReplyKeyboardMarkup;
+  /** A one-time keyboard the person used: folded away until the bot sends a keyboard again. */
+  replyKeyboardHidden?: boolean;
   lastUserActionSeq: number;
   chatInstance: string;
   callbackAnswers: CallbackAnswer[];

@@ -78,6 +78,40 @@ export class People {
     return this.updates.pushUpdate(bot, { message: clone(message) } as Omit<Update, 'update_id'>);
   }
 
+  /**
+   * A person taps a button of the reply keyboard the bot showed in their chat: its text is sent
+   * as their message, or, a request_contact button, their own contact (Telegram's only way to
+   * share one's number with a bot on a tap; `phone_number` is theirs, made up from their id when
+   * omitted). A one-time keyboard folds away after the tap (still there, hidden, as in Telegram).
+   */
+  pressReplyButton(token: string, { from, text, phone_number }: { from: Subscriber; text: string; phone_number?: string }): Update {
+    const bot = this.state.botFor(token);
+    const chat = bot.chats.get(from?.id);
+    const keyboard = chat?.replyKeyboard;
+    if (!chat || !keyboard || chat.replyKeyboardHidden) throw new ControlError(404, `No reply keyboard is shown in the chat with ${from?.id}`);
+    const button = keyboard.keyboard.flat().find((b) => (typeof b === 'string' ? b : b.text) === text);
+    if (button === undefined) throw new ControlError(400, `The reply keyboard has no button "${text}"`);
+    this.ensureChat(bot, from);
+    if (keyboard.one_time_keyboard) chat.replyKeyboardHidden = true;
+    const base = { message_id: chat.nextMessageId++, from: this.asUser(chat.user), chat: chat.chat, date: now() };
+    const message = (
+      typeof button !== 'string' && 'request_contact' in button && button.request_contact
+        ? {
+            ...base,
+            contact: {
+              phone_number: phone_number ?? `+999${String(chat.user.id).slice(-9).padStart(9, '0')}`,
+              first_name: chat.user.first_name,
+              ...(chat.user.last_name ? { last_name: chat.user.last_name } : {}),
+              user_id: chat.user.id,
+            },
+          }
+        : { ...base, text }
+    ) as Message;
+    chat.lastUserActionSeq = ++this.state.seq;
+    chat.messages.set(message.message_id, { message, fromBot: false, deleted: false, sentSeq: chat.lastUserActionSeq, editedSeq: 0 });
+    return this.updates.pushUpdate(bot, { message: clone(message) } as Omit<Update, 'update_id'>);
+  }
+
   /** A person presses an inline callback button under one of the bot's messages. */
   pressButton(token: string, { from, message_id, callback_data }: { from: Subscriber; message_id: number; callback_data: string }): Update {
     const bot = this.state.botFor(token);

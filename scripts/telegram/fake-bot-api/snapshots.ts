@@ -53,6 +53,7 @@ export class Snapshots {
       blocked: chat.blocked,
       menu_button: clone(chat.menuButton ?? bot.defaultMenuButton ?? { type: 'commands' }),
       reply_keyboard: chat.replyKeyboard ? clone(chat.replyKeyboard) : null,
+      reply_keyboard_hidden: chat.replyKeyboardHidden === true,
       entries: this.chatMessages(token, chatId),
       callback_answers: clone(chat.callbackAnswers),
     };

@@ -9,6 +9,7 @@ import type { Update, UserFromGetMe } from 'grammy/types';
 import type { FunnelRow } from '../../db/schema';
 import { createBot, describeBotApiError } from '../../telegram/client';
 import { type UpdateReceived, updateReceived } from '../../telegram/diagnostics';
+import { askBehaviour } from './behaviours/ask';
 import { choiceBehaviour } from './behaviours/choice';
 import { historyBehaviour } from './behaviours/history';
 import { keywordBehaviour } from './behaviours/keyword';
@@ -182,6 +183,7 @@ export class FunnelBot {
       nextStepBehaviour(fc),
       choiceBehaviour(fc),
       membershipBehaviour(fc),
+      askBehaviour(fc),
       keywordBehaviour(fc),
       paymentBehaviour(fc),
       historyBehaviour(fc),

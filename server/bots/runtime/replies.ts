@@ -14,42 +14,69 @@
 // runtime is sent before the person's next one, and the queue per person keeps a taken-over
 // reply and a new one from overtaking each other in this process.
 import { type Api, GrammyError, HttpError } from 'grammy';
-import type { Message } from 'grammy/types';
-import { fillPlaceholders, type PersonValues } from '../../../contract/personalise';
+import type { Message, ReplyKeyboardMarkup } from 'grammy/types';
+import { escapeHtml, fillPlaceholders, type PersonValues } from '../../../contract/personalise';
 import { paymentPayload, STARS_CURRENCY } from '../../../contract/payments';
+import { mayNeedFieldValues } from '../../messages/field-values';
 import { messageKeyboard, nextStepData } from '../../messages/render';
 import { surelyNotDelivered } from '../../telegram/client';
 import { PREPAID_SLOT, type PrepaidSlot } from '../../telegram/rate-limiter';
-import { sendContent } from '../../telegram/send';
+import { sendContent, type OutgoingMessage } from '../../telegram/send';
 import { callForPerson, isUnauthorized, PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
-import type { ReplyOutcome, RuntimeStage, TakenReply } from './store';
+import type { ReplyOutcome, RuntimeAsk, RuntimeStage, TakenReply } from './store';
 
 /** The person's fields a message may be personalised with, as Telegram gives them. */
 export function personValues(from: { first_name: string; last_name?: string; username?: string }): PersonValues {
   return { first_name: from.first_name, last_name: from.last_name, username: from.username };
 }
 
+/** The contact-request button's text, in the person's language. */
+export const SHARE_PHONE_TEXT = { en: '📱 Share my phone number', ru: '📱 Поделиться номером' } as const;
+
+/** The reply keyboard of a phone or choice question (one-time: it folds away once used). */
+export function askKeyboard(ask: RuntimeAsk, language: string | undefined): ReplyKeyboardMarkup | undefined {
+  if (ask.kind === 'phone') {
+    const text = SHARE_PHONE_TEXT[language === 'ru' ? 'ru' : 'en'];
+    return { keyboard: [[{ text, request_contact: true }]], resize_keyboard: true, one_time_keyboard: true };
+  }
+  if (ask.kind === 'choice') return { keyboard: ask.options.map((text) => [{ text }]), resize_keyboard: true, one_time_keyboard: true };
+  return undefined;
+}
+
 /**
- * Sends `stage`'s message to the person, personalised with their fields, through telegram/send.ts
- * (media by file_id, uploaded again when Telegram no longer takes it); answers what was sent, or
- * null when the stage has neither text nor media. Throws PersonBlockedError when they blocked the
- * bot. A failure that surely did not deliver is retried until `giveUpAt` (callForPerson).
+ * Sends `stage`'s message (or, `askAgain`, its re-ask text) to the person, personalised with their
+ * Telegram names and their fields, through telegram/send.ts (media by file_id, uploaded again when
+ * Telegram no longer takes it); answers what was sent, or null when there is nothing to send.
+ * Throws PersonBlockedError when they blocked the bot. A failure that surely did not deliver is
+ * retried until `giveUpAt` (callForPerson).
  */
 async function sendStageMessage(
   fc: FunnelContext,
   api: Api,
-  chatId: number,
+  target: ReplyTarget,
   stage: RuntimeStage,
-  person: PersonValues,
+  reply: TakenReply,
   giveUpAt: number,
   slot: PrepaidSlot | undefined,
 ): Promise<{ message: Message; text: string } | null> {
-  const { media_id } = stage.message;
-  const text = fillPlaceholders(stage.message.text, person);
-  if (media_id === null && text.trim() === '') return null;
-  const replyMarkup = messageKeyboard(stage.message, nextStepData(stage.id), stage.id);
+  const chatId = target.chatId;
+  const askAgain = reply.askAgain === true && stage.ask !== null;
+  const mediaId = askAgain ? null : stage.message.media_id;
+  const html = askAgain ? escapeHtml(stage.ask!.reaskText) : stage.message.text;
+  const fields = mayNeedFieldValues(html)
+    ? await untilDatabaseAnswers(fc, "read a person's fields", () => fc.store.fieldValues(fc.funnelId, target.personId))
+    : undefined;
+  const text = fillPlaceholders(html, { ...target.person, person_id: String(target.personId) }, fields);
+  if (mediaId === null && text.trim() === '') return null;
+  // Telegram takes one keyboard per message: a question's reply keyboard (the editor refuses
+  // inline buttons beside it), else the inline buttons, else the removal of the keyboard of the
+  // question just answered.
+  const replyMarkup: OutgoingMessage['replyMarkup'] =
+    (stage.ask ? askKeyboard(stage.ask, target.language) : undefined) ??
+    (askAgain ? undefined : messageKeyboard(stage.message, nextStepData(stage.id), stage.id)) ??
+    (reply.removeKeyboard ? { remove_keyboard: true } : undefined);
   const extra = slot ? { [PREPAID_SLOT]: slot } : undefined;
-  const message = await sendContent(fc.store.db, api, fc.funnelId, chatId, { text, mediaId: media_id, replyMarkup, extra }, (call) =>
+  const message = await sendContent(fc.store.db, api, fc.funnelId, chatId, { text, mediaId, replyMarkup, extra }, (call) =>
     callForPerson(fc, chatId, call, giveUpAt),
   );
   return { message, text };
@@ -68,12 +95,14 @@ async function sendStageReply(
   api: Api,
   target: ReplyTarget,
   stage: RuntimeStage,
+  reply: TakenReply,
   giveUpAt: number,
   slot: PrepaidSlot | undefined,
 ): Promise<{ message: Message; text: string } | null> {
-  const sent = await sendStageMessage(fc, api, target.chatId, stage, { ...target.person, person_id: String(target.personId) }, giveUpAt, slot);
+  const sent = await sendStageMessage(fc, api, target, stage, reply, giveUpAt, slot);
   const payment = stage.payment;
-  if (!payment) return sent;
+  // A question asked again is its re-ask text alone: the invoice went with the stage's message.
+  if (!payment || reply.askAgain === true) return sent;
   const extra = !sent && slot ? { [PREPAID_SLOT]: slot } : {};
   const sendInvoice = () =>
     callForPerson(
@@ -123,6 +152,8 @@ export interface ReplyTarget {
   personId: number;
   chatId: number;
   person: PersonValues;
+  /** Their Telegram language (the contact-request button's text). */
+  language?: string;
   /** A reply the claim wrote as sending (its slot of the bot's rate taken before the claim). */
   reply?: TakenReply;
   slot?: PrepaidSlot;
@@ -171,7 +202,7 @@ async function sendTaken(fc: FunnelContext, api: Api, target: ReplyTarget, taken
     try {
       if (!stage) outcome = { id: reply.id, state: 'skipped', error: 'The stage was deleted before its message was sent.' };
       else {
-        const sent = await sendStageReply(fc, api, target, stage, giveUpAt, i === 0 ? slot : undefined);
+        const sent = await sendStageReply(fc, api, target, stage, reply, giveUpAt, i === 0 ? slot : undefined);
         outcome = sent
           ? { id: reply.id, state: 'sent', messageId: sent.message.message_id, text: sent.text, stageId: stage.id }
           : { id: reply.id, state: 'skipped', error: 'The stage has no message.' };

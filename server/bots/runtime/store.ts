@@ -3,6 +3,7 @@
 // and the same statements of one turn of the event loop, from any bot, are sent as one.
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
+import type { FieldKind } from '../../../contract/fields';
 import type { MessageContentBody, StageMoveVia } from '../../../contract/funnels';
 import type { StagePayment } from '../../../contract/payments';
 import { sourceCodeOf } from '../../../contract/sources';
@@ -11,6 +12,7 @@ import { funnels, type FunnelRow } from '../../db/schema';
 import { microBatch } from '../../db/micro-batch';
 import {
   ADOPT_ORPHAN_REPLIES,
+  ANSWER_IN_PLACE,
   MOVE_PERSON,
   ORPHAN_REPLIES_UNKNOWN,
   PAY_PERSON,
@@ -31,7 +33,18 @@ export interface RuntimeStage {
   message: MessageContentBody;
   /** A payment stage: its Stars invoice goes after its message (null: none). */
   payment: StagePayment | null;
+  /** Its question (null: none, or its field was deleted): the person's next message is the answer. */
+  ask: RuntimeAsk | null;
 }
+
+/** A stage's question as the runtime checks the answer. */
+export interface RuntimeAsk {
+  fieldId: number;
+  kind: FieldKind;
+  options: string[];
+  reaskText: string;
+}
+
 
 export interface TelegramProfile {
   id: number;
@@ -70,7 +83,13 @@ export interface MovedPerson {
 }
 
 /** The moves a person makes themselves, through the runtime's movePerson. */
-export type PersonMoveVia = Extract<StageMoveVia, 'next' | 'choice' | 'keyword'>;
+export type PersonMoveVia = Extract<StageMoveVia, 'next' | 'choice' | 'keyword' | 'answer'>;
+
+/** A value kept for a person's field, with the move that takes them on. */
+export interface KeptAnswer {
+  fieldId: number;
+  value: string;
+}
 
 /** A keyword as the runtime matches it. */
 export interface RuntimeKeyword {
@@ -82,6 +101,10 @@ export interface RuntimeKeyword {
 export interface TakenReply {
   id: number;
   stageId: number | null;
+  /** The stage's re-ask text rather than its message (an answer that did not fit). */
+  askAgain?: boolean;
+  /** Take away the reply keyboard of the question just answered (phone, choice). */
+  removeKeyboard?: boolean;
 }
 
 /**
@@ -171,6 +194,7 @@ export interface RuntimeStore {
     text: string,
     via?: PersonMoveVia,
     label?: string,
+    answer?: KeptAnswer,
   ): Promise<MovedPerson | null | typeof ALREADY_HANDLED>;
   /**
    * What the stage `stageId` of the funnel asks now (its payment's Stars), when the person
@@ -191,6 +215,19 @@ export interface RuntimeStore {
   ): Promise<PaymentRecorded | typeof ALREADY_HANDLED>;
   /** A refunded_payment: claims the update and records the refund once, moving the person to the refund stage (REFUND_PAYMENT). */
   refundPayment(funnelId: number, updateId: number, telegramId: number, chargeId: string): Promise<PaymentRecorded | typeof ALREADY_HANDLED>;
+  /**
+   * An answer to `stage`'s question that moves nobody: kept where no stage follows (`answer`),
+   * or, null, one that does not fit: the stage's re-ask text goes to the outbox as being sent.
+   * Claims the update; only a person still in `stage` is touched (null: nobody was).
+   */
+  answerInPlace(
+    funnelId: number,
+    updateId: number,
+    telegramId: number,
+    stage: RuntimeStage & { ask: RuntimeAsk },
+    answer: KeptAnswer | null,
+    text: string,
+  ): Promise<{ personId: number; replyId: number | null } | null | typeof ALREADY_HANDLED>;
   /** The funnel's keywords (cached as its stages are: forgetStages drops both). */
   keywords(funnelId: number): Promise<RuntimeKeyword[]>;
   /**
@@ -213,6 +250,10 @@ export interface RuntimeStore {
    * sent again), the waiting ones are taken over by this runtime and answered here.
    */
   adoptOrphanReplies(funnelIds: number[]): Promise<{ unknown: number; adopted: AdoptedReply[] }>;
+  /** The stage the person is in (null: none, or not started), read only when one of the funnel's stages asks. */
+  stageOf(funnelId: number, telegramId: number): Promise<number | null>;
+  /** The person's field values by key, every field of the funnel (null: no value), for `{key}` in messages. */
+  fieldValues(funnelId: number, personId: number): Promise<Map<string, string | null>>;
   /** The person's id and current stage, and marks them seen and not blocked (they wrote). */
   touchPerson(funnelId: number, telegramId: number): Promise<{ id: number; stageId: number | null } | null>;
   /**
@@ -271,14 +312,28 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
   const firstReads = new Map<number, Promise<RuntimeStage[]>>();
   // The stages of every funnel whose cache ran out in this turn: one statement for all of them.
   const readStages = microBatch<number, RuntimeStage[]>(async (funnelIds) => {
-    const rows = await q<{ funnel_id: number; id: number; position: number; tag_id: number | null; message: RuntimeStage['message']; payment: StagePayment | null }>(
-      'select funnel_id, id, position, tag_id, message, payment from stages where funnel_id = any($1::int[]) order by funnel_id, position, id',
+    const rows = await q<{
+      funnel_id: number;
+      id: number;
+      position: number;
+      tag_id: number | null;
+      message: RuntimeStage['message'];
+      payment: StagePayment | null;
+      reask_text: string | null;
+      field_id: number | null;
+      kind: FieldKind | null;
+      options: string[] | null;
+    }>(
+      `select s.funnel_id, s.id, s.position, s.tag_id, s.message, s.payment, s.ask->>'reask_text' as reask_text, ff.id as field_id, ff.kind, ff.options
+         from stages s left join funnel_fields ff on ff.id = (s.ask->>'field_id')::int and ff.funnel_id = s.funnel_id
+        where s.funnel_id = any($1::int[]) order by s.funnel_id, s.position, s.id`,
       [[...new Set(funnelIds)]],
     );
     const byFunnel = new Map<number, RuntimeStage[]>();
     for (const r of rows) {
       const list = byFunnel.get(r.funnel_id) ?? [];
-      list.push({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message, payment: r.payment ?? null });
+      const ask = r.field_id === null || r.kind === null ? null : { fieldId: r.field_id, kind: r.kind, options: r.options ?? [], reaskText: r.reask_text ?? '' };
+      list.push({ id: r.id, position: r.position, tagId: r.tag_id, message: r.message, payment: r.payment ?? null, ask });
       byFunnel.set(r.funnel_id, list);
     }
     return funnelIds.map((id) => byFunnel.get(id) ?? []);
@@ -335,14 +390,14 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     return items.map(() => undefined);
   }, together);
   const takeReplies = microBatch<{ funnelId: number; personId: number; upToId: number }, TakenReply[]>(async (items) => {
-    const rows = await q<{ id: string | number; stage_id: number | null; ord: string | number }>(
+    const rows = await q<{ id: string | number; stage_id: number | null; ask_again: boolean; ord: string | number }>(
       TAKE_REPLIES,
       [items.map((i) => i.funnelId), items.map((i) => i.personId), items.map((i) => i.upToId), owner],
     );
     const byOrd = new Map<number, TakenReply[]>();
     for (const r of rows) {
       const list = byOrd.get(Number(r.ord)) ?? [];
-      list.push({ id: Number(r.id), stageId: r.stage_id });
+      list.push({ id: Number(r.id), stageId: r.stage_id, askAgain: r.ask_again });
       byOrd.set(Number(r.ord), list);
     }
     return items.map((_, index) => (byOrd.get(index + 1) ?? []).sort((a, b) => a.id - b.id));
@@ -408,6 +463,8 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       reply: boolean;
       via: PersonMoveVia;
       label: string;
+      fieldId: number | null;
+      fieldValue: string | null;
     },
     MovedPerson | null | typeof ALREADY_HANDLED
   >(async (items) => {
@@ -425,6 +482,8 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         owner,
         items.map((i) => i.via),
         items.map((i) => i.label),
+        items.map((i) => i.fieldId),
+        items.map((i) => i.fieldValue),
       ],
     );
     const claimed = new Map(
@@ -502,8 +561,36 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         sourceCode: sourceCodeOf(startPayloadOf(text)),
       });
     },
-    movePerson(funnelId, updateId, telegramId, fromStageId, to, text, via = 'next', label = text) {
-      return movePerson({ funnelId, updateId, telegramId, fromStageId, toStageId: to.id, tagId: to.tagId, buttonText: text, reply: hasMessage(to), via, label });
+    movePerson(funnelId, updateId, telegramId, fromStageId, to, text, via = 'next', label = text, answer) {
+      return movePerson({
+        funnelId,
+        updateId,
+        telegramId,
+        fromStageId,
+        toStageId: to.id,
+        tagId: to.tagId,
+        buttonText: text,
+        reply: hasMessage(to),
+        via,
+        label,
+        fieldId: answer?.fieldId ?? null,
+        fieldValue: answer?.value ?? null,
+      });
+    },
+    async answerInPlace(funnelId, updateId, telegramId, stage, answer, text) {
+      const [row] = await q<{ claimed: boolean; person_id: number | null; reply_id: string | number | null }>(ANSWER_IN_PLACE, [
+        funnelId,
+        updateId,
+        telegramId,
+        stage.id,
+        stage.ask.fieldId,
+        answer?.value ?? null,
+        text,
+        owner,
+      ]);
+      if (!row.claimed) return ALREADY_HANDLED;
+      if (row.person_id === null) return null;
+      return { personId: row.person_id, replyId: row.reply_id === null ? null : Number(row.reply_id) };
     },
     async payableAmount(funnelId, stageId, personId, telegramId) {
       const rows = await q<{ amount: number | null }>(
@@ -530,6 +617,17 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         if (stageGenerations.get(funnelId) === generation) keywordCache.set(funnelId, { at: Date.now(), keywords });
         return keywords;
       });
+    },
+    async stageOf(funnelId, telegramId) {
+      const rows = await q<{ stage_id: number | null }>('select stage_id from people where funnel_id = $1 and telegram_id = $2', [funnelId, telegramId]);
+      return rows[0]?.stage_id ?? null;
+    },
+    async fieldValues(funnelId, personId) {
+      const rows = await q<{ key: string; value: string | null }>(
+        `select ff.key, pf.value from funnel_fields ff left join person_fields pf on pf.field_id = ff.id and pf.person_id = $2 where ff.funnel_id = $1`,
+        [funnelId, personId],
+      );
+      return new Map(rows.map((r) => [r.key, r.value]));
     },
     async touchPerson(funnelId, telegramId) {
       // They wrote or pressed something that moved them nowhere: a timer waiting for their

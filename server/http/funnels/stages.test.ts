@@ -52,6 +52,7 @@ describe('stages', () => {
       tag_id: null,
       message: { text: '', media: null, buttons: [], next_button: null, choices: [] },
       wait: null,
+      ask: null,
       people_count: 0,
     });
     expect(b).toMatchObject({ position: 1, icon: 'gift', color: '#FF9500', tag_id: tag.id });

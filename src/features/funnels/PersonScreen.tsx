@@ -21,6 +21,7 @@ import { BackLink } from '@/ui/BackLink';
 import { StageBadge } from './StageIcon';
 import { PersonTimers } from './PersonTimers';
 import { PersonPayments } from './PersonPayments';
+import { PersonFields } from './PersonFields';
 import { runChange, runRead } from '@/api/action';
 import { noticeFailure, success } from '@/api/useApi';
 
@@ -134,6 +135,7 @@ export function PersonScreen({
 
       <PersonTimers timers={data.timers} stages={stages} />
       <PersonPayments person={data} />
+      <PersonFields personId={data.id} fields={data.fields} />
 
       <section className="section-block">
         <h2 className="section-title">{t('funnels.tags.title')}</h2>

@@ -14,6 +14,7 @@ function stage(id: number, message: Partial<StageMessage> = {}): Stage {
     tag_id: null,
     wait: null,
     payment: null,
+    ask: null,
     message: { text: 'Hi', media: null, buttons: [], next_button: null, choices: [], ...message },
     people_count: 0,
   };
