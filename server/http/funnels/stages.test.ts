@@ -52,6 +52,7 @@ describe('stages', () => {
       tag_id: null,
       message: { text: '', media: null, buttons: [], next_button: null, choices: [] },
       wait: null,
+      payment: null,
       ask: null,
       people_count: 0,
     });

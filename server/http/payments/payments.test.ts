@@ -166,7 +166,11 @@ describe('selling through the bot', () => {
     const payments = await env.t.db.orm.select().from(funnelPayments).where(eq(funnelPayments.funnelId, funnel.id));
     expect(payments).toEqual([expect.objectContaining({ personId: person.id, stageId: offer.id, amount: 500, currency: 'XTR', provider: 'stars', chargeId: outcome.chargeId, state: 'paid' })]);
     const moves = () => env.t.db.orm.select({ to: stageMoves.toStageId, via: stageMoves.via }).from(stageMoves).where(eq(stageMoves.personId, person.id)).orderBy(asc(stageMoves.id));
-    expect(await moves()).toEqual([{ to: paid.id, via: 'payment' }]);
+    // /start placed them in the offer (the first stage), the payment moved them once.
+    expect(await moves()).toEqual([
+      { to: offer.id, via: 'start' },
+      { to: paid.id, via: 'payment' },
+    ]);
     expect(env.fake.botMessages(funnel.token, ann.id).filter((m) => m.text === 'Hello from Paid')).toHaveLength(1);
     expect((await env.t.db.orm.select().from(personTags).where(eq(personTags.personId, person.id))).map((t) => t.tagId)).toEqual([buyer.id]);
 
@@ -188,8 +192,9 @@ describe('selling through the bot', () => {
     const refund = ok<PersonPayment>(await call(env, key, 'POST', refundPath));
     expect(refund).toMatchObject({ id: payments[0].id, state: 'refunded', refunded_at: expect.any(String) });
     await env.fake.waitForBotMessage(funnel.token, ann.id, { predicate: (message: Message) => message.text === 'Hello from Refunded' });
-    await eventually(moves, (rows) => rows.length === 2, 'the refund move');
+    await eventually(moves, (rows) => rows.length === 3, 'the refund move');
     expect(await moves()).toEqual([
+      { to: offer.id, via: 'start' },
       { to: paid.id, via: 'payment' },
       { to: refunded.id, via: 'refund' },
     ]);
