@@ -2,7 +2,7 @@
 // types only, through contract/webhooks.ts.
 import { Type, type Static } from 'typebox';
 import { INBOUND_ACTIONS, INBOUND_EVENT_ID_MAX, WEBHOOK_EVENTS, WEBHOOK_URL_MAX } from '../webhooks';
-import { Id, Nullable, StringEnum, Text } from './common';
+import { Id, Nullable, PatternText, StringEnum, Text } from './common';
 
 const Timestamp = () => Text();
 
@@ -77,7 +77,10 @@ export const InboundEventSchema = Type.Object({
   tag: Type.Optional(Text(64, 1)),
   field: Type.Optional(Text(64, 1)),
   value: Type.Optional(Text(1024)),
+  /** mark_paid: in the currency's smallest unit (kopecks, cents; Stars are whole). */
   amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  /** mark_paid: an ISO 4217 code such as RUB or USD; XTR (Telegram Stars) when absent. */
+  currency: Type.Optional(PatternText('^[A-Z]{3}$', 'Enter a currency code of three capital letters, such as RUB.')),
 });
 export type InboundEvent = Static<typeof InboundEventSchema>;
 

@@ -5,7 +5,9 @@
 // (or two at once) finds it taken and changes nothing. A wrong secret, an unknown funnel or a
 // person of another funnel is "not found".
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { answerValue, type FieldKind } from '../../contract/fields';
 import { TAGS_MAX } from '../../contract/funnels';
+import { STARS_CURRENCY } from '../../contract/payments';
 import type { InboundEvent, InboundResult } from '../../contract/webhooks';
 import type { Db } from '../db';
 import { COMMON_ERRORS, invalid, invalidField, notFound, type DomainMessage } from '../domain-error';
@@ -13,9 +15,17 @@ import { FUNNEL_ERRORS } from './errors';
 import { decryptSecret } from './secret-box';
 
 export const INBOUND_ERRORS = {
-  /** set_field and mark_paid: wired when fields and payments are merged (applySetField, applyMarkPaid). */
-  notYet: (action: string): DomainMessage => ({ code: 'invalid', text: `The action "${action}" is not available yet.`, detail: action }),
+  noSuchField: (key: string): DomainMessage => ({ code: 'does_not_exist', text: `The funnel has no field with the key “${key}”.`, detail: key }),
 } as const;
+
+/** A phone number sent by another system: digits with an optional +, spaces, brackets and dashes (7 to 15 digits), kept as +digits or digits. */
+function phoneValue(text: string): string | null {
+  const trimmed = text.trim();
+  if (!/^\+?[\d\s()-]+$/.test(trimmed)) return null;
+  const digits = trimmed.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) return null;
+  return (trimmed.startsWith('+') ? '+' : '') + digits;
+}
 
 export interface InboundServiceDeps {
   db: Db;
@@ -33,10 +43,13 @@ function sameSecret(given: string, expected: string): boolean {
  * 'webhook': the move's row, the reach, the stage's tag, and the stage's message as a reply row
  * that the bot runtime sends (a waiting reply nobody owns is taken over by the live runtime).
  */
-const GO_TO_STAGE = `
-  with claimed as (
-    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'go_to_stage', $3)
-    on conflict do nothing returning id),
+/**
+ * The move of a claimed event's person ($3) to the stage $4 of the funnel $1 (unless in it
+ * already, or $4 is null): the move's row (`via`), the reach, the stage's tag, and the stage's
+ * message as a reply row that the bot runtime sends (a waiting reply nobody owns is taken over
+ * by the live runtime). CTEs after a `claimed` one.
+ */
+const moveAfterClaim = (via: 'webhook' | 'payment') => `
   was as (
     select p.id, p.stage_id, p.blocked from people p
      where p.id = $3 and p.funnel_id = $1 and exists (select 1 from claimed)
@@ -48,7 +61,7 @@ const GO_TO_STAGE = `
     returning p.id, was.stage_id as from_stage_id, was.blocked),
   move as (
     insert into stage_moves (funnel_id, person_id, from_stage_id, to_stage_id, via, label)
-    select $1, id, from_stage_id, $4, 'webhook', '' from moved),
+    select $1, id, from_stage_id, $4, '${via}', '' from moved),
   reach as (
     insert into stage_reaches (person_id, stage_id, funnel_id) select id, $4, $1 from moved on conflict do nothing),
   tag as (
@@ -57,7 +70,42 @@ const GO_TO_STAGE = `
     on conflict do nothing),
   reply as (
     insert into outbox (funnel_id, person_id, stage_id, reply, priority, state)
-    select $1, id, $4, true, 0, 'waiting' from moved where not blocked)
+    select $1, id, $4, true, 0, 'waiting' from moved where not blocked)`;
+
+/** go_to_stage: the event claimed, then the person moved via 'webhook'. */
+const GO_TO_STAGE = `
+  with claimed as (
+    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'go_to_stage', $3)
+    on conflict do nothing returning id),
+  ${moveAfterClaim('webhook')}
+  select (select count(*) from claimed)::int as claimed`;
+
+/** set_field: the event claimed, the person's value of the field $4 kept (the value $5, checked by its kind). */
+const SET_FIELD = `
+  with claimed as (
+    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'set_field', $3)
+    on conflict do nothing returning id),
+  kept as (
+    insert into person_fields (person_id, field_id, value, updated_at)
+    select p.id, f.id, $5, now() from claimed, people p, funnel_fields f
+     where p.id = $3 and p.funnel_id = $1 and f.id = $4 and f.funnel_id = $1
+    on conflict (person_id, field_id) do update set value = excluded.value, updated_at = now())
+  select (select count(*) from claimed)::int as claimed`;
+
+/**
+ * mark_paid: the event claimed, a payment made elsewhere recorded once ('external', its charge
+ * id the event's id; amount $5 in currency $6), and, when a stage ($4) is named, the payer moved
+ * there via 'payment' as a Stars payment moves them to its paid stage.
+ */
+const MARK_PAID = `
+  with claimed as (
+    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'mark_paid', $3)
+    on conflict do nothing returning id),
+  paid as (
+    insert into funnel_payments (funnel_id, person_id, stage_id, amount, currency, provider, charge_id)
+    select $1, p.id, null, $5, $6, 'external', $2 from claimed, people p where p.id = $3 and p.funnel_id = $1
+    on conflict do nothing returning id),
+  ${moveAfterClaim('payment')}
   select (select count(*) from claimed)::int as claimed`;
 
 /** add_tag: the event claimed, the tag found by title (any case) or made, the person tagged. */
@@ -119,14 +167,30 @@ export function createInboundService({ db, secretKey }: InboundServiceDeps) {
     return result(row.claimed);
   }
 
-  /** Wired by the fields part at merge: a person's field set from another system. */
-  async function applySetField(_funnelId: number, event: InboundEvent): Promise<InboundResult> {
-    throw invalidField('action', INBOUND_ERRORS.notYet(event.action));
+  /** set_field: the field by its key ({key} in messages), the value checked as an answer to it would be. */
+  async function applySetField(funnelId: number, event: InboundEvent): Promise<InboundResult> {
+    if (event.field === undefined) throw invalidField('field', COMMON_ERRORS.required);
+    if (event.value === undefined) throw invalidField('value', COMMON_ERRORS.required);
+    const [field] = await db.query<{ id: number; kind: FieldKind; options: string[] }>(
+      'select id, kind, options from funnel_fields where funnel_id = $1 and key = $2',
+      [funnelId, event.field],
+    );
+    if (!field) throw invalidField('field', INBOUND_ERRORS.noSuchField(event.field));
+    const value = field.kind === 'phone' ? phoneValue(event.value) : answerValue(field.kind, field.options, event.value);
+    if (value === null) throw invalidField('value', FUNNEL_ERRORS.fieldValue(field.kind));
+    const [row] = await db.query<{ claimed: number }>(SET_FIELD, [funnelId, event.event_id, event.person_id, field.id, value]);
+    return result(row.claimed);
   }
 
-  /** Wired by the payments part at merge: a payment made elsewhere, recorded as 'external'. */
-  async function applyMarkPaid(_funnelId: number, event: InboundEvent): Promise<InboundResult> {
-    throw invalidField('action', INBOUND_ERRORS.notYet(event.action));
+  /** mark_paid: a payment made elsewhere (the owner's course platform or card processor), and the stage it leads to if named. */
+  async function applyMarkPaid(funnelId: number, event: InboundEvent): Promise<InboundResult> {
+    if (event.amount === undefined) throw invalidField('amount', COMMON_ERRORS.required);
+    if (event.stage_id !== undefined) {
+      const [stage] = await db.query('select 1 from stages where id = $1 and funnel_id = $2', [event.stage_id, funnelId]);
+      if (!stage) throw invalidField('stage_id', COMMON_ERRORS.doesNotExist(event.stage_id));
+    }
+    const [row] = await db.query<{ claimed: number }>(MARK_PAID, [funnelId, event.event_id, event.person_id, event.stage_id ?? null, event.amount, event.currency ?? STARS_CURRENCY]);
+    return result(row.claimed);
   }
 
   async function apply(funnelId: number, secret: string, event: InboundEvent): Promise<InboundResult> {

@@ -89,7 +89,8 @@ export async function revenueOf(db: Db, funnelIds: number[], since: Date | null)
   const result = new Map(funnelIds.map((id) => [id, { paid: 0, revenue: 0, stages: new Map<number, Revenue>() }]));
   if (funnelIds.length === 0) return result;
   const rows = await db.query<{ funnel_id: number; stage_id: number | null; paid: number; revenue: string | number }>(
-    `select funnel_id, stage_id, count(*)::int as paid, sum(amount)::bigint as revenue from funnel_payments
+    // Revenue is in Stars: a payment marked paid from elsewhere in another currency counts as paid, not as Stars.
+    `select funnel_id, stage_id, count(*)::int as paid, coalesce(sum(amount) filter (where currency = 'XTR'), 0)::bigint as revenue from funnel_payments
       where funnel_id = any($1::int[]) and state = 'paid' and ($2::timestamptz is null or created_at >= $2::timestamptz)
       group by funnel_id, stage_id`,
     [funnelIds, since?.toISOString() ?? null],

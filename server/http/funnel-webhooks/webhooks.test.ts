@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FIELDS_API } from '../../../contract/fields';
 import { FUNNELS_API, type PersonDetail, type Tag } from '../../../contract/funnels';
 import {
   WEBHOOK_DELIVERY_HEADER,
@@ -422,6 +423,66 @@ describe('the incoming webhook', () => {
     expect(tags).toHaveLength(2);
     const detail = ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(person.id)));
     expect([...detail.tag_ids].sort()).toEqual([existing.id, buyer!.id].sort());
+  });
+
+  it("set_field keeps the person's value by the field's key, checked by its kind, once per event; the field's webhook is told", async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Fields');
+    const email = ok<{ id: number }>(await call(env, key, 'POST', FIELDS_API.fields(funnel.id), { title: 'E-mail', key: 'email', kind: 'email' }), 201);
+    const phone = ok<{ id: number }>(await call(env, key, 'POST', FIELDS_API.fields(funnel.id), { title: 'Phone', key: 'phone', kind: 'phone' }), 201);
+    const person = await addPerson(env, funnel.id);
+    const hook = await addWebhook(key, funnel.id, ['field.answered']);
+    const path = new URL(ok<WebhookSettings>(await call(env, key, 'GET', WEBHOOKS_API.settings(funnel.id))).inbound_url).pathname;
+
+    expect(expectJsonError(await post(path, { event_id: 'f0', person_id: person.id, action: 'set_field', field: 'email', value: 'not an address' }), 400)).toMatchObject({
+      value: [expect.stringContaining('not a valid email')],
+    });
+    expect(expectJsonError(await post(path, { event_id: 'f0', person_id: person.id, action: 'set_field', field: 'city', value: 'Kazan' }), 400)).toMatchObject({
+      field: [expect.stringContaining('“city”')],
+    });
+    expect(ok(await post(path, { event_id: 'f1', person_id: person.id, action: 'set_field', field: 'email', value: 'Anna@Example.com' }))).toEqual({ status: 'applied' });
+    expect(ok(await post(path, { event_id: 'f1', person_id: person.id, action: 'set_field', field: 'email', value: 'other@example.com' }))).toEqual({ status: 'duplicate' });
+    expect(ok(await post(path, { event_id: 'f2', person_id: person.id, action: 'set_field', field: 'phone', value: '+7 (912) 345-67-89' }))).toEqual({ status: 'applied' });
+
+    const detail = ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(person.id)));
+    expect(Object.fromEntries(detail.fields.map((f) => [f.field_id, f.value]))).toEqual({ [email.id]: 'anna@example.com', [phone.id]: '+79123456789' });
+    received.length = 0;
+    statuses = [200];
+    expect(await sender().pass()).toBe(2);
+    expect(received.map((r) => [r.body.event, r.body.data.key, r.body.data.value])).toEqual([
+      ['field.answered', 'email', 'anna@example.com'],
+      ['field.answered', 'phone', '+79123456789'],
+    ]);
+    expect(signedWith(hook.secret, received[0])).toBe(true);
+  });
+
+  it('mark_paid records a payment made elsewhere once, moves the payer to the named stage, and tells the payment webhook', { timeout: 30_000 }, async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key, 'Course platform');
+    await addRunnableStage(env, key, funnel.id, { title: 'Lesson' });
+    const paid = await addRunnableStage(env, key, funnel.id, { title: 'Paid' });
+    const person = await addPerson(env, funnel.id);
+    const hook = await addWebhook(key, funnel.id, ['payment.paid']);
+    const path = new URL(ok<WebhookSettings>(await call(env, key, 'GET', WEBHOOKS_API.settings(funnel.id))).inbound_url).pathname;
+
+    expect(expectJsonError(await post(path, { event_id: 'p0', person_id: person.id, action: 'mark_paid' }), 400)).toMatchObject({ amount: ['This field is required.'] });
+    expect(expectJsonError(await post(path, { event_id: 'p0', person_id: person.id, action: 'mark_paid', amount: 100, currency: 'rub' }), 400)).toHaveProperty('currency');
+    const body = { event_id: 'order-1', person_id: person.id, action: 'mark_paid', amount: 499_000, currency: 'RUB', stage_id: paid.id };
+    expect(ok(await post(path, body))).toEqual({ status: 'applied' });
+    expect(ok(await post(path, body))).toEqual({ status: 'duplicate' });
+
+    const detail = ok<PersonDetail>(await call(env, key, 'GET', FUNNELS_API.person(person.id)));
+    expect(detail.payments).toEqual([expect.objectContaining({ amount: 499_000, currency: 'RUB', provider: 'external', charge_id: 'order-1', state: 'paid' })]);
+    expect(detail.stage_id).toBe(paid.id);
+    const moves = await env.t.db.orm.select({ to: stageMoves.toStageId, via: stageMoves.via }).from(stageMoves).where(eq(stageMoves.personId, person.id));
+    expect(moves).toEqual([{ to: paid.id, via: 'payment' }]);
+    // Counted as paid; revenue stays in Stars, so roubles are not added to it.
+    expect(ok<{ paid: number; revenue: number }>(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=all`))).toMatchObject({ paid: 1, revenue: 0 });
+    received.length = 0;
+    statuses = [200];
+    expect(await sender().pass()).toBe(1);
+    expect(received[0].body).toMatchObject({ event: 'payment.paid', person: { id: person.id }, data: { amount: 499_000, currency: 'RUB', provider: 'external', charge_id: 'order-1' } });
+    expect(signedWith(hook.secret, received[0])).toBe(true);
   });
 });
 

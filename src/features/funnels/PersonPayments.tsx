@@ -1,14 +1,24 @@
-// A person's payments on their screen: amount in Stars, when, paid or refunded, and a Refund
+// A person's payments on their screen: amount in Stars (or the currency of one marked paid elsewhere), when, paid or refunded, and a Refund
 // button (asked first: Stars go back from the bot's balance and the person moves to the refund stage).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PersonDetail } from '../../../contract/funnels';
-import type { PersonPayment } from '../../../contract/payments';
+import { STARS_CURRENCY, type PersonPayment } from '../../../contract/payments';
 import { runChange } from '@/api/action';
 import { refundPayment } from '@/api/payments';
 import { noticeFailure, success } from '@/api/useApi';
 import { currentLanguage } from '@/i18n/i18n';
 import { ConfirmDialog } from '@/ui/Dialog';
+
+/** A payment marked paid from elsewhere: its amount is in the currency's smallest unit (kopecks, cents). */
+function money(amount: number, currency: string, language: string): string {
+  try {
+    const format = new Intl.NumberFormat(language, { style: 'currency', currency });
+    return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
 
 export function PersonPayments({ person }: { person: PersonDetail }) {
   const { t } = useTranslation();
@@ -32,7 +42,7 @@ export function PersonPayments({ person }: { person: PersonDetail }) {
           {person.payments.map((payment) => (
             <div key={payment.id} className="row row--static" data-testid="person-payment">
               <span className="row-body">
-                <span className="row-title">{t('funnels.payments.stars', { amount: payment.amount })}</span>
+                <span className="row-title">{payment.currency === STARS_CURRENCY ? t('funnels.payments.stars', { amount: payment.amount }) : money(payment.amount, payment.currency, currentLanguage())}</span>
                 <span className="row-description">
                   {dateTime.format(new Date(payment.created_at))} ·{' '}
                   <span data-testid="person-payment-state">
