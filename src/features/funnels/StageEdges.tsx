@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { Keyword, Stage } from '../../../contract/funnels';
 import { TextIcon } from '@/ui/glyphs';
 import { edgesFrom, edgesOf, edgesTo, type DiagramEdge } from './diagram/edges';
+import { useEdgeWords } from './diagram/edgeWords';
 
 /** The stage's title as a link to its screen (after the words, in both languages: no markup in the strings, so no title is read as markup). */
 function StageLink({ stage }: { stage: Stage }) {
@@ -21,7 +22,8 @@ function StageLink({ stage }: { stage: Stage }) {
 /** Under the stage's message: each button that leaves it, and where it leads. */
 export function StageExits({ stage, stages, keywords }: { stage: Stage; stages: Stage[]; keywords: Keyword[] }) {
   const { t } = useTranslation();
-  const exits = edgesFrom(edgesOf(stages, keywords), stage.id);
+  // Its buttons only: the stage's ask, wait and payment say where they lead in their own sections.
+  const exits = edgesFrom(edgesOf(stages, keywords), stage.id).filter((edge) => edge.kind === 'next' || edge.kind === 'choice');
   if (exits.length === 0) return null;
   const stageById = new Map(stages.map((s) => [s.id, s]));
   return (
@@ -45,10 +47,21 @@ export function StageExits({ stage, stages, keywords }: { stage: Stage; stages: 
   );
 }
 
+/** How an edge from another stage reads, before that stage's name. */
+const ENTRANCE_WORDS = {
+  next: 'funnels.stage.nextLeadsHere',
+  choice: 'funnels.stage.choiceLeadsHere',
+  keyword: 'funnels.stage.choiceLeadsHere',
+  answer: 'funnels.stage.answerLeadsHere',
+  wait: 'funnels.stage.waitLeadsHere',
+  payment: 'funnels.stage.paymentLeadsHere',
+  refund: 'funnels.stage.refundLeadsHere',
+} as const satisfies Record<DiagramEdge['kind'], string>;
+
 /** What leads to the stage: other stages' buttons, keywords, and /start for the first stage. */
 export function StageEntrances({ stage, stages, keywords }: { stage: Stage; stages: Stage[]; keywords: Keyword[] }) {
   const { t } = useTranslation();
-  const entrances = edgesTo(edgesOf(stages, keywords), stage.id);
+  const entrances = edgesTo(edgesOf(stages, keywords, useEdgeWords()), stage.id);
   const first = stages[0]?.id === stage.id;
   const stageById = new Map(stages.map((s) => [s.id, s]));
   const describe = (edge: DiagramEdge) => {
@@ -56,7 +69,7 @@ export function StageEntrances({ stage, stages, keywords }: { stage: Stage; stag
     if (edge.kind === 'keyword' || !from) return t('funnels.stage.keywordLeadsHere', { phrase: edge.label });
     return (
       <>
-        {t(edge.kind === 'next' ? 'funnels.stage.nextLeadsHere' : 'funnels.stage.choiceLeadsHere', { text: edge.label })} <StageLink stage={from} />
+        {t(ENTRANCE_WORDS[edge.kind], { text: edge.label })} <StageLink stage={from} />
       </>
     );
   };

@@ -13,6 +13,7 @@ import { EmptyState } from '@/ui/blocks';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { FunnelIcon } from '@/ui/brandIcon';
 import { StageBadge } from '@/features/funnels/StageIcon';
+import { useEdgeWords } from './edgeWords';
 import { EDGE_KINDS, edgesOf, type DiagramEdge, type EdgeKind } from './edges';
 import { layoutDiagram, type DiagramLayout } from './layout';
 import './diagram.css';
@@ -22,6 +23,10 @@ const EDGE_COLORS: Record<EdgeKind, string> = {
   next: 'var(--color-link)',
   choice: 'var(--tint-purple)',
   keyword: 'var(--tint-orange)',
+  answer: 'var(--tint-teal)',
+  wait: 'var(--tint-gray)',
+  payment: 'var(--tint-green)',
+  refund: 'var(--tint-red)',
 };
 const ARROWHEAD = 7;
 
@@ -30,7 +35,7 @@ export function DiagramScreen({ funnel, stages, keywords }: { funnel: Funnel; st
   usePageHead(t('funnels.diagram.title'));
   // The people counts change while the bot runs.
   useRefreshWhile(funnel.state === 'running', 5_000);
-  const edges = edgesOf(stages, keywords);
+  const edges = edgesOf(stages, keywords, useEdgeWords());
   const layout = layoutDiagram(
     stages.map((stage) => stage.id),
     edges,

@@ -22,6 +22,21 @@ function stage(id: number, message: Partial<StageMessage> = {}): Stage {
 const keyword = (id: number, phrase: string, stageId: number): Keyword => ({ id, funnel_id: 1, phrase, stage_id: stageId, created_at: '' });
 
 describe('edgesOf', () => {
+  it('gives an answer to the next stage, a wait to its stage, a payment to its paid and refund stages; a deleted field or stage is broken', () => {
+    const stages = [
+      { ...stage(10), ask: { field_id: 5, reask_text: '' }, wait: { amount: 2, unit: 'hours' as const, to_stage_id: 30, only_if_silent: true } },
+      { ...stage(20), payment: { title: 'Course', description: 'Six lessons', amount: 500, paid_stage_id: 30, refund_stage_id: null } },
+      { ...stage(30), ask: { field_id: null, reask_text: '' } },
+    ];
+    expect(edgesOf(stages, [])).toEqual([
+      { from: 10, to: 20, kind: 'answer', label: 'answer', broken: false },
+      { from: 10, to: 30, kind: 'wait', label: '2 hours', broken: false },
+      { from: 20, to: 30, kind: 'payment', label: '500 XTR', broken: false },
+      { from: 20, to: null, kind: 'refund', label: 'refund', broken: true },
+    ]);
+    // The last stage's answer leads nowhere and is not broken (the person stays), so no edge; its deleted field shows on its own section.
+  });
+
   it('gives a next step to the following stage, each choice to its stage (also upward), and keywords from anywhere', () => {
     const stages = [
       stage(10, { next_button: { text: 'Go on' } }),
