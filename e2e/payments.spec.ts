@@ -43,9 +43,13 @@ test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the 
   await sheet.getByTestId('payment-refund-stage').selectOption({ label: 'Refunded' });
   await sheet.getByRole('button', { name: 'Save' }).click();
   await expect(sheet).toHaveCount(0);
-  await expect(page.getByTestId('stage-payment-summary')).toHaveText('After the message: an invoice “The course” for 50 ⭐');
+  await expect(page.getByTestId('stage-payment-summary')).toHaveText('After the message: an invoice “The course” for 50 ★');
   await expect(page.getByTestId('stage-payment')).toContainText('Paid → Paid');
   await expect(page.getByTestId('stage-payment')).toContainText('Refunded → Refunded');
+  // Edit and remove apart, not edge to edge (a stylesheet broken by a merge once dropped their gap).
+  const editBox = (await page.getByTestId('stage-payment-edit').boundingBox())!;
+  const removeBox = (await page.getByTestId('stage-payment-remove').boundingBox())!;
+  expect(removeBox.y).toBeGreaterThanOrEqual(editBox.y + editBox.height + 8);
 
   // The funnel runs; Ann starts the bot and gets the message, then the invoice.
   expect((await request.post(FUNNELS_API.run(funnel.id), { headers })).ok()).toBe(true);
@@ -70,18 +74,18 @@ test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the 
 
   // The owner sees the revenue on the funnel's results and on the dashboard.
   await page.goto(`/content/funnels/${funnel.id}/`);
-  await expect(page.getByTestId('funnel-revenue')).toHaveText('Revenue: 50 ⭐ · 1 paid');
-  await expect(page.getByTestId('stage-revenue')).toHaveText('Paid: 1 · 50 ⭐');
+  await expect(page.getByTestId('funnel-revenue')).toHaveText('Revenue: 50 ★ · 1 paid');
+  await expect(page.getByTestId('stage-revenue')).toHaveText('Paid: 1 · 50 ★');
   await page.goto('/content/dashboard/');
-  await expect(page.getByTestId('dashboard-revenue')).toContainText('50 ⭐');
-  await expect(page.getByTestId('dashboard-funnel-revenue')).toContainText('50 ⭐');
+  await expect(page.getByTestId('dashboard-revenue')).toContainText('50 ★');
+  await expect(page.getByTestId('dashboard-funnel-revenue')).toContainText('50 ★');
 
   // The payment on her screen.
   const people = (await (await request.get(FUNNELS_API.people(funnel.id), { headers })).json()) as PeoplePage;
   const personId = people.results[0].id;
   await page.goto(`/content/people/${personId}/`);
   await expect(page.getByTestId('person-payment')).toHaveCount(1);
-  await expect(page.getByTestId('person-payment')).toContainText('50 ⭐');
+  await expect(page.getByTestId('person-payment')).toContainText('50 ★');
   await expect(page.getByTestId('person-payment-state')).toHaveText('Paid');
 
   // Screenshots: the payment section, its sheet, her payments, the results and the dashboard.
