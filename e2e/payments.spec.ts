@@ -5,10 +5,12 @@
 // person's screen and the revenue on the funnel's results and the dashboard; refunds it (asked
 // first); the person is then in the refund stage. Screenshots at 390 px (the dashboard at 1280 px
 // too), en and ru, light and dark, go to test-results/screens/payments-*.png.
+import { API } from '../contract/auth';
 import { AUTH_COOKIE, LANGUAGE_COOKIE } from '../contract/constants';
 import { FUNNELS_API, type PeoplePage } from '../contract/funnels';
 import { botMessages, FAKE, fakeBot, signIn } from './support/builder';
 import { BASE_URL } from './support/env';
+import { DARK_THEME, LIGHT_THEME, openAsMiniApp, signedInitData, telegramUser } from './support/telegram';
 import { expect, test } from './support/test';
 
 interface InvoiceMessage {
@@ -17,7 +19,7 @@ interface InvoiceMessage {
   invoice?: { title: string; description: string; currency: string; total_amount: number };
 }
 
-test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the revenue and refunds it', async ({ page, request, context }) => {
+test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the revenue and refunds it', async ({ page, request, context, browser }) => {
   test.setTimeout(150_000);
   const key = await signIn(page, request, 'payments');
   const headers = { Authorization: `Token ${key}` };
@@ -121,6 +123,28 @@ test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the 
       await page.screenshot({ path: shot('dashboard-wide'), fullPage: true });
     }
   }
+  // Inside Telegram, in its themes: a Telegram user linked to the owner's account, in a fresh context each.
+  const initData = signedInitData(telegramUser());
+  const linked = await request.post(API.telegramAttach, { headers, data: { init_data: initData } });
+  expect(linked.ok(), await linked.text()).toBe(true);
+  for (const language of ['en', 'ru'] as const) {
+    for (const [themeName, theme] of [['telegram-light', LIGHT_THEME] as const, ['telegram-dark', DARK_THEME] as const]) {
+      const inTelegram = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+      await inTelegram.addCookies([{ name: LANGUAGE_COOKIE, value: language, url: BASE_URL }]);
+      const miniApp = await inTelegram.newPage();
+      const shot = (name: string) => `test-results/screens/payments-${name}-${language}-${themeName}.png`;
+      await openAsMiniApp(miniApp, `/content/funnels/${funnel.id}/stages/${offer}/`, initData, theme);
+      await expect(miniApp.getByTestId('stage-payment-summary')).toBeVisible();
+      await miniApp.getByTestId('stage-payment').scrollIntoViewIfNeeded();
+      await miniApp.screenshot({ path: shot('stage') });
+      await openAsMiniApp(miniApp, `/content/people/${personId}/`, initData, theme);
+      await expect(miniApp.getByTestId('person-payment')).toBeVisible();
+      await miniApp.getByTestId('person-payments').scrollIntoViewIfNeeded();
+      await miniApp.screenshot({ path: shot('person') });
+      await inTelegram.close();
+    }
+  }
+
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'light' });
   await context.addCookies([{ name: LANGUAGE_COOKIE, value: 'en', url: BASE_URL }]);
