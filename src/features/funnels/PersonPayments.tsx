@@ -63,7 +63,7 @@ export function PersonPayments({ person }: { person: PersonDetail }) {
       )}
       {refunding ? (
         <ConfirmDialog
-          title={t('funnels.payments.refundConfirmTitle', { amount: refunding.amount })}
+          title={t('funnels.payments.refundConfirmTitle', { count: refunding.amount })}
           confirmLabel={t('funnels.payments.refund')}
           cancelLabel={t('funnels.common.cancel')}
           destructive

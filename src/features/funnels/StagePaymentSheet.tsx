@@ -1,6 +1,6 @@
 // The sheet that sets a stage's Stars invoice: title, description, price in Stars, the stage for
 // those who paid and the one after a refund (Telegram's limits are the server's too).
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Stage } from '../../../contract/funnels';
 import { PAYMENT_AMOUNT_MAX, PAYMENT_DESCRIPTION_MAX, PAYMENT_TITLE_MAX } from '../../../contract/payments';
@@ -15,19 +15,21 @@ const FIELDS = ['title', 'description', 'amount', 'paid_stage_id', 'refund_stage
 
 function StagePick({ label, stages, value, onChange, errors, testId }: { label: string; stages: Stage[]; value: number | ''; onChange: (id: number | '') => void; errors?: string[]; testId: string }) {
   const { t } = useTranslation();
+  const id = useId();
+  // The label above the select, not around it (as TextField): a select inside the label sat inset from the inputs above.
   return (
     <div className={`field${errors?.length ? ' field--invalid' : ''}`}>
-      <label className="field-label">
+      <label className="field-label" htmlFor={id}>
         {label}
-        <select className="field-input field-select" value={value} onChange={(event) => onChange(event.target.value ? Number(event.target.value) : '')} data-testid={testId}>
-          <option value="">{t('funnels.payments.pickStage')}</option>
-          {stages.map((stage) => (
-            <option key={stage.id} value={stage.id}>
-              {stage.title}
-            </option>
-          ))}
-        </select>
       </label>
+      <select id={id} className="field-input field-select" value={value} onChange={(event) => onChange(event.target.value ? Number(event.target.value) : '')} aria-invalid={errors?.length ? true : undefined} data-testid={testId}>
+        <option value="">{t('funnels.payments.pickStage')}</option>
+        {stages.map((stage) => (
+          <option key={stage.id} value={stage.id}>
+            {stage.title}
+          </option>
+        ))}
+      </select>
       {errors?.length ? <p className="field-error">{errors.join(' ')}</p> : null}
     </div>
   );
