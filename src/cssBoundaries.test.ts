@@ -124,3 +124,30 @@ describe("a feature's styles", () => {
     expect(twice).toEqual([]);
   });
 });
+
+describe('every stylesheet is whole', () => {
+  // A merge once cut a rule's body away: the rules after it were read as nested in it and never
+  // applied (the payment section's buttons touched, the wait and webhook screens lost rules).
+  it.each(Object.keys(stylesheets))('%s opens and closes every block, outside @media/@supports/@container/@layer/@keyframes nesting none', (file) => {
+    const css = stylesheets[file].replace(/\/\*[\s\S]*?\*\//g, '').replace(/(["'])(?:\\.|(?!\1).)*\1/g, '""');
+    let depth = 0;
+    // The blocks that may hold rules: at-rules; a rule inside a plain rule is a cut-off body.
+    const stack: boolean[] = [];
+    let prelude = '';
+    for (const ch of css) {
+      if (ch === '{') {
+        const atRule = /^\s*@/.test(prelude.split(/[;}]/).at(-1) ?? '');
+        expect(stack.length === 0 || stack.at(-1) || atRule, `${file}: a rule inside a rule near “${prelude.trim().slice(-60)}”`).toBeTruthy();
+        stack.push(atRule);
+        depth++;
+        prelude = '';
+      } else if (ch === '}') {
+        stack.pop();
+        depth--;
+        expect(depth, `${file}: a block closed twice`).toBeGreaterThanOrEqual(0);
+        prelude = '';
+      } else prelude += ch;
+    }
+    expect(depth, `${file}: a block left open`).toBe(0);
+  });
+});
