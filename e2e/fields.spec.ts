@@ -27,7 +27,7 @@ test('a stage asks for an e-mail: a wrong answer gets the re-ask text, a right o
   // The owner creates the field from the funnel screen: the key follows the title.
   await page.goto(`/content/funnels/${funnel.id}/`);
   await page.getByTestId('fields-link').click();
-  await expect(page.getByRole('heading', { name: 'Fields' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Fields', exact: true })).toBeVisible();
   await page.getByTestId('field-create').click();
   const sheet = page.getByRole('alertdialog');
   await sheet.getByTestId('field-title').fill('E-mail');
