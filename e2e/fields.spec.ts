@@ -76,16 +76,16 @@ test('a stage asks for an e-mail: a wrong answer gets the re-ask text, a right o
       ]);
       await page.goto(`/content/funnels/${funnel.id}/fields/`);
       await expect(page.getByTestId('field-row')).toHaveCount(1);
-      await page.screenshot({ path: `test-results/screens/fields-list-${language}-${theme}.png` });
+      await page.screenshot({ animations: 'disabled', path: `test-results/screens/fields-list-${language}-${theme}.png` });
       await page.getByTestId('field-create').click();
       await sheet.getByTestId('field-title').fill(language === 'en' ? 'Plan' : 'Тариф');
       await sheet.getByTestId('field-kind').selectOption('choice');
-      await page.screenshot({ path: `test-results/screens/fields-sheet-${language}-${theme}.png` });
+      await page.screenshot({ animations: 'disabled', path: `test-results/screens/fields-sheet-${language}-${theme}.png` });
       await sheet.getByTestId('field-title').press('Escape');
       await page.goto(`/content/funnels/${funnel.id}/stages/${askStage}/`);
       await expect(page.getByTestId('stage-ask-summary')).toBeVisible();
       await page.getByTestId('stage-ask-edit').click();
-      await page.screenshot({ path: `test-results/screens/fields-ask-${language}-${theme}.png` });
+      await page.screenshot({ animations: 'disabled', path: `test-results/screens/fields-ask-${language}-${theme}.png` });
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -9,7 +9,6 @@ import type { Stage } from '../../../contract/funnels';
 import { runChange } from '@/api/action';
 import { clearStageAsk, setStageAsk } from '@/api/funnels';
 import { describeFailure, noticeFailure, success, type TranslatedFailure } from '@/api/useApi';
-import { TextField } from '@/ui/form';
 import { EditIcon } from '@/ui/glyphs';
 import { EditDialog } from './EditDialog';
 
@@ -126,20 +125,26 @@ function StageAskDialog({ stage, fields, onDone }: { stage: Stage; fields: Funne
           </p>
         ) : null}
       </div>
-      <TextField
-        label={t('funnels.ask.reask')}
-        value={reask}
-        maxLength={REASK_TEXT_MAX}
-        hint={t('funnels.ask.reaskHint')}
-        onChange={(event) => {
-          setReask(event.target.value);
-          setReaskEdited(true);
-          setErrors(NO_ERRORS);
-        }}
-        errors={errors.fields.reask_text}
-        autoComplete="off"
-        data-testid="ask-reask"
-      />
+      {/* A few lines: a re-ask text is a message, often a sentence or two. */}
+      <div className={`field${errors.fields.reask_text?.length ? ' field--invalid' : ''}`}>
+        <label className="field-label">
+          {t('funnels.ask.reask')}
+          <textarea
+            className="field-input"
+            rows={3}
+            value={reask}
+            maxLength={REASK_TEXT_MAX}
+            onChange={(event) => {
+              setReask(event.target.value);
+              setReaskEdited(true);
+              setErrors(NO_ERRORS);
+            }}
+            data-testid="ask-reask"
+          />
+        </label>
+        <p className="field-hint">{t('funnels.ask.reaskHint')}</p>
+        {errors.fields.reask_text?.length ? <p className="field-error">{errors.fields.reask_text.join(' ')}</p> : null}
+      </div>
     </EditDialog>
   );
 }
