@@ -197,7 +197,7 @@ function FieldDialog({ funnelId, field, onDone }: { funnelId: number; field: Fun
           <label className="field-label">
             {t('funnels.fieldList.options')}
             <textarea
-              className="field-input"
+              className="field-input field-textarea"
               rows={4}
               value={options}
               placeholder={t('funnels.fieldList.optionsPlaceholder')}

@@ -130,7 +130,7 @@ function StageAskDialog({ stage, fields, onDone }: { stage: Stage; fields: Funne
         <label className="field-label">
           {t('funnels.ask.reask')}
           <textarea
-            className="field-input"
+            className="field-input field-textarea"
             rows={3}
             value={reask}
             maxLength={REASK_TEXT_MAX}
