@@ -24,6 +24,7 @@ import { Button, TextField } from '@/ui/form';
 import { EditIcon, PlusIcon, TextIcon, TrashIcon } from '@/ui/glyphs';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { EditDialog } from './EditDialog';
+import './funnels.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 const FORM_FIELDS = ['title', 'key', 'kind', 'options'] as const;

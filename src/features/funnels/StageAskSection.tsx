@@ -11,6 +11,7 @@ import { clearStageAsk, setStageAsk } from '@/api/funnels';
 import { describeFailure, noticeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { EditIcon } from '@/ui/glyphs';
 import { EditDialog } from './EditDialog';
+import './funnels.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
