@@ -49,6 +49,7 @@ import { Route as AuthenticatedContentFunnelsFunnelIdIndexRouteImport } from './
 import { Route as AuthenticatedContentFunnelsFunnelIdCopyRouteImport } from './routes/_authenticated/content/funnels/$funnelId/copy'
 import { Route as AuthenticatedContentFunnelsFunnelIdDescriptionRouteImport } from './routes/_authenticated/content/funnels/$funnelId/description'
 import { Route as AuthenticatedContentFunnelsFunnelIdDiagramRouteImport } from './routes/_authenticated/content/funnels/$funnelId/diagram'
+import { Route as AuthenticatedContentFunnelsFunnelIdFieldsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/fields'
 import { Route as AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport } from './routes/_authenticated/content/funnels/$funnelId/keywords'
 import { Route as AuthenticatedContentFunnelsFunnelIdPeopleRouteImport } from './routes/_authenticated/content/funnels/$funnelId/people'
 import { Route as AuthenticatedContentFunnelsFunnelIdSourcesRouteImport } from './routes/_authenticated/content/funnels/$funnelId/sources'
@@ -295,6 +296,12 @@ const AuthenticatedContentFunnelsFunnelIdDiagramRoute =
     path: '/content/funnels/$funnelId/diagram',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContentFunnelsFunnelIdFieldsRoute =
+  AuthenticatedContentFunnelsFunnelIdFieldsRouteImport.update({
+    id: '/content/funnels/$funnelId/fields',
+    path: '/content/funnels/$funnelId/fields',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedContentFunnelsFunnelIdKeywordsRoute =
   AuthenticatedContentFunnelsFunnelIdKeywordsRouteImport.update({
     id: '/content/funnels/$funnelId/keywords',
@@ -458,6 +465,7 @@ export interface FileRoutesByFullPath {
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/diagram': typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
+  '/content/funnels/$funnelId/fields': typeof AuthenticatedContentFunnelsFunnelIdFieldsRoute
   '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -518,6 +526,7 @@ export interface FileRoutesByTo {
   '/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/content/funnels/$funnelId/diagram': typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
+  '/content/funnels/$funnelId/fields': typeof AuthenticatedContentFunnelsFunnelIdFieldsRoute
   '/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -581,6 +590,7 @@ export interface FileRoutesById {
   '/_authenticated/content/funnels/$funnelId/copy': typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   '/_authenticated/content/funnels/$funnelId/description': typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   '/_authenticated/content/funnels/$funnelId/diagram': typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
+  '/_authenticated/content/funnels/$funnelId/fields': typeof AuthenticatedContentFunnelsFunnelIdFieldsRoute
   '/_authenticated/content/funnels/$funnelId/keywords': typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   '/_authenticated/content/funnels/$funnelId/people': typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   '/_authenticated/content/funnels/$funnelId/sources': typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -643,6 +653,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/diagram'
+    | '/content/funnels/$funnelId/fields'
     | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/sources'
@@ -703,6 +714,7 @@ export interface FileRouteTypes {
     | '/content/funnels/$funnelId/copy'
     | '/content/funnels/$funnelId/description'
     | '/content/funnels/$funnelId/diagram'
+    | '/content/funnels/$funnelId/fields'
     | '/content/funnels/$funnelId/keywords'
     | '/content/funnels/$funnelId/people'
     | '/content/funnels/$funnelId/sources'
@@ -765,6 +777,7 @@ export interface FileRouteTypes {
     | '/_authenticated/content/funnels/$funnelId/copy'
     | '/_authenticated/content/funnels/$funnelId/description'
     | '/_authenticated/content/funnels/$funnelId/diagram'
+    | '/_authenticated/content/funnels/$funnelId/fields'
     | '/_authenticated/content/funnels/$funnelId/keywords'
     | '/_authenticated/content/funnels/$funnelId/people'
     | '/_authenticated/content/funnels/$funnelId/sources'
@@ -1083,6 +1096,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdDiagramRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/content/funnels/$funnelId/fields': {
+      id: '/_authenticated/content/funnels/$funnelId/fields'
+      path: '/content/funnels/$funnelId/fields'
+      fullPath: '/content/funnels/$funnelId/fields'
+      preLoaderRoute: typeof AuthenticatedContentFunnelsFunnelIdFieldsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/content/funnels/$funnelId/keywords': {
       id: '/_authenticated/content/funnels/$funnelId/keywords'
       path: '/content/funnels/$funnelId/keywords'
@@ -1253,6 +1273,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContentFunnelsFunnelIdCopyRoute: typeof AuthenticatedContentFunnelsFunnelIdCopyRoute
   AuthenticatedContentFunnelsFunnelIdDescriptionRoute: typeof AuthenticatedContentFunnelsFunnelIdDescriptionRoute
   AuthenticatedContentFunnelsFunnelIdDiagramRoute: typeof AuthenticatedContentFunnelsFunnelIdDiagramRoute
+  AuthenticatedContentFunnelsFunnelIdFieldsRoute: typeof AuthenticatedContentFunnelsFunnelIdFieldsRoute
   AuthenticatedContentFunnelsFunnelIdKeywordsRoute: typeof AuthenticatedContentFunnelsFunnelIdKeywordsRoute
   AuthenticatedContentFunnelsFunnelIdPeopleRoute: typeof AuthenticatedContentFunnelsFunnelIdPeopleRoute
   AuthenticatedContentFunnelsFunnelIdSourcesRoute: typeof AuthenticatedContentFunnelsFunnelIdSourcesRoute
@@ -1310,6 +1331,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedContentFunnelsFunnelIdDescriptionRoute,
   AuthenticatedContentFunnelsFunnelIdDiagramRoute:
     AuthenticatedContentFunnelsFunnelIdDiagramRoute,
+  AuthenticatedContentFunnelsFunnelIdFieldsRoute:
+    AuthenticatedContentFunnelsFunnelIdFieldsRoute,
   AuthenticatedContentFunnelsFunnelIdKeywordsRoute:
     AuthenticatedContentFunnelsFunnelIdKeywordsRoute,
   AuthenticatedContentFunnelsFunnelIdPeopleRoute:

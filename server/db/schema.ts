@@ -568,7 +568,11 @@ export interface TemplateSnapshot {
     wait?: { amount: number; unit: StageWait['unit']; to_stage: number | null; only_if_silent: boolean };
     /** A payment stage's `payment` names its paid and refund stages by index in `stages` (null: broken). Absent in older versions. */
     payment?: SnapshotPayment;
+    /** The stage's question: `field` is an index into `fields` (null: broken). Absent when it asks nothing, and in older versions. */
+    ask?: { field: number | null; reask_text: string };
   }>;
+  /** The funnel's fields (values are people's, so not kept). Absent when it has none, and in older versions. */
+  fields?: Array<{ key: string; title: string; kind: FunnelFieldRow['kind']; options: string[] }>;
   /** Keywords, each leading to a stage by its index in `stages` (absent in older versions). */
   keywords?: Array<{ phrase: string; stage: number }>;
   series: Array<{

@@ -1,11 +1,11 @@
-// A template version's snapshot: a funnel's stages, messages, tags and series of letters, with
+// A template version's snapshot: a funnel's stages, messages, tags, fields and series of letters, with
 // references by position instead of ids (a stage's tag is an index into `tags`, a series' stage an
 // index into `stages`) and media as rows of template_media. Taking one copies the media; applying
 // one to a funnel copies them again, so no funnel and no version ever shares a row with another.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { TemplateChange } from '../../contract/templates';
 import type { Database } from '../db';
-import { funnelKeywords, funnels, letters, letterSeries, media, stages, tags, templateMedia, type SnapshotMessage, type TemplateSnapshot } from '../db/schema';
+import { funnelFields, funnelKeywords, funnels, letters, letterSeries, media, stages, tags, templateMedia, type SnapshotMessage, type TemplateSnapshot } from '../db/schema';
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -56,6 +56,8 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
     ...(m.choices?.length ? { choices: m.choices.map((c) => ({ text: c.text, stage: ref(stageIndex, c.stage_id) })) } : {}),
   });
   const keywordRows = await tx.select().from(funnelKeywords).where(eq(funnelKeywords.funnelId, funnelId)).orderBy(asc(funnelKeywords.id));
+  const fieldRows = await tx.select().from(funnelFields).where(eq(funnelFields.funnelId, funnelId)).orderBy(asc(funnelFields.id));
+  const fieldIndex = new Map(fieldRows.map((f, i) => [f.id, i]));
 
   return {
     tags: tagRows.map((t) => ({ title: t.title, color: t.color })),
@@ -81,7 +83,10 @@ export async function takeSnapshot(tx: Tx, funnelId: number, versionId: number):
             },
           }
         : {}),
+      // A question names its field by index in `fields` (null: broken, and stays so).
+      ...(s.ask ? { ask: { field: ref(fieldIndex, s.ask.field_id), reask_text: s.ask.reask_text } } : {}),
     })),
+    ...(fieldRows.length ? { fields: fieldRows.map((f) => ({ key: f.key, title: f.title, kind: f.kind, options: f.options })) } : {}),
     ...(keywordRows.length ? { keywords: keywordRows.map((k) => ({ phrase: k.phrase, stage: stageIndex.get(k.stageId)! })) } : {}),
     series: seriesRows.map((s) => ({
       name: s.name,
@@ -158,6 +163,16 @@ export async function applySnapshot(tx: Tx, snapshot: TemplateSnapshot, funnelId
     const payment = { title, description, amount, paid_stage_id: at(stageIds, s.payment.paid_stage), refund_stage_id: at(stageIds, s.payment.refund_stage) };
     await tx.update(stages).set({ payment }).where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
   }
+  const fieldIds: number[] = [];
+  for (const f of snapshot.fields ?? []) {
+    const [{ id }] = await tx.insert(funnelFields).values({ funnelId, key: f.key, title: f.title, kind: f.kind, options: f.options }).returning({ id: funnelFields.id });
+    fieldIds.push(id);
+  }
+  for (const [index, s] of snapshot.stages.entries()) {
+    if (!s.ask) continue;
+    const ask = { field_id: at(fieldIds, s.ask.field), reask_text: s.ask.reask_text };
+    await tx.update(stages).set({ ask }).where(and(eq(stages.id, stageIds[index]), eq(stages.funnelId, funnelId)));
+  }
   const keywords = (snapshot.keywords ?? []).flatMap((k) => {
     const stageId = at(stageIds, k.stage);
     return stageId === null ? [] : [{ funnelId, phrase: k.phrase, stageId }];
@@ -195,6 +210,7 @@ export async function clearFunnelContent(tx: Tx, funnelId: number): Promise<void
   await tx.delete(letterSeries).where(eq(letterSeries.funnelId, funnelId));
   await tx.delete(stages).where(eq(stages.funnelId, funnelId));
   await tx.delete(tags).where(eq(tags.funnelId, funnelId));
+  await tx.delete(funnelFields).where(eq(funnelFields.funnelId, funnelId));
   await tx.delete(media).where(eq(media.funnelId, funnelId));
 }
 

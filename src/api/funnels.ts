@@ -34,7 +34,7 @@ import {
   type WebhookPatch,
   type WebhookSettings,
 } from '../../contract/webhooks';
-import { FIELDS_API, type PersonFieldValue } from '../../contract/fields';
+import { FIELDS_API, type FieldBody, type FieldPatch, type FunnelField, type PersonFieldValue, type StageAsk } from '../../contract/fields';
 import { apiPath, authClient } from './clients';
 import { timeZone } from './timeZone';
 
@@ -164,3 +164,15 @@ export const testWebhook = (funnelId: number, webhookId: number) => post<Webhook
 /** The owner sets (an empty value clears) a person's value of a field; answers all their values. */
 export const setPersonField = (personId: number, fieldId: number, value: string) =>
   authClient.put(apiPath(FIELDS_API.personField(personId, fieldId)), { json: { value } }).json<PersonFieldValue[]>();
+
+// Fields and asks (issue 24, "ask and remember"): a funnel's fields and a stage's question.
+export const listFields = (funnelId: number) => get<FunnelField[]>(FIELDS_API.fields(funnelId));
+export const createField = (funnelId: number, body: FieldBody) => post<FunnelField>(FIELDS_API.fields(funnelId), body);
+export const updateField = (funnelId: number, fieldId: number, body: FieldPatch) =>
+  authClient.patch(apiPath(FIELDS_API.field(funnelId, fieldId)), { json: body }).json<FunnelField>();
+export async function deleteField(funnelId: number, fieldId: number): Promise<void> {
+  await authClient.delete(apiPath(FIELDS_API.field(funnelId, fieldId)));
+}
+export const setStageAsk = (funnelId: number, stageId: number, ask: StageAsk) =>
+  authClient.put(apiPath(FIELDS_API.stageAsk(funnelId, stageId)), { json: ask }).json<Stage>();
+export const clearStageAsk = (funnelId: number, stageId: number) => authClient.delete(apiPath(FIELDS_API.stageAsk(funnelId, stageId))).json<Stage>();

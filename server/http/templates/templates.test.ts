@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CRM_API, type Folder } from '../../../contract/crm';
+import { FIELDS_API, type FunnelField } from '../../../contract/fields';
 import { FUNNELS_API, type Funnel, type MessageMedia, type Stage } from '../../../contract/funnels';
 import { LETTERS_API, type Series } from '../../../contract/letters';
 import { TEMPLATES_API, type FunnelTemplate, type Template, type TemplateStats, type TemplateSummary } from '../../../contract/templates';
@@ -127,6 +128,40 @@ describe('templates', () => {
     expect(expectJsonError(await call(env, owner, 'GET', TEMPLATES_API.funnelTemplate(handMade.id)), 400)).toMatchObject({ code: 'not_from_template' });
     // The stages of the funnel that ran are untouched.
     expect(await env.t.db.orm.select({ title: stages.title }).from(stages).where(eq(stages.funnelId, ran.id))).toHaveLength(2);
+  });
+
+  it('a funnel made from a template keeps its fields and what each stage asks for, and a newer version brings its own', async () => {
+    const adminKey = await admin();
+    const source = await sourceFunnel(adminKey);
+    const email = ok<FunnelField>(await call(env, adminKey, 'POST', FIELDS_API.fields(source.funnel.id), { title: 'E-mail', key: 'email_address', kind: 'email' }), 201);
+    ok(await call(env, adminKey, 'POST', FIELDS_API.fields(source.funnel.id), { title: 'Plan', kind: 'choice', options: ['Basic', 'Pro'] }), 201);
+    ok(await call(env, adminKey, 'PUT', FIELDS_API.stageAsk(source.funnel.id, source.first.id), { field_id: email.id, reask_text: 'That is not an e-mail.' }));
+    const template = ok<Template>(await call(env, adminKey, 'POST', TEMPLATES_API.templates, { funnel_id: source.funnel.id, name: 'Asks' }), 201);
+
+    const owner = await someone();
+    const made = ok<Funnel>(await call(env, owner, 'POST', TEMPLATES_API.add(template.id)), 201);
+    const madeFields = ok<FunnelField[]>(await call(env, owner, 'GET', FIELDS_API.fields(made.id)));
+    expect(madeFields.map(({ key, title, kind, options }) => ({ key, title, kind, options }))).toEqual([
+      { key: 'email_address', title: 'E-mail', kind: 'email', options: [] },
+      { key: 'plan', title: 'Plan', kind: 'choice', options: ['Basic', 'Pro'] },
+    ]);
+    const [welcome, offer] = ok<Stage[]>(await call(env, owner, 'GET', FUNNELS_API.stages(made.id)));
+    // The ask names the new funnel's own field, not the source's.
+    expect(welcome.ask).toEqual({ field_id: madeFields[0].id, reask_text: 'That is not an e-mail.' });
+    expect(madeFields[0].asked_by).toEqual([{ id: welcome.id, title: 'Welcome' }]);
+    expect(offer.ask).toBeNull();
+
+    // A newer version, applied to the funnel that never ran, replaces the fields (no clash of keys).
+    ok(await call(env, adminKey, 'PATCH', FIELDS_API.field(source.funnel.id, email.id), { title: 'Your e-mail' }));
+    ok(await call(env, adminKey, 'POST', TEMPLATES_API.versions(template.id)), 201);
+    ok<FunnelTemplate>(await call(env, owner, 'POST', TEMPLATES_API.funnelTemplateUpdate(made.id)));
+    const updated = ok<FunnelField[]>(await call(env, owner, 'GET', FIELDS_API.fields(made.id)));
+    expect(updated.map((f) => [f.key, f.title])).toEqual([
+      ['email_address', 'Your e-mail'],
+      ['plan', 'Plan'],
+    ]);
+    const [welcomeAgain] = ok<Stage[]>(await call(env, owner, 'GET', FUNNELS_API.stages(made.id)));
+    expect(welcomeAgain.ask).toEqual({ field_id: updated[0].id, reask_text: 'That is not an e-mail.' });
   });
 
   it('admin-only calls are 403 for everyone else; publishers only touch their own templates', async () => {

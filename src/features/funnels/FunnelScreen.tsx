@@ -206,6 +206,9 @@ export function FunnelScreen({
         <Link to="/content/funnels/$funnelId/keywords/" params={{ funnelId: id }} className="row" data-testid="keywords-link">
           <RowContent icon={<RowIcon tint="blue"><TextIcon /></RowIcon>} title={t('funnels.keywords.title')} description={t('funnels.funnel.keywordsText')} />
         </Link>
+        <Link to="/content/funnels/$funnelId/fields/" params={{ funnelId: id }} className="row" data-testid="fields-link">
+          <RowContent icon={<RowIcon tint="green"><TextIcon /></RowIcon>} title={t('funnels.fieldList.title')} description={t('funnels.fieldList.rowText')} />
+        </Link>
         <Link to="/content/funnels/$funnelId/webhooks/" params={{ funnelId: id }} className="row" data-testid="webhooks-link">
           <RowContent icon={<RowIcon tint="gray"><ExternalIcon /></RowIcon>} title={t('funnels.webhooks.title')} description={t('funnels.webhooks.rowText')} />
         </Link>

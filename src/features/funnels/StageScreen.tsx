@@ -9,6 +9,8 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen } from '@/ui/Screen';
 import { DeleteStageButton } from './DeleteStageButton';
 import { StageWaitSection } from './StageWaitSection';
+import { StageAskSection } from './StageAskSection';
+import type { FunnelField } from '../../../contract/fields';
 import { StagePaymentSection } from './StagePaymentSection';
 import { EditIcon } from '@/ui/glyphs';
 import { MessagePreview } from '@/ui/message-editor/MessagePreview';
@@ -18,7 +20,7 @@ import { StageBadge } from './StageIcon';
 import { StageEntrances, StageExits } from './StageEdges';
 import { useRefreshWhile } from '@/api/useApi';
 
-/** The route loads the stage, its funnel, its people and the funnel's tags, stages and keywords at once. */
+/** The route loads the stage, its funnel, its people and the funnel's tags, stages, keywords and fields at once. */
 export function StageScreen({
   stage: data,
   funnel,
@@ -26,6 +28,7 @@ export function StageScreen({
   tags,
   stages,
   keywords,
+  fields,
 }: {
   stage: Stage;
   funnel: Funnel;
@@ -33,6 +36,7 @@ export function StageScreen({
   tags: Tag[];
   stages: Stage[];
   keywords: Keyword[];
+  fields: FunnelField[];
 }) {
   const { t } = useTranslation();
   usePageHead(data.title);
@@ -85,6 +89,8 @@ export function StageScreen({
           {hasMessage ? t('funnels.stage.editMessage') : t('funnels.stage.writeMessage')}
         </Link>
       </section>
+
+      <StageAskSection stage={data} fields={fields} />
 
       <StageWaitSection stage={data} stages={stages} />
 

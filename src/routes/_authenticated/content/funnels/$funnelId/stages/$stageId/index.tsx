@@ -10,21 +10,22 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const funnelId = idFrom(params.funnelId);
     const stageId = idFrom(params.stageId);
     return loadFunnelsScreen(async (api) => {
-      const [stage, funnel, people, tags, stages, keywords] = await Promise.all([
+      const [stage, funnel, people, tags, stages, keywords, fields] = await Promise.all([
         api.getStage(stageId),
         api.getFunnel(funnelId),
         api.listPeople(funnelId, { stage: stageId, limit: STAGE_PEOPLE_SHOWN }),
         api.listTags(funnelId),
         api.listStages(funnelId),
         api.listKeywords(funnelId),
+        api.listFields(funnelId),
       ]);
-      return { stage, funnel, people, tags, stages, keywords };
+      return { stage, funnel, people, tags, stages, keywords, fields };
     });
   },
   component: StageRoute,
 });
 
 function StageRoute() {
-  const { stage, funnel, people, tags, stages, keywords } = Route.useLoaderData();
-  return <StageScreen key={stage.id} stage={stage} funnel={funnel} people={people} tags={tags} stages={stages} keywords={keywords} />;
+  const { stage, funnel, people, tags, stages, keywords, fields } = Route.useLoaderData();
+  return <StageScreen key={stage.id} stage={stage} funnel={funnel} people={people} tags={tags} stages={stages} keywords={keywords} fields={fields} />;
 }
