@@ -34,7 +34,7 @@ import {
   type WebhookPatch,
   type WebhookSettings,
 } from '../../contract/webhooks';
-import { FIELDS_API, type PersonFieldValue } from '../../contract/fields';
+import { FIELDS_API, type FunnelField, type PersonFieldValue } from '../../contract/fields';
 import { apiPath, authClient } from './clients';
 import { timeZone } from './timeZone';
 
@@ -120,6 +120,9 @@ export interface PeopleFilter {
   tag?: number;
   /** A source id, or "none" for people who came by no source. */
   source?: number | 'none';
+  /** A field of the funnel: people with a value of it (equal to field_value, any case, when given). */
+  field?: number;
+  field_value?: string;
   search?: string;
   limit?: number;
   offset?: number;
@@ -162,5 +165,6 @@ export const rotateWebhookSecret = (funnelId: number, webhookId: number) => post
 export const listWebhookDeliveries = (funnelId: number, webhookId: number) => get<WebhookDelivery[]>(WEBHOOKS_API.deliveries(funnelId, webhookId));
 export const testWebhook = (funnelId: number, webhookId: number) => post<WebhookDelivery>(WEBHOOKS_API.test(funnelId, webhookId));
 /** The owner sets (an empty value clears) a person's value of a field; answers all their values. */
+export const listFunnelFields = (funnelId: number) => get<FunnelField[]>(FIELDS_API.fields(funnelId));
 export const setPersonField = (personId: number, fieldId: number, value: string) =>
   authClient.put(apiPath(FIELDS_API.personField(personId, fieldId)), { json: { value } }).json<PersonFieldValue[]>();

@@ -22,6 +22,8 @@ export interface PeopleSearch {
   stage?: number | 'none';
   tag?: number;
   source?: number | 'none';
+  field?: number;
+  field_value?: string;
   page?: number;
 }
 
@@ -39,6 +41,10 @@ export function validatePeopleSearch(search: Record<string, unknown>): PeopleSea
   if (positive(search.tag)) result.tag = positive(search.tag);
   if (search.source === 'none') result.source = 'none';
   else if (positive(search.source)) result.source = positive(search.source);
+  if (positive(search.field)) {
+    result.field = positive(search.field);
+    if (typeof search.field_value === 'string' && search.field_value.trim()) result.field_value = search.field_value.slice(0, 4096);
+  }
   const page = positive(search.page);
   if (page && page > 1) result.page = page;
   return result;
