@@ -75,7 +75,7 @@ export function validateRecipientsSearch(search: Record<string, unknown>): Recip
 }
 
 /** Every key of the contacts search, so nothing else (an address's own names) travels with it. */
-const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'source', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
+const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'source', 'field', 'field_value', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
 
 const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
@@ -91,6 +91,8 @@ interface ContactsAddress {
   stage?: number | 'none';
   tag?: number;
   source?: number | 'none';
+  field?: number;
+  field_value?: string;
   blocked?: 'true' | 'false';
   from?: string;
   to?: string;
@@ -109,6 +111,10 @@ export function validateContactsSearch(address: Record<string, unknown>): Contac
   if (positive(address.tag)) result.tag = positive(address.tag);
   if (address.source === 'none') result.source = 'none';
   else if (positive(address.source)) result.source = String(positive(address.source));
+  if (positive(address.field)) {
+    result.field = positive(address.field);
+    if (typeof address.field_value === 'string' && address.field_value.trim()) result.field_value = address.field_value.slice(0, 4096);
+  }
   if (address.blocked === 'true' || address.blocked === true) result.blocked = true;
   else if (address.blocked === 'false' || address.blocked === false) result.blocked = false;
   if (typeof address.from === 'string' && DAY.test(address.from)) result.joined_from = address.from;
@@ -138,6 +144,8 @@ export function contactsAddress(search: ContactsSearch): ContactsAddress {
     stage: search.stage === undefined || search.stage === 'none' ? search.stage : Number(search.stage),
     tag: search.tag,
     source: search.source === undefined || search.source === 'none' ? search.source : Number(search.source),
+    field: search.field,
+    field_value: search.field === undefined ? undefined : search.field_value || undefined,
     blocked: search.blocked === undefined ? undefined : search.blocked ? 'true' : 'false',
     from: search.joined_from || undefined,
     to: search.joined_to || undefined,
