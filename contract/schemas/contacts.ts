@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { BULK_TAG_MAX, LANGUAGES } from '../constants';
 import { NO_STAGE, PEOPLE_SEARCH_MAX, TIME_ZONE_MAX } from '../funnels';
+import { FIELD_VALUE_MAX } from '../fields';
 import { NO_SOURCE } from '../sources';
 import { Day, Id, INVALID_MESSAGE_KEYWORD, Nullable, PatternText, StringEnum, Text } from './common';
 
@@ -23,6 +24,10 @@ export const ContactsFilterSchema = Type.Object(
     tag: Type.Optional(Id()),
     /** A source id, or "none" for people who came by no source. */
     source: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_SOURCE})$`, 'A source id or "none" is required.')),
+    /** People who have a value of this field (a field belongs to one funnel, so the id names it). */
+    field: Type.Optional(Id()),
+    /** With `field`: people whose value equals this, any case. */
+    field_value: Type.Optional(Text(FIELD_VALUE_MAX, 1)),
     blocked: Type.Optional(Type.Boolean()),
     /** Joined on or after this day, on or before that one (UTC). */
     joined_from: Type.Optional(Day()),
@@ -73,6 +78,8 @@ export const ContactSchema = Type.Object({
   stage_title: Nullable(Text()),
   source_id: Nullable(Type.Integer()),
   source_name: Nullable(Text()),
+  /** The person's field values, in the funnel's order of fields. */
+  fields: Type.Array(Type.Object({ field_id: Type.Integer(), title: Text(), value: Text() })),
   tags: Type.Array(Type.Object({ id: Type.Integer(), title: Text(), color: Text() })),
   blocked: Type.Boolean(),
   joined_at: Text(),

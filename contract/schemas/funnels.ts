@@ -4,6 +4,7 @@
 // from them. The SPA imports the types only, through contract/funnels.ts.
 import { Type, type Static } from 'typebox';
 import { NO_SOURCE } from '../sources';
+import { FIELD_VALUE_MAX } from '../fields';
 import { PersonTimerSchema, StageWaitSchema } from './timers';
 import {
   BOT_DESCRIPTION_MAX,
@@ -294,13 +295,24 @@ export const PeopleQuerySchema = Type.Object({
   tag: Type.Optional(QueryInt(9)),
   /** A source id, or "none" for people who came by no source. */
   source: Type.Optional(PatternText(`^([0-9]{1,9}|${NO_SOURCE})$`, 'A source id or "none" is required.')),
+  /** A field of the funnel: people who have a value of it. */
+  field: Type.Optional(QueryInt(9)),
+  /** With `field`: people whose value equals this, any case. */
+  field_value: Type.Optional(Text(FIELD_VALUE_MAX, 1)),
   /** Part of the name or username, any case. */
   search: Type.Optional(Text(PEOPLE_SEARCH_MAX)),
   limit: Type.Optional(QueryInt(9)),
   offset: Type.Optional(QueryInt(9)),
 });
 export type PeopleQuery = Static<typeof PeopleQuerySchema>;
-export const PeoplePageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(PersonSchema) });
+/** A person of the people list, with their field values (the fields they have, in the funnel's order of fields). */
+export const PersonListItemSchema = Type.Object({
+  ...personProperties,
+  field_values: Type.Array(Type.Object({ field_id: Type.Integer(), value: Text() })),
+});
+export type PersonListItem = Static<typeof PersonListItemSchema>;
+
+export const PeoplePageSchema = Type.Object({ count: Type.Integer(), results: Type.Array(PersonListItemSchema) });
 export type PeoplePage = Static<typeof PeoplePageSchema>;
 
 export const PersonTagBodySchema = Type.Object({ tag_id: Id() });

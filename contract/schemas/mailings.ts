@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { AUDIENCE_IDS_MAX, MAILING_PAUSE_REASONS, MAILING_STATES, MAILING_TITLE_MAX, RECIPIENT_STATES } from '../mailings';
 import { DELIVERY_ERROR_REASONS } from '../delivery';
+import { FIELD_VALUE_MAX, FIELDS_MAX } from '../fields';
 import { DateTime, Id, Nullable, QueryInt, StringEnum, Text } from './common';
 import { MessageContentInputSchema, MessageContentSchema } from './funnels';
 
@@ -22,6 +23,8 @@ export const AudienceSchema = Type.Object({
   lists_in: Type.Optional(Ids()),
   /** People whose first source is any of these; absent or empty: sources play no part. */
   sources_in: Type.Optional(Ids()),
+  /** People who have each of these fields (of the funnel), with this value when one is given (any case); absent or empty: fields play no part. */
+  fields: Type.Optional(Type.Array(Type.Object({ field_id: Id(), value: Type.Optional(Text(FIELD_VALUE_MAX, 1)) }, { additionalProperties: false }), { maxItems: FIELDS_MAX })),
 });
 export type Audience = Static<typeof AudienceSchema>;
 

@@ -33,10 +33,18 @@ interface ContactRow {
   stage_title: string | null;
   source_id: number | null;
   source_name: string | null;
+  fields: Contact['fields'] | null;
   tags: Array<{ id: number; title: string; color: string }> | null;
   blocked: boolean;
   joined_at: Date | string;
   last_seen_at: Date | string;
+}
+
+/** A field's column of the export. */
+interface ExportFieldColumn {
+  id: number;
+  title: string;
+  funnel_name: string;
 }
 
 /** A row of the export: its joined_at also as PostgreSQL's text, exact to the microsecond (the keyset). */
@@ -58,6 +66,7 @@ function toContact(r: ContactRow): Contact {
     stage_title: r.stage_title,
     source_id: r.source_id,
     source_name: r.source_name,
+    fields: r.fields ?? [],
     tags: r.tags ?? [],
     blocked: r.blocked,
     joined_at: isoTime(r.joined_at),
@@ -75,6 +84,11 @@ export async function ownListCriterion(db: Db, ownerId: number, listId: number):
 async function filters(db: Db, ownerId: number, query: ContactsQuery): Promise<{ where: string; params: unknown[] }> {
   const params: unknown[] = [ownerId];
   const { list: listId, limit: _limit, offset: _offset, ...filter } = query;
+  if (filter.field_value !== undefined && filter.field === undefined) throw invalidField('field', FUNNEL_ERRORS.fieldRequiredForValue);
+  if (filter.field !== undefined) {
+    const [own] = await db.query('select 1 from funnel_fields ff join funnels f on f.id = ff.funnel_id where ff.id = $1 and f.owner_id = $2', [filter.field, ownerId]);
+    if (!own) throw invalidField('field', COMMON_ERRORS.doesNotExist(filter.field));
+  }
   let where = ownedPeopleWhere(filter, params);
   if (listId !== undefined) {
     const list = await ownListCriterion(db, ownerId, listId);
@@ -89,14 +103,16 @@ const FROM = `from people p join funnels f on f.id = p.funnel_id left join stage
   left join funnel_sources src on src.id = p.source_id`;
 const SELECT = `select ${COLUMNS},
        (select json_agg(json_build_object('id', t.id, 'title', t.title, 'color', t.color) order by t.title)
-          from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags
+          from person_tags pt join tags t on t.id = pt.tag_id where pt.person_id = p.id) as tags,
+       (select json_agg(json_build_object('field_id', ff.id, 'title', ff.title, 'value', pf.value) order by ff.id)
+          from person_fields pf join funnel_fields ff on ff.id = pf.field_id where pf.person_id = p.id) as fields
   ${FROM}`;
 /**
  * The export reads a page's tags in one statement of their own, not one subquery per row. Its
  * keyset is joined_at as PostgreSQL writes it: a JavaScript Date keeps milliseconds only, and a
  * keyset cut to them would skip the people who joined later in that millisecond.
  */
-const SELECT_WITHOUT_TAGS = `select ${COLUMNS}, null as tags, p.joined_at::text as joined_key ${FROM}`;
+const SELECT_WITHOUT_TAGS = `select ${COLUMNS}, null as tags, null as fields, p.joined_at::text as joined_key ${FROM}`;
 
 /** A CSV field (RFC 4180). */
 export function csvField(value: string): string {
@@ -173,13 +189,24 @@ export function createContactsService({ db }: ContactsServiceDeps) {
       );
     };
     const first = await page(null);
-    return csvPages(first, page, reader);
+    // One column per field of the funnels whose people are exported, after the fixed ones.
+    const fieldColumns = await db.query<ExportFieldColumn>(
+      `select ff.id, ff.title, f.name as funnel_name from funnel_fields ff join funnels f on f.id = ff.funnel_id
+        where f.owner_id = $1 and ff.funnel_id in (select p.funnel_id from people p join funnels f on f.id = p.funnel_id where ${where})
+        order by f.id, ff.id`,
+      params,
+    );
+    return csvPages(first, page, reader, fieldColumns);
   }
 
-  async function* csvPages(first: ExportRow[], page: (after: ExportRow) => Promise<ExportRow[]>, reader: CsvReader): AsyncGenerator<string> {
+  async function* csvPages(first: ExportRow[], page: (after: ExportRow) => Promise<ExportRow[]>, reader: CsvReader, fieldColumns: ExportFieldColumn[]): AsyncGenerator<string> {
     const wording = CONTACTS_CSV_WORDING[reader.language];
     const time = spreadsheetTime(reader.timeZone);
-    yield `\uFEFF${CONTACTS_CSV_COLUMNS.map((column) => csvField(wording.columns[column])).join(',')}\r\n`;
+    // Two funnels may each have an "E-mail": their columns say whose.
+    const titleCount = new Map<string, number>();
+    for (const column of fieldColumns) titleCount.set(column.title, (titleCount.get(column.title) ?? 0) + 1);
+    const fieldHeaders = fieldColumns.map((column) => csvTextField((titleCount.get(column.title) ?? 0) > 1 ? `${column.title} (${column.funnel_name})` : column.title));
+    yield `\uFEFF${[...CONTACTS_CSV_COLUMNS.map((column) => csvField(wording.columns[column])), ...fieldHeaders].join(',')}\r\n`;
     let rows = first;
     for (;;) {
       if (rows.length === 0) return;
@@ -189,6 +216,12 @@ export function createContactsService({ db }: ContactsServiceDeps) {
       );
       const tagsOf = new Map<number, string[]>();
       for (const t of tagRows) tagsOf.set(t.person_id, [...(tagsOf.get(t.person_id) ?? []), t.title]);
+      const valueRows = fieldColumns.length
+        ? await db.query<{ person_id: number; field_id: number; value: string }>('select person_id, field_id, value from person_fields where person_id = any($1::int[])', [
+            rows.map((r) => r.id),
+          ])
+        : [];
+      const valueOf = new Map(valueRows.map((v) => [`${v.person_id}:${v.field_id}`, v.value]));
       let chunk = '';
       for (const r of rows) {
         const fields = [
@@ -206,6 +239,7 @@ export function createContactsService({ db }: ContactsServiceDeps) {
           time(new Date(r.joined_at)),
           time(new Date(r.last_seen_at)),
           csvTextField(r.source_name ?? ''),
+          ...fieldColumns.map((column) => csvTextField(valueOf.get(`${r.id}:${column.id}`) ?? '')),
         ];
         chunk += `${fields.join(',')}\r\n`;
       }

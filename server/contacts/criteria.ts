@@ -22,6 +22,7 @@ export function criteriaParts(filter: ContactsFilter, params: unknown[]): string
   else if (filter.stage !== undefined) add((n) => `p.stage_id = ${n}::int`, Number(filter.stage));
   if (filter.source === NO_SOURCE) parts.push('p.source_id is null');
   else if (filter.source !== undefined) add((n) => `p.source_id = ${n}::int`, Number(filter.source));
+  if (filter.field !== undefined) parts.push(fieldCondition(filter.field, filter.field_value, params));
   if (filter.tag !== undefined) add((n) => `exists (select 1 from person_tags pt where pt.person_id = p.id and pt.tag_id = ${n}::int)`, filter.tag);
   if (filter.joined_from !== undefined) add((n) => `p.joined_at >= ${n}::date`, filter.joined_from);
   if (filter.joined_to !== undefined) add((n) => `p.joined_at < ${n}::date + 1`, filter.joined_to);
@@ -33,6 +34,19 @@ export function criteriaParts(filter: ContactsFilter, params: unknown[]): string
     add((n) => `(lower(p.first_name || ' ' || p.last_name) like ${n} or lower(coalesce(p.username, '')) like ${n})`, pattern);
   }
   return parts;
+}
+
+/**
+ * People p who have a value of field `fieldId`, or (with `value`) whose value equals it in any
+ * case: e-mails are kept in small letters, but a text or a choice is kept as typed.
+ */
+export function fieldCondition(fieldId: number, value: string | undefined, params: unknown[]): string {
+  params.push(fieldId);
+  const field = `$${params.length}`;
+  const wanted = value?.trim();
+  if (!wanted) return `exists (select 1 from person_fields pf where pf.person_id = p.id and pf.field_id = ${field}::int)`;
+  params.push(wanted);
+  return `exists (select 1 from person_fields pf where pf.person_id = p.id and pf.field_id = ${field}::int and lower(pf.value) = lower($${params.length}::text))`;
 }
 
 /**

@@ -23,6 +23,7 @@ import type { Db } from '../db';
 import { isoTime, rawSql } from '../db/raw';
 import { COMMON_ERRORS, invalid, invalidField, notFound, tooLarge, unsupported } from '../domain-error';
 import { CRM_ERRORS } from './errors';
+import { FUNNEL_ERRORS } from '../funnels/errors';
 
 
 export interface CrmServiceDeps {
@@ -103,9 +104,11 @@ export function createCrmService({ db, now }: CrmServiceDeps) {
   /** The ids a segment's filter names must be the user's own. */
   async function checkFilter(ownerId: number, filter: ContactsFilter): Promise<void> {
     await checkFolderField(ownerId, filter.folder, 'filter');
+    if (filter.field_value !== undefined && filter.field === undefined) throw invalidField('filter', FUNNEL_ERRORS.fieldRequiredForValue);
     const checks: Array<[number | undefined, string]> = [
       [filter.funnel, 'select 1 from funnels where id = $1 and owner_id = $2'],
       [filter.tag, 'select 1 from tags t join funnels f on f.id = t.funnel_id where t.id = $1 and f.owner_id = $2'],
+      [filter.field, 'select 1 from funnel_fields ff join funnels f on f.id = ff.funnel_id where ff.id = $1 and f.owner_id = $2'],
       [filter.stage !== undefined && filter.stage !== 'none' ? Number(filter.stage) : undefined, 'select 1 from stages s join funnels f on f.id = s.funnel_id where s.id = $1 and f.owner_id = $2'],
     ];
     for (const [id, text] of checks) {

@@ -70,6 +70,7 @@ export const FUNNEL_ERRORS = {
   tagTitleTaken: { code: 'tag_title_taken', text: 'A tag with this title already exists.' },
   copyIntoItself: { code: 'copy_into_itself', text: 'Choose another funnel to copy into.' },
   unknownTimeZone: { code: 'invalid', text: 'Unknown time zone.' },
+  fieldRequiredForValue: { code: 'required', text: 'Choose a field to compare the value with.' },
   /** Telegram refused a reply for a reason of this person's chat: the reason is the detail, its words the app's. */
   notDelivered: (reason: DeliveryErrorReason, description: string): DomainMessage => ({ code: 'not_delivered', text: `Not delivered: ${description}`, detail: reason }),
   personBlocked: { code: 'person_blocked', text: 'This person has blocked the bot: Telegram delivers nothing to them until they write again.' },

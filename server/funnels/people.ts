@@ -10,6 +10,7 @@ import {
   PERSON_HISTORY_LIMIT,
   TAGS_MAX,
   type PeoplePage,
+  type PersonListItem,
   type ContactHistoryEntry,
   type HistoryEntry,
   type Person,
@@ -158,10 +159,31 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
   async function listPeople(
     ownerId: number,
     funnelId: number,
-    query: { stage?: number | typeof NO_STAGE; tag?: number; source?: number | typeof NO_SOURCE; search?: string; limit?: number; offset?: number },
+    query: {
+      stage?: number | typeof NO_STAGE;
+      tag?: number;
+      source?: number | typeof NO_SOURCE;
+      field?: number;
+      field_value?: string;
+      search?: string;
+      limit?: number;
+      offset?: number;
+    },
   ): Promise<PeoplePage> {
     await ownedFunnel(orm, ownerId, funnelId);
     const conditions: SQL[] = [eq(people.funnelId, funnelId)];
+    if (query.field_value !== undefined && query.field === undefined) throw invalidField('field', FUNNEL_ERRORS.fieldRequiredForValue);
+    if (query.field !== undefined) {
+      // A field of another funnel (the user's or not) is missing here, as a tag of another is in a mailing's audience.
+      const [own] = await db.query('select 1 from funnel_fields where id = $1 and funnel_id = $2', [query.field, funnelId]);
+      if (!own) throw invalidField('field', COMMON_ERRORS.doesNotExist(query.field));
+      const value = query.field_value?.trim();
+      conditions.push(
+        value
+          ? sql`exists (select 1 from person_fields pf where pf.person_id = "people"."id" and pf.field_id = ${query.field} and lower(pf.value) = lower(${value}))`
+          : sql`exists (select 1 from person_fields pf where pf.person_id = "people"."id" and pf.field_id = ${query.field})`,
+      );
+    }
     if (query.stage === NO_STAGE) conditions.push(isNull(people.stageId));
     else if (query.stage !== undefined) conditions.push(eq(people.stageId, query.stage));
     if (query.source === NO_SOURCE) conditions.push(isNull(people.sourceId));
@@ -187,7 +209,23 @@ export function createPeopleService({ db, runtime = idleFunnelRuntime }: PeopleS
       .limit(Math.min(query.limit ?? PEOPLE_PAGE_DEFAULT, PEOPLE_PAGE_MAX))
       .offset(query.offset ?? 0);
     const tagIds = await tagIdsOf(rows.map((r) => r.id));
-    return { count: Number(count), results: rows.map((r) => toPerson(r, tagIds.get(r.id) ?? [])) };
+    const valuesOf = await fieldValuesOf(rows.map((r) => r.id));
+    return {
+      count: Number(count),
+      results: rows.map((r): PersonListItem => ({ ...toPerson(r, tagIds.get(r.id) ?? []), field_values: valuesOf.get(r.id) ?? [] })),
+    };
+  }
+
+  /** The field values of `personIds`, each person's in the funnel's order of fields (their ids). */
+  async function fieldValuesOf(personIds: number[]): Promise<Map<number, PersonListItem['field_values']>> {
+    const map = new Map<number, PersonListItem['field_values']>();
+    if (personIds.length === 0) return map;
+    const rows = await db.query<{ person_id: number; field_id: number; value: string }>(
+      'select person_id, field_id, value from person_fields where person_id = any($1::int[]) order by field_id',
+      [personIds],
+    );
+    for (const row of rows) map.set(row.person_id, [...(map.get(row.person_id) ?? []), { field_id: row.field_id, value: row.value }]);
+    return map;
   }
 
   async function getPerson(ownerId: number, personId: number): Promise<PersonDetail> {

@@ -2,7 +2,7 @@
 // live count, and in the statement that makes the recipient rows when the mailing starts.
 import type { Db } from '../db';
 import type { MailingAudience } from '../db/schema';
-import { listCondition, type ListCriterion } from '../contacts/criteria';
+import { fieldCondition, listCondition, type ListCriterion } from '../contacts/criteria';
 
 export const EMPTY_AUDIENCE: MailingAudience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [], sources_in: [] };
 
@@ -31,6 +31,8 @@ export async function audienceQuery(db: Db, funnelId: number, a: MailingAudience
     params.push(sourceIds);
     where += ` and p.source_id = any($${params.length}::int[])`;
   }
+  // Fields (fields) narrow it to people who have each one (with its value, when given).
+  for (const field of a.fields ?? []) where += ` and ${fieldCondition(field.field_id, field.value, params)}`;
   const listIds = a.lists_in ?? [];
   if (listIds.length === 0) return { where, params };
   return { where: `${where} and ${listCondition(await ownersLists(db, funnelId, listIds), params)}`, params };

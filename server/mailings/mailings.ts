@@ -188,6 +188,7 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
         tags_out: [...new Set(body.audience.tags_out)],
         lists_in: [...new Set(body.audience.lists_in ?? [])],
         sources_in: [...new Set(body.audience.sources_in ?? [])],
+        fields: (body.audience.fields ?? []).map((f) => (f.value?.trim() ? { field_id: f.field_id, value: f.value.trim() } : { field_id: f.field_id })),
       };
       const stageIds = [...audience.stages_in, ...audience.stages_out];
       const tagIds = [...audience.tags_in, ...audience.tags_out];
@@ -205,11 +206,18 @@ export function createMailingService({ db, now, sendRate = DEFAULT_SEND_RATE, wa
           ? (await db.query<{ id: number }>('select id from funnel_sources where funnel_id = $1 and id = any($2::int[])', [funnelId, sourceIds])).map((s) => s.id)
           : [],
       );
+      const fieldIds = (audience.fields ?? []).map((f) => f.field_id);
+      const ownFields = new Set(
+        fieldIds.length
+          ? (await db.query<{ id: number }>('select id from funnel_fields where funnel_id = $1 and id = any($2::int[])', [funnelId, fieldIds])).map((f) => f.id)
+          : [],
+      );
       const missing = [
         ...stageIds.filter((id) => !ownStages.has(id)),
         ...tagIds.filter((id) => !ownTags.has(id)),
         ...listIds.filter((id) => !ownLists.has(id)),
         ...sourceIds.filter((id) => !ownSources.has(id)),
+        ...fieldIds.filter((id) => !ownFields.has(id)),
       ];
       if (missing.length) problems.audience = [COMMON_ERRORS.doesNotExist(missing[0])];
     }

@@ -120,6 +120,9 @@ export interface PeopleFilter {
   tag?: number;
   /** A source id, or "none" for people who came by no source. */
   source?: number | 'none';
+  /** A field of the funnel: people with a value of it (equal to field_value, any case, when given). */
+  field?: number;
+  field_value?: string;
   search?: string;
   limit?: number;
   offset?: number;

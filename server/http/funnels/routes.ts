@@ -154,6 +154,8 @@ export function funnelRoutes(deps: FunnelRoutesDeps) {
         stage: q.stage === NO_STAGE ? NO_STAGE : num(q.stage),
         tag: num(q.tag),
         source: q.source === NO_SOURCE ? NO_SOURCE : num(q.source),
+        field: num(q.field),
+        field_value: q.field_value,
         search: q.search,
         limit: num(q.limit),
         offset: num(q.offset),

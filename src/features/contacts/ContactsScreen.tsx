@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { ContactsFilter, ContactsPage, ContactsQuery, ContactsSearch } from '../../../contract/contacts';
 import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelField } from '../../../contract/fields';
 import type { FunnelSource } from '../../../contract/sources';
 import { ROUTES } from '../../../contract/routes';
 import { runChange, runRead } from '@/api/action';
@@ -26,6 +27,7 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
 import { useWideLayout } from '@/ui/useWideLayout';
+import { FieldFilter, FieldValueChips } from '@/ui/FieldFilter';
 import { SourceSelect } from '@/ui/SourceSelect';
 import { ContactsTable } from './ContactsTable';
 import './contacts.css';
@@ -50,6 +52,7 @@ export function ContactsScreen({
   stages,
   tags,
   sources = [],
+  fields = [],
   filters,
   onFilters,
 }: {
@@ -62,6 +65,8 @@ export function ContactsScreen({
   tags: Tag[];
   /** The chosen funnel's sources (none until a funnel is chosen). */
   sources?: FunnelSource[];
+  /** The chosen funnel's fields (none until a funnel is chosen: a field belongs to one funnel). */
+  fields?: FunnelField[];
   filters: ContactsSearch;
   onFilters: (filters: ContactsSearch) => void;
 }) {
@@ -184,7 +189,7 @@ export function ContactsScreen({
             className="field-input field-select"
             aria-label={t('contacts.funnel')}
             value={filters.funnel ?? ''}
-            onChange={(event) => setFilters({ funnel: event.target.value ? Number(event.target.value) : undefined, stage: undefined, tag: undefined, source: undefined, page: 1 })}
+            onChange={(event) => setFilters({ funnel: event.target.value ? Number(event.target.value) : undefined, stage: undefined, tag: undefined, source: undefined, field: undefined, field_value: undefined, page: 1 })}
             data-testid="contacts-funnel"
           >
             <option value="">{t('contacts.anyFunnel')}</option>
@@ -276,6 +281,9 @@ export function ContactsScreen({
             {sources.length > 0 ? (
               <SourceSelect sources={sources} value={filters.source ?? ''} onChange={(source) => setFilters({ source: source || undefined, page: 1 })} testId="contacts-source" />
             ) : null}
+            {fields.length > 0 ? (
+              <FieldFilter fields={fields} value={{ field: filters.field, field_value: filters.field_value }} onChange={(next) => setFilters({ ...next, page: 1 })} testId="contacts-filter" />
+            ) : null}
           </div>
         ) : null}
         <div className="people-selects">
@@ -333,7 +341,7 @@ export function ContactsScreen({
             </EmptyState>
           </div>
         ) : wide ? (
-          <ContactsTable contacts={contacts.results} picked={picked} onPick={pick} />
+          <ContactsTable contacts={contacts.results} picked={picked} onPick={pick} fields={fields} />
         ) : (
           <div className="section">
             {contacts.results.map((contact) => {
@@ -351,6 +359,7 @@ export function ContactsScreen({
                           {contact.username ? <span>@{contact.username}</span> : null}
                           <span>{contact.stage_title ?? t('funnels.people.noStage')}</span>
                           {contact.source_name ? <span className="contact-row-source">{contact.source_name}</span> : null}
+                          <FieldValueChips values={contact.fields} />
                           {contact.blocked ? <span className="person-blocked">{t('funnels.person.blocked')}</span> : null}
                           {contact.tags.map((tag) => (
                             <span key={tag.id} className="tag-chip" style={{ ['--tag-color' as string]: tag.color }}>

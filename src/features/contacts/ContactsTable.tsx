@@ -2,13 +2,29 @@
 // column to pick people for tagging and lists, then what each contact row carries.
 import { useTranslation } from 'react-i18next';
 import type { Contact } from '../../../contract/contacts';
+import type { FunnelField } from '../../../contract/fields';
+import { FieldValueChips } from '@/ui/FieldFilter';
 import { CellText, DataTable, formatTableDay, formatTableMoment, PersonCell, type TableColumn } from '@/ui/DataTable';
 
 export function contactName(contact: Contact): string {
   return `${contact.first_name} ${contact.last_name}`.trim() || (contact.username ? `@${contact.username}` : String(contact.telegram_id));
 }
 
-export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[]; picked: Set<number>; onPick: (ids: number[], on: boolean) => void }) {
+/** Field columns the table shows at most (the person's screen has them all). */
+const FIELD_COLUMNS_MAX = 3;
+
+export function ContactsTable({
+  contacts,
+  picked,
+  onPick,
+  fields = [],
+}: {
+  contacts: Contact[];
+  picked: Set<number>;
+  onPick: (ids: number[], on: boolean) => void;
+  /** The filtered funnel's fields: a column each; without one funnel, the values show beside the tags. */
+  fields?: FunnelField[];
+}) {
   const { t } = useTranslation();
   const allPicked = contacts.length > 0 && contacts.every((contact) => picked.has(contact.id));
   const columns: Array<TableColumn<Contact>> = [
@@ -65,11 +81,27 @@ export function ContactsTable({ contacts, picked, onPick }: { contacts: Contact[
       header: t('contacts.columns.stage'),
       cell: (contact) => <CellText muted={contact.stage_title === null}>{contact.stage_title ?? t('funnels.people.noStage')}</CellText>,
     },
+    ...fields.slice(0, FIELD_COLUMNS_MAX).map(
+      (field): TableColumn<Contact> => ({
+        key: `field-${field.id}`,
+        width: '11%',
+        header: field.title,
+        cell: (contact) => {
+          const value = contact.fields.find((item) => item.field_id === field.id)?.value;
+          return (
+            <CellText muted={value === undefined} title={value}>
+              {value ?? '—'}
+            </CellText>
+          );
+        },
+      }),
+    ),
     {
       key: 'tags',
       header: t('contacts.columns.tags'),
       cell: (contact) => (
         <span className="data-table-chips" title={contact.tags.map((tag) => tag.title).join(', ')}>
+          {fields.length === 0 ? <FieldValueChips values={contact.fields} /> : null}
           {contact.tags.map((tag) => (
             <span key={tag.id} className="tag-chip" style={{ ['--tag-color' as string]: tag.color }}>
               <span className="tag-chip-dot" aria-hidden="true" />

@@ -6,6 +6,7 @@ import { Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel, PeoplePage, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelField } from '../../../contract/fields';
 import type { FunnelSource } from '../../../contract/sources';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
@@ -14,6 +15,7 @@ import { UsersIcon } from '@/ui/icons';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useSearchBox } from '@/ui/useSearchBox';
 import { useWideLayout } from '@/ui/useWideLayout';
+import { FieldFilter, FieldValueChips } from '@/ui/FieldFilter';
 import { SourceSelect } from '@/ui/SourceSelect';
 import { personName, TagChip } from './parts';
 import { PeopleTable } from './PeopleTable';
@@ -25,6 +27,8 @@ export interface PeopleFilters {
   stage?: number | 'none';
   tag?: number;
   source?: number | 'none';
+  field?: number;
+  field_value?: string;
   page?: number;
 }
 
@@ -33,6 +37,7 @@ export function PeopleScreen({
   stages,
   tags,
   sources,
+  fields = [],
   people,
   filters,
   onFilters,
@@ -41,6 +46,8 @@ export function PeopleScreen({
   stages: Stage[];
   tags: Tag[];
   sources: FunnelSource[];
+  /** The funnel's fields: a filter, and each person's values on their row. */
+  fields?: FunnelField[];
   people: PeoplePage;
   filters: PeopleFilters;
   /** The route puts them in the address (and loads the list again). */
@@ -54,7 +61,8 @@ export function PeopleScreen({
   const pages = Math.max(1, Math.ceil(people.count / PEOPLE_PAGE));
   const stageById = new Map(stages.map((s) => [s.id, s]));
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
-  const filtered = Boolean(filters.q || filters.stage || filters.tag || filters.source);
+  const filtered = Boolean(filters.q || filters.stage || filters.tag || filters.source || filters.field);
+  const fieldById = new Map(fields.map((field) => [field.id, field]));
   const sourceById = new Map(sources.map((source) => [source.id, source]));
 
   const setFilters = (next: PeopleFilters) => onFilters({ ...filters, ...next, page: next.page && next.page > 1 ? next.page : undefined });
@@ -115,6 +123,14 @@ export function PeopleScreen({
               testId="people-source"
             />
           ) : null}
+          {fields.length > 0 ? (
+            <FieldFilter
+              fields={fields}
+              value={{ field: filters.field, field_value: filters.field_value }}
+              onChange={(next) => setFilters({ ...next, page: 1 })}
+              testId="people-filter"
+            />
+          ) : null}
         </div>
       </div>
 
@@ -141,7 +157,7 @@ export function PeopleScreen({
             </EmptyState>
           </div>
         ) : wide ? (
-          <PeopleTable people={people.results} stages={stages} tags={tags} sources={sources} />
+          <PeopleTable people={people.results} stages={stages} tags={tags} sources={sources} fields={fields} />
         ) : (
           <div className="section">
             {people.results.map((person) => {
@@ -163,6 +179,12 @@ export function PeopleScreen({
                             {sourceById.get(person.source_id)!.name}
                           </span>
                         ) : null}
+                        <FieldValueChips
+                          values={person.field_values.flatMap((item) => {
+                            const field = fieldById.get(item.field_id);
+                            return field ? [{ title: field.title, value: item.value }] : [];
+                          })}
+                        />
                         {person.blocked ? <span className="person-blocked">{t('funnels.person.blocked')}</span> : null}
                         {person.tag_ids.map((id) => {
                           const tag = tagById.get(id);

@@ -1,16 +1,32 @@
 // A funnel's people as a table on a desktop-wide window (PeopleScreen shows cards on a phone).
 import { useTranslation } from 'react-i18next';
-import type { Person, Stage, Tag } from '../../../contract/funnels';
+import type { FunnelField } from '../../../contract/fields';
+import type { PersonListItem, Stage, Tag } from '../../../contract/funnels';
 import type { FunnelSource } from '../../../contract/sources';
 import { CellText, DataTable, formatTableDay, formatTableMoment, PersonCell, type TableColumn } from '@/ui/DataTable';
 import { personName, TagChip } from './parts';
 
-export function PeopleTable({ people, stages, tags, sources = [] }: { people: Person[]; stages: Stage[]; tags: Tag[]; sources?: FunnelSource[] }) {
+/** Field columns the table shows at most. */
+const FIELD_COLUMNS_MAX = 3;
+
+export function PeopleTable({
+  people,
+  stages,
+  tags,
+  sources = [],
+  fields = [],
+}: {
+  people: PersonListItem[];
+  stages: Stage[];
+  tags: Tag[];
+  sources?: FunnelSource[];
+  fields?: FunnelField[];
+}) {
   const { t } = useTranslation();
   const stageById = new Map(stages.map((stage) => [stage.id, stage]));
   const tagById = new Map(tags.map((tag) => [tag.id, tag]));
   const sourceById = new Map(sources.map((source) => [source.id, source]));
-  const columns: Array<TableColumn<Person>> = [
+  const columns: Array<TableColumn<PersonListItem>> = [
     {
       key: 'name',
       width: '28%',
@@ -52,7 +68,7 @@ export function PeopleTable({ people, stages, tags, sources = [] }: { people: Pe
             key: 'source',
             width: '14%',
             header: t('funnels.sources.source'),
-            cell: (person: Person) => {
+            cell: (person: PersonListItem) => {
               const source = person.source_id === null ? undefined : sourceById.get(person.source_id);
               return (
                 <CellText muted={!source} title={source?.name}>
@@ -63,6 +79,22 @@ export function PeopleTable({ people, stages, tags, sources = [] }: { people: Pe
           },
         ]
       : []),
+    // One column per field of the funnel (a few: more would squeeze the table; the person's screen has them all).
+    ...fields.slice(0, FIELD_COLUMNS_MAX).map(
+      (field): TableColumn<PersonListItem> => ({
+        key: `field-${field.id}`,
+        width: '12%',
+        header: field.title,
+        cell: (person) => {
+          const value = person.field_values.find((item) => item.field_id === field.id)?.value;
+          return (
+            <CellText muted={value === undefined} title={value}>
+              {value ?? '—'}
+            </CellText>
+          );
+        },
+      }),
+    ),
     {
       key: 'tags',
       header: t('funnels.people.columns.tags'),

@@ -14,6 +14,7 @@ import { countAudience, createMailing, updateMailing } from '@/api/mailings';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
+import { FieldFilter } from '@/ui/FieldFilter';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
 import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
@@ -21,15 +22,16 @@ import { Screen, ScreenHeader } from '@/ui/Screen';
 import { useUnsavedGuard } from '@/ui/UnsavedGuard';
 import { CheckIcon } from '@/ui/icons';
 import { useAudienceWords } from './audienceWords';
+import type { FunnelField } from '../../../contract/fields';
 import type { FunnelSource } from '../../../contract/sources';
 import './mailings.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
-const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [], sources_in: [] };
+const EVERYONE: Audience = { stages_in: [], stages_out: [], tags_in: [], tags_out: [], lists_in: [], sources_in: [], fields: [] };
 /** Mailings saved before lists (or sources) existed have no lists_in (sources_in). */
-const normal = (a: Audience): Audience => ({ ...a, lists_in: a.lists_in ?? [], sources_in: a.sources_in ?? [] });
+const normal = (a: Audience): Audience => ({ ...a, lists_in: a.lists_in ?? [], sources_in: a.sources_in ?? [], fields: a.fields ?? [] });
 type Side = 'in' | 'out';
-type Included = Pick<Audience, 'stages_in' | 'tags_in' | 'lists_in' | 'sources_in'>;
+type Included = Pick<Audience, 'stages_in' | 'tags_in' | 'lists_in' | 'sources_in' | 'fields'>;
 type AudienceKind = 'stages' | 'tags' | 'lists' | 'sources';
 /** The audience's field for one side and kind: lists and sources are only ever taken in. */
 const sideKey = (side: Side, kind: AudienceKind) => (kind === 'lists' || kind === 'sources' ? `${kind}_in` : side === 'in' ? `${kind}_in` : `${kind}_out`) as
@@ -39,7 +41,7 @@ const sideKey = (side: Side, kind: AudienceKind) => (kind === 'lists' || kind ==
   | 'tags_out'
   | 'lists_in'
   | 'sources_in';
-const includesSomeone = (a: Audience) => a.stages_in.length + a.tags_in.length + (a.lists_in ?? []).length + (a.sources_in ?? []).length > 0;
+const includesSomeone = (a: Audience) => a.stages_in.length + a.tags_in.length + (a.lists_in ?? []).length + (a.sources_in ?? []).length + (a.fields ?? []).length > 0;
 
 const sameAudience = (a: Audience, b: Audience) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -49,6 +51,7 @@ export function MailingFormScreen({
   tags,
   lists = [],
   sources = [],
+  fields = [],
   mailing,
   initialLists = [],
 }: {
@@ -57,6 +60,8 @@ export function MailingFormScreen({
   tags: Tag[];
   /** The funnel's sources: a source narrows the audience to the people who came by it. */
   sources?: FunnelSource[];
+  /** The funnel's fields: having one (or one value of it) narrows the audience. */
+  fields?: FunnelField[];
   /** The user's lists of contacts: a list narrows the audience to its people. */
   lists?: ContactList[];
   mailing: Mailing | null;
@@ -82,7 +87,7 @@ export function MailingFormScreen({
   const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
   const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
   const [narrowed, setNarrowed] = useState(() => includesSomeone(audience));
-  const [stashed, setStashed] = useState<Included>({ stages_in: [], tags_in: [], lists_in: [], sources_in: [] });
+  const [stashed, setStashed] = useState<Included>({ stages_in: [], tags_in: [], lists_in: [], sources_in: [], fields: [] });
   const words = useAudienceWords();
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
   const [count, setCount] = useState<number | null>(mailing?.audience_size ?? null);
@@ -132,10 +137,11 @@ export function MailingFormScreen({
         tags_in: stashed.tags_in.filter((id) => !current.tags_out.includes(id)),
         lists_in: stashed.lists_in,
         sources_in: stashed.sources_in,
+        fields: stashed.fields,
       }));
     } else {
-      setStashed({ stages_in: audience.stages_in, tags_in: audience.tags_in, lists_in: audience.lists_in ?? [], sources_in: audience.sources_in ?? [] });
-      setAudience((current) => ({ ...current, stages_in: [], tags_in: [], lists_in: [], sources_in: [] }));
+      setStashed({ stages_in: audience.stages_in, tags_in: audience.tags_in, lists_in: audience.lists_in ?? [], sources_in: audience.sources_in ?? [], fields: audience.fields ?? [] });
+      setAudience((current) => ({ ...current, stages_in: [], tags_in: [], lists_in: [], sources_in: [], fields: [] }));
     }
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
@@ -264,6 +270,28 @@ export function MailingFormScreen({
                 {chips('in', 'tags', tagOptions, t('mailings.audience.onlyTags'))}
                 {chips('in', 'lists', listOptions, t('mailings.audience.onlyLists'))}
                 {chips('in', 'sources', sourceOptions, t('mailings.audience.onlySources'))}
+                {fields.length > 0 ? (
+                  <div className="audience-group" role="group" aria-labelledby={`${ids}-in-fields`}>
+                    <h3 className="audience-group-title" id={`${ids}-in-fields`}>
+                      {t('mailings.audience.onlyField')}
+                    </h3>
+                    <div className="people-selects">
+                      <FieldFilter
+                        fields={fields}
+                        value={{ field: audience.fields?.[0]?.field_id, field_value: audience.fields?.[0]?.value }}
+                        onChange={(next) => {
+                          // One field condition from the form (the API takes several, all of which hold).
+                          setAudience((current) => ({
+                            ...current,
+                            fields: next.field === undefined ? [] : [next.field_value ? { field_id: next.field, value: next.field_value } : { field_id: next.field }],
+                          }));
+                          setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
+                        }}
+                        testId="audience"
+                      />
+                    </div>
+                  </div>
+                ) : null}
               </div>
             ) : null}
           </fieldset>
@@ -285,7 +313,7 @@ export function MailingFormScreen({
         <section className="section-block">
           <div className="section audience audience-summary" aria-live="polite">
             <p className="audience-words" data-testid="audience-words">
-              {t('mailings.audienceLine', { audience: words(audience, { stages, tags, lists, sources }) })}
+              {t('mailings.audienceLine', { audience: words(audience, { stages, tags, lists, sources, fields }) })}
             </p>
             <p className="audience-count" data-testid="audience-count">
               {count === null ? t('mailings.audience.counting') : t('mailings.audience.count', { count })}

@@ -65,4 +65,10 @@ describe('an audience in words', () => {
     expect(audienceWords(gone, names, english, 'en')).toBe('stage (deleted), list (deleted)');
     expect(audienceWords(gone, names, russian, 'ru')).toBe('этап (удалён), список (удалён)');
   });
+
+  it('names a field the audience needs, or its value', () => {
+    const withFields = { ...names, fields: [{ id: 30, title: 'City' }] };
+    expect(audienceWords(audience({ fields: [{ field_id: 30 }] }), withFields, english, 'en')).toBe('with field “City”');
+    expect(audienceWords(audience({ stages_in: [1], fields: [{ field_id: 30, value: 'Moscow' }] }), withFields, russian, 'ru')).toBe('этап «Paid», «City» = «Moscow»');
+  });
 });

@@ -19,6 +19,7 @@ export interface AudienceNames {
   tags: ReadonlyArray<Pick<Tag, 'id' | 'title'>>;
   lists: ReadonlyArray<Pick<ContactList, 'id' | 'name'>>;
   sources?: ReadonlyArray<Pick<FunnelSource, 'id' | 'name'>>;
+  fields?: ReadonlyArray<{ id: number; title: string }>;
 }
 
 export const NO_NAMES: AudienceNames = { stages: [], tags: [], lists: [] };
@@ -60,6 +61,11 @@ export function audienceWords(audience: Audience, names: AudienceNames, t: TFunc
   if (sources.length > 0) {
     const words = quoted(sources, (names.sources ?? []).map((s) => ({ id: s.id, name: s.name })));
     taken.push(sources.length === 1 ? t('mailings.audienceWords.source', { names: words }) : t('mailings.audienceWords.sources', { names: words }));
+  }
+  for (const condition of audience.fields ?? []) {
+    const title = names.fields?.find((f) => f.id === condition.field_id)?.title;
+    const name = title === undefined ? t('mailings.audienceWords.deleted') : t('mailings.audienceWords.quote', { name: title });
+    taken.push(condition.value ? t('mailings.audienceWords.fieldIs', { name, value: condition.value }) : t('mailings.audienceWords.fieldSet', { name }));
   }
 
   const left: string[] = [];

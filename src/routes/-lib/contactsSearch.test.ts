@@ -45,4 +45,13 @@ describe('the contacts search', () => {
     expect(searchParams(router.buildLocation({ to: '/content/contacts/', search: { stage: 'none', blocked: false, page: 1 } }).href)).toEqual({ stage: 'none', blocked: '"false"' });
     expect(router.buildLocation({ to: '/content/contacts/', search: {} }).href).toBe('/content/contacts/');
   });
+
+  it('keeps a field filter (a field, and its value) in the address and back', () => {
+    const router = routerAt('/content/contacts/?funnel=3&field=8&field_value=Moscow');
+    expect(validateContactsSearch(router.state.location.search)).toEqual({ funnel: 3, field: 8, field_value: 'Moscow' });
+    const written = router.buildLocation({ to: '/content/contacts/', search: { funnel: 3, field: 8, field_value: 'Moscow' } });
+    expect(searchParams(written.href)).toEqual({ funnel: '3', field: '8', field_value: 'Moscow' });
+    // A value without its field means nothing and is dropped.
+    expect(validateContactsSearch(routerAt('/content/contacts/?field_value=Moscow').state.location.search)).toEqual({});
+  });
 });

@@ -22,6 +22,8 @@ export interface PeopleSearch {
   stage?: number | 'none';
   tag?: number;
   source?: number | 'none';
+  field?: number;
+  field_value?: string;
   page?: number;
 }
 
@@ -39,6 +41,10 @@ export function validatePeopleSearch(search: Record<string, unknown>): PeopleSea
   if (positive(search.tag)) result.tag = positive(search.tag);
   if (search.source === 'none') result.source = 'none';
   else if (positive(search.source)) result.source = positive(search.source);
+  if (positive(search.field)) {
+    result.field = positive(search.field);
+    if (typeof search.field_value === 'string' && search.field_value.trim()) result.field_value = search.field_value.slice(0, 4096);
+  }
   const page = positive(search.page);
   if (page && page > 1) result.page = page;
   return result;
@@ -69,7 +75,7 @@ export function validateRecipientsSearch(search: Record<string, unknown>): Recip
 }
 
 /** Every key of the contacts search, so nothing else (an address's own names) travels with it. */
-const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'source', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
+const CONTACTS_SEARCH_KEYS = ['search', 'funnel', 'folder', 'list', 'stage', 'tag', 'source', 'field', 'field_value', 'blocked', 'joined_from', 'joined_to', 'page'] as const satisfies ReadonlyArray<keyof ContactsSearch>;
 
 const DAY = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
 
@@ -85,6 +91,8 @@ interface ContactsAddress {
   stage?: number | 'none';
   tag?: number;
   source?: number | 'none';
+  field?: number;
+  field_value?: string;
   blocked?: 'true' | 'false';
   from?: string;
   to?: string;
@@ -103,6 +111,10 @@ export function validateContactsSearch(address: Record<string, unknown>): Contac
   if (positive(address.tag)) result.tag = positive(address.tag);
   if (address.source === 'none') result.source = 'none';
   else if (positive(address.source)) result.source = String(positive(address.source));
+  if (positive(address.field)) {
+    result.field = positive(address.field);
+    if (typeof address.field_value === 'string' && address.field_value.trim()) result.field_value = address.field_value.slice(0, 4096);
+  }
   if (address.blocked === 'true' || address.blocked === true) result.blocked = true;
   else if (address.blocked === 'false' || address.blocked === false) result.blocked = false;
   if (typeof address.from === 'string' && DAY.test(address.from)) result.joined_from = address.from;
@@ -132,6 +144,8 @@ export function contactsAddress(search: ContactsSearch): ContactsAddress {
     stage: search.stage === undefined || search.stage === 'none' ? search.stage : Number(search.stage),
     tag: search.tag,
     source: search.source === undefined || search.source === 'none' ? search.source : Number(search.source),
+    field: search.field,
+    field_value: search.field === undefined ? undefined : search.field_value || undefined,
     blocked: search.blocked === undefined ? undefined : search.blocked ? 'true' : 'false',
     from: search.joined_from || undefined,
     to: search.joined_to || undefined,

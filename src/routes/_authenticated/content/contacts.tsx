@@ -13,7 +13,7 @@ export const Route = createFileRoute('/_authenticated/content/contacts')({
   loader: ({ deps }) =>
     loadFunnelsScreen(async (api) => {
       const [contactsApi, crmApi] = await Promise.all([import('@/api/contacts'), import('@/api/crm')]);
-      const [contacts, funnels, folders, lists, stages, tags, sources] = await Promise.all([
+      const [contacts, funnels, folders, lists, stages, tags, sources, fields] = await Promise.all([
         contactsApi.listContacts(contactsQuery(deps)),
         api.listFunnels(),
         crmApi.listFolders(),
@@ -21,14 +21,15 @@ export const Route = createFileRoute('/_authenticated/content/contacts')({
         deps.funnel === undefined ? [] : api.listStages(deps.funnel).catch(() => []),
         deps.funnel === undefined ? [] : api.listTags(deps.funnel).catch(() => []),
         deps.funnel === undefined ? [] : api.listSources(deps.funnel).catch(() => []),
+        deps.funnel === undefined ? [] : api.listFields(deps.funnel).catch(() => []),
       ]);
-      return { contacts, funnels, folders, lists, stages, tags, sources, filters: deps };
+      return { contacts, funnels, folders, lists, stages, tags, sources, fields, filters: deps };
     }),
   component: ContactsRoute,
 });
 
 function ContactsRoute() {
-  const { contacts, funnels, folders, lists, stages, tags, sources, filters } = Route.useLoaderData();
+  const { contacts, funnels, folders, lists, stages, tags, sources, fields, filters } = Route.useLoaderData();
   const navigate = Route.useNavigate();
   return (
     <ContactsScreen
@@ -39,6 +40,7 @@ function ContactsRoute() {
       stages={stages}
       tags={tags}
       sources={sources}
+      fields={fields}
       filters={filters}
       onFilters={(next) => void navigate({ search: next, replace: true })}
     />

@@ -9,21 +9,30 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
   loader: ({ params, deps }) => {
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
-      const [funnel, stages, tags, sources, people] = await Promise.all([
+      const [funnel, stages, tags, sources, fields, people] = await Promise.all([
         api.getFunnel(id),
         api.listStages(id),
         api.listTags(id),
         api.listSources(id),
-        api.listPeople(id, { search: deps.q, stage: deps.stage, tag: deps.tag, source: deps.source, limit: PEOPLE_PAGE, offset: ((deps.page ?? 1) - 1) * PEOPLE_PAGE }),
+        api.listFields(id),
+        api.listPeople(id, {
+          search: deps.q,
+          stage: deps.stage,
+          tag: deps.tag,
+          source: deps.source,
+          field: deps.field,
+          field_value: deps.field_value,
+          limit: PEOPLE_PAGE, offset: ((deps.page ?? 1) - 1) * PEOPLE_PAGE,
+        }),
       ]);
-      return { funnel, stages, tags, sources, people, filters: deps };
+      return { funnel, stages, tags, sources, fields, people, filters: deps };
     });
   },
   component: PeopleRoute,
 });
 
 function PeopleRoute() {
-  const { funnel, stages, tags, sources, people, filters } = Route.useLoaderData();
+  const { funnel, stages, tags, sources, fields, people, filters } = Route.useLoaderData();
   const navigate = Route.useNavigate();
   return (
     <PeopleScreen
@@ -32,6 +41,7 @@ function PeopleRoute() {
       stages={stages}
       tags={tags}
       sources={sources}
+      fields={fields}
       people={people}
       filters={filters}
       onFilters={(next) => void navigate({ search: next, replace: true })}

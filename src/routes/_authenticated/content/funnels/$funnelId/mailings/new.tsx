@@ -9,15 +9,22 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
       const crmApi = await import('@/api/crm');
-      const [funnel, stages, tags, lists, sources] = await Promise.all([api.getFunnel(id), api.listStages(id), api.listTags(id), crmApi.listLists(), api.listSources(id)]);
-      return { funnel, stages, tags, lists, sources };
+      const [funnel, stages, tags, lists, sources, fields] = await Promise.all([
+        api.getFunnel(id),
+        api.listStages(id),
+        api.listTags(id),
+        crmApi.listLists(),
+        api.listSources(id),
+        api.listFields(id).catch(() => []),
+      ]);
+      return { funnel, stages, tags, lists, sources, fields };
     });
   },
   component: NewMailingRoute,
 });
 
 function NewMailingRoute() {
-  const { funnel, stages, tags, lists, sources } = Route.useLoaderData();
+  const { funnel, stages, tags, lists, sources, fields } = Route.useLoaderData();
   const { list } = Route.useSearch();
-  return <MailingFormScreen key={funnel.id} funnel={funnel} stages={stages} tags={tags} lists={lists} sources={sources} mailing={null} initialLists={list ? [list] : []} />;
+  return <MailingFormScreen key={funnel.id} funnel={funnel} stages={stages} tags={tags} lists={lists} sources={sources} fields={fields} mailing={null} initialLists={list ? [list] : []} />;
 }
