@@ -354,7 +354,8 @@ describe('the incoming webhook', () => {
     expect(expectJsonError(await post(path, { ...body, stage_id: undefined }), 400)).toMatchObject({ stage_id: ['This field is required.'] });
     expect(expectJsonError(await post(path, { ...body, action: 'explode' }), 400)).toHaveProperty('action');
     expect(expectJsonError(await post(path, { ...body, event_id: '' }), 400)).toHaveProperty('event_id');
-    expect(expectJsonError(await post(path, { ...body, action: 'mark_paid', amount: 100 }), 400)).toHaveProperty('action');
+    expect(expectJsonError(await post(path, { ...body, action: 'mark_paid' }), 400)).toMatchObject({ amount: ['This field is required.'] });
+    expect(expectJsonError(await post(path, { ...body, action: 'set_field', field: 'email' }), 400)).toMatchObject({ value: ['This field is required.'] });
     // None of these moved anyone or used up the event id.
     expect((await env.t.db.orm.select().from(stageMoves).where(eq(stageMoves.personId, stranger.id)))).toEqual([]);
 
