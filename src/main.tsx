@@ -16,6 +16,7 @@ import { appStore } from './state/store';
 import { startupToken } from './state/token';
 import { readTelegramLaunch } from './telegram/launch';
 import { REF_QUERY_PARAM } from '../contract/partner-ref';
+import { ROUTES } from '../contract/routes';
 
 const FIRST_PAINT_FALLBACK_MS = 3_000;
 
@@ -81,6 +82,10 @@ async function boot(): Promise<void> {
   // Only inside the Cordova wrapper (its deviceready fires for listeners added late, too).
   if (window.cordova) void import('./cordova').then(({ startCordova }) => startCordova(), reportError);
 
+  // '/' is the panel (routes/index.tsx redirects there): said here, before the router reads the
+  // address, so that the first open from the menu button is one navigation, not a redirect and a
+  // second match, load and render.
+  if (window.location.pathname === '/') window.history.replaceState(window.history.state, '', `${ROUTES.panel}${window.location.search}${window.location.hash}`);
   const router = createAppRouter({ auth: authSession });
   // After any change made through the API, what the router loaded before it is out of date.
   onApiChange(() => void router.invalidate());

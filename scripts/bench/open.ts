@@ -35,7 +35,7 @@ import { startFakeBotApi } from '../telegram/fake-bot-api';
 import { signInitData } from '../telegram/init-data';
 import { activeUserToken, CHROMIUM_ARGS, startServer } from './support.mjs';
 
-const OPENS = 5;
+const OPENS = Number(process.env.OPENS ?? 5);
 const PORT = Number(process.env.BENCH_OPEN_PORT ?? 3230);
 const SERVICE_BOT_TOKEN = '4242:bench-open-service-bot-token';
 const TELEGRAM_USER = { id: 5550042, first_name: 'Bench', language_code: 'en' };
