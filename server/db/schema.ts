@@ -497,8 +497,6 @@ export const outbox = pgTable(
     index('outbox_open_idx').on(t.funnelId).where(sql`${t.state} in ('sending', 'unsend', 'deleting') and not ${t.reply}`),
     index('outbox_person_idx').on(t.personId),
     index('outbox_replies_open_idx').on(t.funnelId, t.personId, t.id).where(sql`${t.reply} and ${t.state} in ('waiting', 'sending')`),
-    // A stage's message the engine sends (a timer's move).
-    index('outbox_stages_due_idx').on(t.notBefore).where(sql`${t.state} = 'waiting' and ${t.stageId} is not null and not ${t.reply}`),
   ],
 );
 

@@ -12,6 +12,7 @@ import type { InboundEvent, InboundResult } from '../../contract/webhooks';
 import type { Db } from '../db';
 import { COMMON_ERRORS, invalid, invalidField, notFound, type DomainMessage } from '../domain-error';
 import { FUNNEL_ERRORS } from './errors';
+import { stageHasReply } from '../outbox/sql';
 import { decryptSecret } from './secret-box';
 
 export const INBOUND_ERRORS = {
@@ -39,14 +40,19 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * go_to_stage: the event claimed, then the person moved (unless in that stage already) via
- * 'webhook': the move's row, the reach, the stage's tag, and the stage's message as a reply row
- * that the bot runtime sends (a waiting reply nobody owns is taken over by the live runtime).
+ * The event $2 of the funnel $1 for the person $3 claimed as `action`: the CTE `claimed`, one row
+ * when the event is new, none when it was applied before (or is being applied right now). Every
+ * write of an action goes after it and depends on it.
  */
+const claimedAs = (action: InboundEvent['action']) => `
+  claimed as (
+    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, '${action}', $3)
+    on conflict do nothing returning id)`;
+
 /**
  * The move of a claimed event's person ($3) to the stage $4 of the funnel $1 (unless in it
  * already, or $4 is null): the move's row (`via`), the reach, the stage's tag, and the stage's
- * message as a reply row that the bot runtime sends (a waiting reply nobody owns is taken over
+ * reply (when it has one) as a reply row that the bot runtime sends (a waiting reply nobody owns is taken over
  * by the live runtime). CTEs after a `claimed` one.
  */
 const moveAfterClaim = (via: 'webhook' | 'payment') => `
@@ -70,21 +76,17 @@ const moveAfterClaim = (via: 'webhook' | 'payment') => `
     on conflict do nothing),
   reply as (
     insert into outbox (funnel_id, person_id, stage_id, reply, priority, state)
-    select $1, id, $4, true, 0, 'waiting' from moved where not blocked)`;
+    select $1, m.id, $4, true, 0, 'waiting' from moved m join stages s on s.id = $4 where not m.blocked and ${stageHasReply('s')})`;
 
 /** go_to_stage: the event claimed, then the person moved via 'webhook'. */
 const GO_TO_STAGE = `
-  with claimed as (
-    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'go_to_stage', $3)
-    on conflict do nothing returning id),
+  with ${claimedAs('go_to_stage')},
   ${moveAfterClaim('webhook')}
   select (select count(*) from claimed)::int as claimed`;
 
 /** set_field: the event claimed, the person's value of the field $4 kept (the value $5, checked by its kind). */
 const SET_FIELD = `
-  with claimed as (
-    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'set_field', $3)
-    on conflict do nothing returning id),
+  with ${claimedAs('set_field')},
   kept as (
     insert into person_fields (person_id, field_id, value, updated_at)
     select p.id, f.id, $5, now() from claimed, people p, funnel_fields f
@@ -98,9 +100,7 @@ const SET_FIELD = `
  * there via 'payment' as a Stars payment moves them to its paid stage.
  */
 const MARK_PAID = `
-  with claimed as (
-    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'mark_paid', $3)
-    on conflict do nothing returning id),
+  with ${claimedAs('mark_paid')},
   paid as (
     insert into funnel_payments (funnel_id, person_id, stage_id, amount, currency, provider, charge_id)
     select $1, p.id, null, $5, $6, 'external', $2 from claimed, people p where p.id = $3 and p.funnel_id = $1
@@ -110,9 +110,7 @@ const MARK_PAID = `
 
 /** add_tag: the event claimed, the tag found by title (any case) or made, the person tagged. */
 const ADD_TAG = `
-  with claimed as (
-    insert into funnel_inbound_events (funnel_id, event_id, action, person_id) values ($1, $2, 'add_tag', $3)
-    on conflict do nothing returning id),
+  with ${claimedAs('add_tag')},
   existing as (select t.id from tags t where t.funnel_id = $1 and lower(t.title) = lower($4)),
   made as (
     insert into tags (funnel_id, title) select $1, $4 from claimed where not exists (select 1 from existing)

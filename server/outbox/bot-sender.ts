@@ -7,9 +7,9 @@ import { fillPlaceholders } from '../../contract/personalise';
 import { PAID_BROADCAST_RATE } from '../../contract/mailings';
 import type { Db } from '../db';
 import { untilDatabaseAnswers } from '../db/retry';
-import type { FunnelRow, MailingMessage, StageRow } from '../db/schema';
+import type { FunnelRow, MailingMessage } from '../db/schema';
 import { createApi, describeBotApiError } from '../telegram/client';
-import { messageKeyboard, nextStepData } from '../messages/render';
+import { messageKeyboard } from '../messages/render';
 import type { BotRateLimiter, SendTicket } from '../telegram/rate-limiter';
 import { retryDelayMs, sendContent, type SendFailure, sendFailure } from '../telegram/send';
 import type { MailingPauseReason, OutboxSenderOptions } from './ports';
@@ -42,7 +42,7 @@ export interface ClaimedRow {
 }
 
 export type Outcome =
-  | { state: 'sent'; messageId: number; history: string; kind: 'mailing' | 'letter' | 'stage_message' }
+  | { state: 'sent'; messageId: number; history: string; kind: 'mailing' | 'letter' }
   | { state: 'deleted' }
   | { state: 'failed' | 'blocked' | 'unknown'; error: string }
   | { state: 'waiting'; error: string | null; delayMs: number };
@@ -66,7 +66,6 @@ export interface BotSenderHost {
   markOnWire(outboxId: number): Promise<boolean>;
   messageOf(mailingId: number): Promise<MessageContent | undefined>;
   letterOf(letterId: number): Promise<MessageContent | undefined>;
-  stageMessageOf(stageId: number): Promise<StageRow['message'] | undefined>;
   countOutcome(mailingId: number, failed: boolean): Promise<void>;
   pauseMailing(mailingId: number, reason: MailingPauseReason): Promise<void>;
 }
@@ -285,7 +284,6 @@ export class BotSender {
         await this.api.deleteMessage(row.telegram_id, row.telegram_message_id ?? 0);
         return { state: 'deleted' };
       }
-      if (row.stage_id !== null) return await this.sendStageMessage(row, row.stage_id);
       const content =
         row.mailing_id !== null ? await this.engine.messageOf(row.mailing_id) : row.letter_id !== null ? await this.engine.letterOf(row.letter_id) : undefined;
       if (!content) return { state: 'failed', error: 'The message is gone.' };
@@ -300,20 +298,6 @@ export class BotSender {
       if (row.state === 'deleting') return { state: 'failed', error: describeBotApiError(error, this.token) };
       return this.outcomeOf(row, sendFailure(error, this.token));
     }
-  }
-
-  /**
-   * A stage's message, as the bot runtime sends it (replies.ts): personalised, with its URL,
-   * choice and next-step buttons. A stage deleted or emptied meanwhile sends nothing.
-   */
-  private async sendStageMessage(row: ClaimedRow, stageId: number): Promise<Outcome> {
-    const message = await this.engine.stageMessageOf(stageId);
-    if (!message) return { state: 'failed', error: 'The stage was deleted before its message was sent.' };
-    const text = fillPlaceholders(message.text, { first_name: row.first_name, last_name: row.last_name, username: row.username });
-    if (message.media_id === null && text.trim() === '') return { state: 'failed', error: 'The stage has no message.' };
-    const replyMarkup = messageKeyboard(message, nextStepData(stageId), stageId);
-    const sent = await sendContent(this.db, this.api, this.funnel.id, row.telegram_id, { text, mediaId: message.media_id, replyMarkup });
-    return { state: 'sent', messageId: sent.message_id, history: text, kind: 'stage_message' };
   }
 
   /** What a failed send leaves in the row (telegram/send.ts says what the failure means). */

@@ -24,16 +24,14 @@
 //   the database is away is written when it answers again.
 import { randomUUID } from 'node:crypto';
 import { microBatch } from '../db/micro-batch';
-import type { MailingMessage, StageRow } from '../db/schema';
+import type { MailingMessage } from '../db/schema';
 import { BotSender, type BotSenderHost, type MessageContent, type OutcomeRow, TICK_MS } from './bot-sender';
 import { LetterScheduler } from './letter-scheduler';
 import { TimerScheduler } from './timer-scheduler';
 import type { MailingPauseReason, OutboxSenderOptions } from './ports';
-import { ACQUIRE, BOTS_WITH_WORK, FREE_ALL_LEASES, LETTERS_CONTENT, MAILING_CONTENT, ON_WIRE, RECORD, STAGES_CONTENT } from './sql';
+import { ACQUIRE, BOTS_WITH_WORK, FREE_ALL_LEASES, LETTERS_CONTENT, MAILING_CONTENT, ON_WIRE, RECORD } from './sql';
 import { WebhookSender } from './webhook-sender';
 
-/** A stage's message as stored (contract MessageContentBody). */
-export type StageMessageContent = StageRow['message'];
 
 export { IDLE_EXIT_MS, RECORD_RETRY_FOR_MS, RETRY_DELAYS_MS, TICK_MS } from './bot-sender';
 export type { MailingEvents, OutboxSenderOptions } from './ports';
@@ -73,9 +71,6 @@ export class OutboxSender implements BotSenderHost {
   private readonly letters = new Map<number, { at: number; content: Promise<MessageContent | undefined> }>();
   /** The letters whose text is read in one turn (any bot): one statement for all of them. */
   private readonly readLetters: (letterId: number) => Promise<MailingMessage | null>;
-  private readonly stageMessages = new Map<number, { at: number; message: Promise<StageMessageContent | undefined> }>();
-  /** The stages whose message is read in one turn (any bot): one statement for all of them. */
-  private readonly readStages: (stageId: number) => Promise<StageMessageContent | null>;
   /** Last outcomes per mailing (true = failed), for the error threshold. */
   private readonly outcomes = new Map<number, boolean[]>();
 
@@ -116,11 +111,6 @@ export class OutboxSender implements BotSenderHost {
       const rows = await options.db.query<{ id: number; message: MailingMessage }>(LETTERS_CONTENT, [[...new Set(letterIds)]]);
       const byId = new Map(rows.map((r) => [r.id, r.message]));
       return letterIds.map((id) => byId.get(id) ?? null);
-    }, together);
-    this.readStages = microBatch(async (stageIds: number[]) => {
-      const rows = await options.db.query<{ id: number; message: StageMessageContent }>(STAGES_CONTENT, [[...new Set(stageIds)]]);
-      const byId = new Map(rows.map((r) => [r.id, r.message]));
-      return stageIds.map((id) => byId.get(id) ?? null);
     }, together);
   }
 
@@ -241,16 +231,6 @@ export class OutboxSender implements BotSenderHost {
     return content;
   }
 
-  /** A stage's message (a timer's move sends it), read again at most every LETTER_CACHE_MS (the owner may edit it). */
-  stageMessageOf(stageId: number): Promise<StageMessageContent | undefined> {
-    const cached = this.stageMessages.get(stageId);
-    if (cached && performance.now() - cached.at < LETTER_CACHE_MS) return cached.message;
-    const message = this.readStages(stageId).then((m) => m ?? undefined);
-    message.catch(() => this.stageMessages.delete(stageId));
-    if (this.stageMessages.size > 10_000) this.stageMessages.clear();
-    this.stageMessages.set(stageId, { at: performance.now(), message });
-    return message;
-  }
 
   /** Counts an outcome; true when the mailing's errors piled up and it was paused. */
   async countOutcome(mailingId: number, failed: boolean): Promise<void> {

@@ -40,8 +40,7 @@ export const FREE_ALL_LEASES = `update bot_senders set lease_until = now() - int
 export const BOTS_WITH_WORK = `
   select funnel_id from mailings where state = 'sending'
   union select funnel_id from outbox where state in ('sending', 'unsend', 'deleting') and not reply
-  union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()
-  union select distinct funnel_id from outbox where state = 'waiting' and stage_id is not null and not reply and not_before <= now()`;
+  union select distinct funnel_id from outbox where state = 'waiting' and letter_id is not null and not_before <= now()`;
 
 // ─── The engine: one bot's rows ───────────────────────────────────────────────────────────────
 
@@ -130,10 +129,10 @@ export const RECORD = `
        -- only a row this process put on the wire (a later holder may have counted it unknown
        -- meanwhile: what Telegram answered is still the truth), or a deletion it claimed
        and ((o.state in ('sending', 'unknown') and o.owner = $8) or (o.state = 'deleting' and r.state in ('deleted', 'failed')))
-    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, o.stage_id, r.history, r.kind
+    returning o.person_id, o.funnel_id, o.state, o.telegram_message_id, r.history, r.kind
   ), h as (
-    insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id, stage_id)
-    select person_id, funnel_id, 'out', kind, history, telegram_message_id, case when kind = 'stage_message' then stage_id end
+    insert into person_events (person_id, funnel_id, direction, kind, text, telegram_message_id)
+    select person_id, funnel_id, 'out', kind, history, telegram_message_id
       from u where state = 'sent' and history is not null
   ), b as (
     update people set blocked = true from u where people.id = u.person_id and u.state = 'blocked'
@@ -142,9 +141,6 @@ export const RECORD = `
 
 /** The content of a mailing's rows (read once per mailing and cached by the engine). */
 export const MAILING_CONTENT = 'select message, paid_broadcast from mailings where id = $1';
-
-/** The messages of stages the engine sends (a timer's move; read again every few seconds for edits). */
-export const STAGES_CONTENT = 'select id, message from stages where id = any($1::int[])';
 
 /** The content of letters' rows (many letters, one statement; read again every few seconds for edits). */
 export const LETTERS_CONTENT = 'select id, message from letters where id = any($1::int[])';
@@ -404,7 +400,7 @@ export const ORPHAN_REPLIES_UNKNOWN = `update outbox o set state = 'unknown', er
 /** Waiting replies of a gone process are taken over by this one ($2). */
 export const ADOPT_ORPHAN_REPLIES = `update outbox o set owner = $2, updated_at = now() from people p
           where p.id = o.person_id and o.reply and o.state = 'waiting' and o.funnel_id = any($1::int[]) and o.owner is distinct from $2 and ${ORPHANED}
-         returning o.id, o.funnel_id, o.person_id, p.telegram_id, p.first_name, p.last_name, p.username`;
+         returning o.id, o.funnel_id, o.person_id, p.telegram_id, p.first_name, p.last_name, p.username, p.language_code`;
 
 /** Replies that ended long ago: the person's history keeps what was sent. */
 export const PRUNE_REPLIES = `delete from outbox where reply and state not in ('waiting', 'sending') and updated_at < now() - make_interval(hours => $1)`;
@@ -600,29 +596,31 @@ export const FOLLOW = `
 // A stage's wait moves the person on by itself. Timers are made and cancelled by the database
 // (stage_moves' trigger, migration 0023); these statements fire the due ones.
 
-/** Stage messages sent by the engine (a timer's move) go with replies, before letters and mailings. */
-export const STAGE_PRIORITY = 0;
-
 /**
- * Fires up to $1 due timers in one statement, exactly once across processes and crashes: each is
- * claimed with its person's row (`skip locked`: a timer whose person is being moved right now is
- * left for the next batch, and no batch waits for another), marked fired, and its person, if
- * still in the timer's stage and not blocked, moved to the stage it leads to (stage_moves via
- * 'timer', whose trigger makes the next stage's timer; reach; tag) with that stage's message
- * queued in the outbox for the engine; anyone else's timer is skipped. A kill before the commit
- * leaves all of it undone, so the next batch fires it once.
+ * Fires up to $1 due timers of running funnels in one statement, exactly once across processes
+ * and crashes: each is claimed with its person's row (`skip locked`: a timer whose person is being
+ * moved right now is left for the next batch, and no batch waits for another), marked fired, and
+ * its person, if still in the timer's stage and not blocked, moved to the stage it leads to
+ * (stage_moves via 'timer', whose trigger makes the next stage's timer; reach; tag) with that
+ * stage's reply queued as a bot reply row: waiting, nobody's, so the running bot's runtime takes
+ * it over within its heartbeat (ADOPT_ORPHAN_REPLIES) and sends it as it sends any move's reply
+ * (the message with its buttons, an ask's keyboard, a payment stage's invoice). Anyone else's
+ * timer is skipped. A stopped funnel's timers wait: they fire when it runs again. A kill before
+ * the commit leaves all of it undone, so the next batch fires it once.
  */
 export const FIRE_TIMERS = `
   with due as (
-    select t.id, t.funnel_id, t.person_id, t.stage_id, t.to_stage_id from person_timers t join people p on p.id = t.person_id
-     where t.state = 'waiting' and t.due_at <= now()
+    select t.id, t.funnel_id, t.person_id, t.stage_id, t.to_stage_id from person_timers t
+      join people p on p.id = t.person_id
+      join funnels f on f.id = t.funnel_id
+     where t.state = 'waiting' and t.due_at <= now() and f.state = 'running' and f.archived_at is null
      order by t.due_at limit $1
      for update of t, p skip locked
   ), moved as (
     update people p set stage_id = due.to_stage_id
       from due join stages s on s.id = due.to_stage_id
      where p.id = due.person_id and p.stage_id = due.stage_id and not p.blocked
-    returning p.id as person_id, due.id as timer_id, due.funnel_id, due.stage_id as from_stage_id, due.to_stage_id, s.tag_id, s.message
+    returning p.id as person_id, due.id as timer_id, due.funnel_id, due.stage_id as from_stage_id, due.to_stage_id, s.tag_id, ${stageHasReply('s')} as reply
   ), fired as (
     update person_timers t set state = case when moved.timer_id is null then 'skipped' else 'fired' end, fired_at = now()
       from due left join moved on moved.timer_id = due.id
@@ -639,9 +637,8 @@ export const FIRE_TIMERS = `
     insert into person_tags (person_id, tag_id, source)
     select person_id, tag_id, 'stage' from moved where tag_id is not null
     on conflict do nothing
-  ), message as (
-    insert into outbox (funnel_id, person_id, stage_id, priority)
-    select funnel_id, person_id, to_stage_id, ${STAGE_PRIORITY} from moved
-     where btrim(message->>'text') <> '' or message->'media_id' <> 'null'::jsonb
+  ), reply as (
+    insert into outbox (funnel_id, person_id, stage_id, reply, priority, state)
+    select funnel_id, person_id, to_stage_id, true, 0, 'waiting' from moved where reply
   )
   select count(*) filter (where state = 'fired')::int as fired, count(*) filter (where state = 'skipped')::int as skipped from fired`;

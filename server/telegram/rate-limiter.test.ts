@@ -1,7 +1,7 @@
 // The per-bot rate rules, on a clock the test moves: even spacing under the rate, replies before
 // bulk messages, one bulk message a second per chat, and a 429's pause for this bot only.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BotRateLimiter, BotRateLimits } from './rate-limiter';
+import { BotRateLimiter, BotRateLimits, SlotAbandonedError } from './rate-limiter';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -87,6 +87,30 @@ describe('BotRateLimiter', () => {
     expect(reply).toBeDefined();
     // Bulk 0,1,2 went at 0,100,200; the reply takes the slot at 300, before bulk 3.
     expect(log.map((e) => e.who).slice(0, 5)).toEqual(['bulk0', 'bulk1', 'bulk2', 'reply0', 'bulk3']);
+  });
+
+  it('lets a waiting caller give up (a stopping runtime): it gets no slot, and the next in line gets its turn', async () => {
+    const limiter = new BotRateLimiter(10, clock);
+    const log: Array<{ at: number; who: string }> = [];
+    const stop = new AbortController();
+    take(limiter, 3, 'reply', log);
+    const given: string[] = [];
+    const abandoned = Array.from({ length: 50 }, (_, i) =>
+      limiter.take('reply', undefined, false, stop.signal).then(
+        () => given.push(`late${i}`),
+        (error: unknown) => (error instanceof SlotAbandonedError ? 'abandoned' : 'other'),
+      ),
+    );
+    take(limiter, 1, 'bulk', log);
+    await vi.advanceTimersByTimeAsync(150);
+    stop.abort();
+    // Two of the 53 replies went at 0 and 100 ms; the fifty behind the third give up at once.
+    expect(await Promise.all(abandoned)).toEqual(Array(50).fill('abandoned'));
+    await vi.advanceTimersByTimeAsync(200);
+    // The third reply went at 200 ms, and the bulk message next, at 300: not after fifty slots.
+    expect(log.map((e) => e.who)).toEqual(['reply0', 'reply1', 'reply2', 'bulk0']);
+    expect(given).toEqual([]);
+    await expect(limiter.take('reply', undefined, false, stop.signal)).rejects.toBeInstanceOf(SlotAbandonedError);
   });
 
   it('sends bulk messages to one chat at most once a second', async () => {

@@ -15,10 +15,20 @@ export type SendPriority = 'reply' | 'bulk';
 /** Telegram: "avoid sending more than one message per second" in one chat. */
 export const PER_CHAT_INTERVAL_MS = 1_000;
 
+/** take() gave up: its signal was aborted before a slot was free. */
+export class SlotAbandonedError extends Error {
+  constructor() {
+    super('gave up waiting for a slot of the bot\'s rate');
+    this.name = 'SlotAbandonedError';
+  }
+}
+
 interface Waiter {
   priority: SendPriority;
   resolve(ticket: SendTicket): void;
   untilDone: boolean;
+  /** Its caller gave up (take's signal): skipped when its turn comes. */
+  cancelled?: boolean;
 }
 
 /** A granted slot. `done()` says Telegram has answered the request sent in it. */
@@ -92,8 +102,11 @@ export class BotRateLimiter {
    * between the moment it is sent and its answer, so this holds Telegram's window whatever the
    * delays between taking a slot and the request leaving (a busy event loop, the network): they
    * only slow the bot down, never bring a 429 (and the second-long pause that follows it).
+   *
+   * `signal`: the caller may give up waiting (a runtime stopping): the promise rejects with
+   * SlotAbandonedError and no slot is used.
    */
-  async take(priority: SendPriority, chatId?: number, untilDone = false): Promise<SendTicket> {
+  async take(priority: SendPriority, chatId?: number, untilDone = false, signal?: AbortSignal): Promise<SendTicket> {
     if (priority === 'bulk' && chatId !== undefined) {
       const readyAt = this.chatReadyAt.get(chatId) ?? 0;
       const wait = readyAt - this.clock();
@@ -101,8 +114,24 @@ export class BotRateLimiter {
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       if (this.chatReadyAt.size > 10_000) this.forgetOldChats();
     }
-    return new Promise<SendTicket>((resolve) => {
-      (priority === 'reply' ? this.replies : this.bulk).push({ priority, resolve, untilDone });
+    return new Promise<SendTicket>((resolve, reject) => {
+      if (signal?.aborted) return reject(new SlotAbandonedError());
+      const onAbort = () => {
+        // Left in its queue (a splice per waiter would cost a scan each when thousands give up at
+        // once): the pump skips it.
+        waiter.cancelled = true;
+        reject(new SlotAbandonedError());
+      };
+      const waiter: Waiter = {
+        priority,
+        untilDone,
+        resolve: (ticket) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(ticket);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      (priority === 'reply' ? this.replies : this.bulk).push(waiter);
       this.pump();
     });
   }
@@ -122,6 +151,8 @@ export class BotRateLimiter {
   private pump(): void {
     if (this.timer) return;
     for (;;) {
+      while (this.replies[0]?.cancelled) this.replies.shift();
+      while (this.bulk[0]?.cancelled) this.bulk.shift();
       const next = this.replies[0] ?? this.bulk[0];
       if (!next) return;
       const now = this.clock();

@@ -406,7 +406,7 @@ export class FunnelBot {
     for (const reply of newest.values()) {
       const person = { first_name: reply.firstName, last_name: reply.lastName ?? undefined, username: reply.username ?? undefined };
       const work = this.fc
-        .deliver({ personId: reply.personId, chatId: reply.telegramId, person, upToId: reply.id })
+        .deliver({ personId: reply.personId, chatId: reply.telegramId, person, language: reply.languageCode ?? undefined, upToId: reply.id })
         .catch((error: unknown) => {
           if (error instanceof PersonBlockedError || isUnauthorized(error)) return this.onUpdateError(error, 0);
           this.options.log.error({ funnel_id: this.funnelId, person_id: reply.personId }, `could not send a taken-over reply: ${this.describe(error)}`);

@@ -20,7 +20,7 @@ import { paymentPayload, STARS_CURRENCY } from '../../../contract/payments';
 import { mayNeedFieldValues } from '../../messages/field-values';
 import { messageKeyboard, nextStepData } from '../../messages/render';
 import { surelyNotDelivered } from '../../telegram/client';
-import { PREPAID_SLOT, type PrepaidSlot } from '../../telegram/rate-limiter';
+import { PREPAID_SLOT, type PrepaidSlot, SlotAbandonedError } from '../../telegram/rate-limiter';
 import { sendContent, type OutgoingMessage } from '../../telegram/send';
 import { callForPerson, isUnauthorized, PersonBlockedError, REPLY_GIVE_UP_MS, untilDatabaseAnswers, type FunnelContext } from './funnel-context';
 import type { ReplyOutcome, RuntimeAsk, RuntimeStage, TakenReply } from './store';
@@ -175,8 +175,15 @@ export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyT
     if (target.reply) taken = [target.reply];
     else {
       // Taken over: marked sending only once a slot is free, so a kill while waiting for the bot's
-      // rate leaves them waiting (sent by the next runtime), not unknown.
-      slot = await takeSlot(fc);
+      // rate leaves them waiting (sent by the next runtime), not unknown; and a stop gives up
+      // waiting at once (thousands of a timer's replies queued behind the rate do not hold the
+      // shutdown): they stay waiting for the next runtime.
+      try {
+        slot = await takeSlot(fc, fc.signal);
+      } catch (error) {
+        if (error instanceof SlotAbandonedError) return;
+        throw error;
+      }
       taken = await untilDatabaseAnswers(fc, 'take waiting replies', () => fc.store.takeReplies(fc.funnelId, target.personId, target.upToId ?? 0));
       if (taken.length === 0) return; // another runtime has them
     }
@@ -187,9 +194,9 @@ export async function deliverReplies(fc: FunnelContext, api: Api, target: ReplyT
 }
 
 /** A slot of the bot's rate, taken before a reply is claimed (see the behaviours); its ticket is done() once used or not needed. */
-export async function takeSlot(fc: FunnelContext): Promise<PrepaidSlot | undefined> {
+export async function takeSlot(fc: FunnelContext, signal?: AbortSignal): Promise<PrepaidSlot | undefined> {
   if (!fc.limiter) return undefined;
-  return { ticket: await fc.limiter.take('reply', undefined, true), used: false };
+  return { ticket: await fc.limiter.take('reply', undefined, true, signal), used: false };
 }
 
 async function sendTaken(fc: FunnelContext, api: Api, target: ReplyTarget, taken: TakenReply[], giveUpAt: number, slot: PrepaidSlot | undefined): Promise<void> {

@@ -124,6 +124,8 @@ export interface AdoptedReply {
   firstName: string;
   lastName: string | null;
   username: string | null;
+  /** Their Telegram language (an ask's contact-request button), when Telegram told it. */
+  languageCode: string | null;
 }
 
 /** Does reaching the stage send a reply (its message has text or media, or it has an invoice)? */
@@ -711,7 +713,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
         ORPHAN_REPLIES_UNKNOWN,
         [funnelIds],
       );
-      const adopted = await q<{ id: string | number; funnel_id: number; person_id: number; telegram_id: string | number; first_name: string; last_name: string | null; username: string | null }>(
+      const adopted = await q<{ id: string | number; funnel_id: number; person_id: number; telegram_id: string | number; first_name: string; last_name: string | null; username: string | null; language_code: string | null }>(
         ADOPT_ORPHAN_REPLIES,
         [funnelIds, owner],
       );
@@ -726,6 +728,7 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
             firstName: r.first_name,
             lastName: r.last_name,
             username: r.username,
+            languageCode: r.language_code,
           }))
           .sort((a, b) => a.id - b.id),
       };

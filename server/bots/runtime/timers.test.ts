@@ -45,7 +45,9 @@ const WAITING: StageSpec[] = [
   { title: 'Last', text: 'Glad you are here', next: null },
 ];
 
-async function runningFunnel(stageSpecs: StageSpec[] = WAITING, { engine = true } = {}) {
+type MadeFunnel = Awaited<ReturnType<typeof createFunnel>>;
+
+async function runningFunnel(stageSpecs: StageSpec[] = WAITING, { engine = true, prepare }: { engine?: boolean; prepare?: (made: MadeFunnel) => Promise<void> } = {}) {
   counter += 1;
   const bot = fake.addBot({ username: `wait${counter}_bot` });
   // An owner per funnel: the test clock moves all of an owner's timers.
@@ -53,6 +55,7 @@ async function runningFunnel(stageSpecs: StageSpec[] = WAITING, { engine = true 
   /** "That much time passes" for the owner's timers (the test clock's own statement). */
   const advance = (seconds: number) => createTestClock({ db: testDb.db }).advance(ownerId, seconds);
   const made = await createFunnel(testDb.db, { ownerId, token: bot.token, username: bot.username, stageSpecs });
+  await prepare?.(made);
   const log = recordingLog();
   const runtime = testRuntime(testDb.db, fake.url, { log });
   running.push(runtime);
@@ -204,5 +207,68 @@ describe('a stage that waits', () => {
     expect(await new TimerScheduler(testDb.db).tick()).toEqual({ fired: 0, skipped: 1 });
     expect(await timersOf(person.id)).toEqual([{ stageId: stageIds[0], toStageId: null, state: 'skipped', onlyIfSilent: false }]);
     expect((await personRow(funnel.id, gus.id)).stageId).toBe(stageIds[0]);
+  });
+
+  it("sends what any move's reply sends: a payment stage's invoice after its message, an asking stage's keyboard in the person's language", async () => {
+    const paying = await runningFunnel(
+      [
+        { title: 'Welcome', text: 'Hello', next: null, wait: { amount: 1, unit: 'hours', to: 1 } },
+        { title: 'Offer', text: 'Our course, {first_name}', next: null },
+        { title: 'Paid', text: 'Thank you', next: null },
+      ],
+      {
+        prepare: async ({ stageIds }) => {
+          const payment = { title: 'Course', description: 'Ten lessons', amount: 50, paid_stage_id: stageIds[2], refund_stage_id: null };
+          await testDb.db.query('update stages set payment = $2 where id = $1', [stageIds[1], payment]);
+        },
+      },
+    );
+    const asking = await runningFunnel(
+      [
+        { title: 'Welcome', text: 'Hello', next: null, wait: { amount: 1, unit: 'hours', to: 1 } },
+        { title: 'Phone', text: 'Your phone, please', next: null },
+        { title: 'Done', text: 'Got it', next: null },
+      ],
+      {
+        prepare: async ({ funnel, stageIds }) => {
+          const [field] = await testDb.db.query<{ id: number }>(
+            `insert into funnel_fields (funnel_id, key, title, kind) values ($1, 'phone', 'Phone', 'phone') returning id`,
+            [funnel.id],
+          );
+          await testDb.db.query('update stages set ask = $2 where id = $1', [stageIds[1], { field_id: field.id, reask_text: 'Tap the button' }]);
+        },
+      },
+    );
+    const hal = { id: 9008, first_name: 'Hal' };
+    const ira = { id: 9009, first_name: 'Ira', language_code: 'ru' };
+    await started(paying.funnel.id, paying.token, hal);
+    await started(asking.funnel.id, asking.token, ira);
+
+    await paying.advance(HOUR);
+    await asking.advance(HOUR);
+    const invoice = await fake.waitForBotMessage(paying.token, hal.id, { predicate: (m) => m.invoice !== undefined });
+    expect(invoice.invoice).toMatchObject({ title: 'Course', description: 'Ten lessons', currency: 'XTR', total_amount: 50 });
+    expect(fake.botMessages(paying.token, hal.id).map((m) => m.text ?? m.invoice?.title)).toEqual(['Hello', 'Our course, Hal', 'Course']);
+    // The invoice can be paid: it moves Hal to Paid, as any payment does.
+    expect(await fake.payInvoiceMessage({ token: paying.token, chatId: hal.id, messageId: invoice.message_id })).toMatchObject({ status: 'paid' });
+    await fake.waitForBotMessage(paying.token, hal.id, { predicate: (m) => m.text === 'Thank you' });
+
+    await fake.waitForBotMessage(asking.token, ira.id, { predicate: (m) => m.text === 'Your phone, please' });
+    expect(fake.chatSnapshot(asking.token, ira.id).reply_keyboard).toMatchObject({ keyboard: [[{ text: '📱 Поделиться номером', request_contact: true }]] });
+  });
+
+  it("of a stopped funnel waits while it is stopped, and fires once it runs again", async () => {
+    const { funnel, token, stageIds, advance } = await runningFunnel(WAITING, { engine: false });
+    const joy = { id: 9010, first_name: 'Joy' };
+    const { person } = await started(funnel.id, token, joy);
+    await testDb.db.query(`update funnels set state = 'stopped' where id = $1`, [funnel.id]);
+    await advance(2 * HOUR);
+    // Due, but its funnel is stopped: nothing is fired, moved or skipped.
+    expect(await new TimerScheduler(testDb.db).tick()).toEqual({ fired: 0, skipped: 0 });
+    expect(await timersOf(person.id)).toEqual([{ stageId: stageIds[0], toStageId: stageIds[2], state: 'waiting', onlyIfSilent: false }]);
+    expect((await personRow(funnel.id, joy.id)).stageId).toBe(stageIds[0]);
+    await testDb.db.query(`update funnels set state = 'running' where id = $1`, [funnel.id]);
+    expect(await new TimerScheduler(testDb.db).tick()).toEqual({ fired: 1, skipped: 0 });
+    expect((await personRow(funnel.id, joy.id)).stageId).toBe(stageIds[2]);
   });
 });
