@@ -1,8 +1,8 @@
 // npm run bench:timers — BENCH_TIMERS people (default 100,000) wait in a stage whose wait fell due
 // within the same minute; two timer schedulers (as two processes would) fire them side by side,
 // batch by batch (outbox/timer-scheduler.ts). Prints how fast they fired and checks that none
-// fired twice: one 'timer' move, one fired timer and one outbox row (the next stage's message,
-// for the delivery engine) per person. Embedded PGlite unless BENCH_DATABASE_URL (or DATABASE_URL)
+// fired twice: one 'timer' move, one fired timer and one outbox row (the next stage's reply,
+// for the bot runtime) per person. Embedded PGlite unless BENCH_DATABASE_URL (or DATABASE_URL)
 // names a PostgreSQL server. Goal: at least 2,000 timers a second.
 import { TimerScheduler } from '../../server/outbox/timer-scheduler';
 import { createFunnel, createOwner } from '../../server/test/funnel-runtime';
@@ -65,8 +65,8 @@ async function main(): Promise<void> {
               (select count(*) from person_timers where funnel_id = $1 and state = 'waiting')::int as waiting,
               (select count(*) from stage_moves where funnel_id = $1 and via = 'timer')::int as moves,
               (select count(*) from (select person_id from stage_moves where funnel_id = $1 and via = 'timer' group by 1 having count(*) > 1) x)::int as moved_twice,
-              (select count(*) from outbox where funnel_id = $1 and stage_id is not null and not reply)::int as rows,
-              (select count(distinct person_id) from outbox where funnel_id = $1 and stage_id is not null and not reply)::int as people,
+              (select count(*) from outbox where funnel_id = $1 and stage_id is not null and reply)::int as rows,
+              (select count(distinct person_id) from outbox where funnel_id = $1 and stage_id is not null and reply)::int as people,
               (select count(*) from people where funnel_id = $1 and stage_id = $2)::int as in_later`,
       [funnel.id, stageIds[1]],
     );
