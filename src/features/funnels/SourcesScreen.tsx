@@ -244,11 +244,12 @@ function SourceResults({ stats, stages }: { stats: SourceStats; stages: Stage[] 
             ))}
             <div>
               <dt>{t('funnels.sources.paid')}</dt>
-              <dd>{row.paid}</dd>
+              <dd data-testid="source-result-paid">{row.paid}</dd>
             </div>
             <div>
               <dt>{t('funnels.sources.revenue')}</dt>
-              <dd>{row.revenue}</dd>
+              {/* In Stars, as every other revenue figure (a bare "50" read as a count). */}
+              <dd data-testid="source-result-revenue">{t('funnels.payments.stars', { amount: row.revenue })}</dd>
             </div>
           </dl>
         </li>
