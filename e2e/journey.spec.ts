@@ -233,6 +233,9 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
   await expect(page.getByTestId('person-payment')).toContainText('50 ★');
   await expect(page.getByTestId('person-payment-state')).toHaveText('Paid');
   await expect(page.getByTestId('person-timers')).toHaveCount(0);
+  // The e-mail's box is the app's input, as tall as the stage picker above it (not the browser's bare box).
+  const pickerBox = (await page.getByLabel('Move to a stage', { exact: true }).boundingBox())!;
+  expect((await page.getByLabel('Value of “E-mail”').boundingBox())!.height).toBe(pickerBox.height);
   const history = page.getByTestId('history');
   await expect(history).toContainText('Came by the link “Instagram ad”');
   for (const step of ['Sent: Welcome', 'Basic course', 'Sent: Basic', 'ann at example', 'ann@example.com', 'Sent: Thanks', 'Sent: Reminder', 'Sent: Offer', 'Sent: Paid']) {
@@ -279,6 +282,15 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
   await expect(instagramResult.getByTestId('source-result-revenue')).toHaveText('50 ★');
   await expect(blogResult.getByTestId('source-result-paid')).toHaveText('0');
   await expect(blogResult.getByTestId('source-result-revenue')).toHaveText('0 ★');
+  // Opened afresh by its address (a reload, a shared link), the screen keeps its layout: the
+  // results in rows, not a bulleted list, and the start links within the phone's width.
+  await page.reload();
+  await expect(bySource).toHaveCount(3);
+  await expect(bySource.first()).toHaveCSS('display', 'flex');
+  for (const link of await page.getByTestId('source-link').all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+  }
 
   // The dashboard: the revenue, and this funnel's.
   await page.goto('/content/dashboard/');
@@ -308,13 +320,17 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
       await page.screenshot({ path: shot('person'), fullPage: true });
       await page.goto(`/content/funnels/${funnelId}/`);
       await expect(page.getByTestId('funnel-revenue')).toBeVisible();
-      await page.screenshot({ path: shot('results'), fullPage: true });
+      await page.getByTestId('stage-result').first().evaluate((result) => result.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: shot('results') });
       await page.goto(`/content/funnels/${funnelId}/sources/`);
       await expect(page.getByTestId('source-result')).toHaveCount(3);
       await page.screenshot({ path: shot('sources'), fullPage: true });
       await page.goto('/content/dashboard/');
       await expect(page.getByTestId('dashboard-revenue')).toBeVisible();
       await page.screenshot({ path: shot('dashboard'), fullPage: true });
+      // The bot's long username stays in its column, not under the state badge beside it.
+      const botLine = page.getByTestId('dashboard-funnel').getByText(`@${bot.username}`);
+      expect(await botLine.evaluate((line) => line.scrollWidth <= line.clientWidth)).toBe(true);
     }
   }
 });

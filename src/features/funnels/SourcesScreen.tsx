@@ -19,6 +19,8 @@ import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ArchiveIcon, CopyIcon, EditIcon, RestoreIcon, SendIcon, TrashIcon } from '@/ui/glyphs';
 import { PeriodTabs } from './StageResults';
+// Its own styles: opened by its address (a reload, a shared link) no other funnel screen has loaded them.
+import './funnels.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
