@@ -169,8 +169,8 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
 
   // Ann comes from Instagram and takes Basic; Bob comes from the blog and takes Pro.
   const base = 8_600_000 + Math.floor(Math.random() * 300_000);
-  const ann: Subscriber = { id: base + 1, first_name: 'Ann', last_name: 'Basic' };
-  const bob: Subscriber = { id: base + 2, first_name: 'Bob', last_name: 'Pro' };
+  const ann: Subscriber = { id: base + 1, first_name: 'Ann', last_name: 'Lee' };
+  const bob: Subscriber = { id: base + 2, first_name: 'Bob', last_name: 'Stone' };
   const annChat = async () => (await chatOf(request, bot, ann)).map(shown);
   const bobChat = async () => (await chatOf(request, bot, bob)).map(shown);
   await say(request, bot, ann, `/start ${instagram}`);
@@ -190,7 +190,7 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
   await expect.poll(annChat).toEqual(beforeTheWait);
 
   // The owner sees her waiting in Thanks, with the timer on her screen.
-  await openPerson(page, funnelId, 'Ann Basic');
+  await openPerson(page, funnelId, 'Ann Lee');
   await expect(page.getByTestId('person-timer')).toHaveText('Moves to “Reminder” in 1 min');
 
   // A minute passes: the wait brings her to Reminder (its message once), and she presses its button.
@@ -214,8 +214,8 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
   await page.goto(`/content/funnels/${funnelId}/people/`);
   const rows = page.getByTestId('person-row');
   await expect(rows).toHaveCount(2);
-  const annRow = rows.filter({ hasText: 'Ann Basic' });
-  const bobRow = rows.filter({ hasText: 'Bob Pro' });
+  const annRow = rows.filter({ hasText: 'Ann Lee' });
+  const bobRow = rows.filter({ hasText: 'Bob Stone' });
   await expect(annRow).toContainText('Paid');
   await expect(annRow).toContainText('Instagram ad');
   await expect(annRow).toContainText('ann@example.com');
@@ -225,7 +225,7 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
 
   // Ann's screen: where she is, where she came from, her e-mail, her payment and her way there.
   await annRow.click();
-  await expect(page.getByRole('heading', { name: 'Ann Basic' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Ann Lee' })).toBeVisible();
   await expect(page.getByRole('link', { name: /Stage\s*Paid/ })).toBeVisible();
   await expect(page.getByTestId('person-source')).toHaveText('Instagram ad');
   await expect(page.getByLabel('Value of “E-mail”')).toHaveValue('ann@example.com');
@@ -244,7 +244,7 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
   await expect(history).not.toContainText('Sent: Pro');
 
   // Bob's screen: his branch, his source, no e-mail, no payment.
-  await openPerson(page, funnelId, 'Bob Pro');
+  await openPerson(page, funnelId, 'Bob Stone');
   await expect(page.getByRole('link', { name: /Stage\s*Pro/ })).toBeVisible();
   await expect(page.getByTestId('person-source')).toHaveText('Blog post');
   await expect(page.getByLabel('Value of “E-mail”')).toHaveValue('');
@@ -315,7 +315,7 @@ test('the journey: a choice, an e-mail asked, a wait, a sale in Stars, and what 
       await page.goto(`/content/funnels/${funnelId}/people/`);
       await expect(page.getByTestId('person-row')).toHaveCount(2);
       await page.screenshot({ path: shot('people'), fullPage: true });
-      await page.getByTestId('person-row').filter({ hasText: 'Ann Basic' }).click();
+      await page.getByTestId('person-row').filter({ hasText: 'Ann Lee' }).click();
       await expect(page.getByTestId('person-payment')).toBeVisible();
       await page.screenshot({ path: shot('person'), fullPage: true });
       await page.goto(`/content/funnels/${funnelId}/`);
