@@ -19,6 +19,8 @@ import { Button, FormAlert, TextField } from '@/ui/form';
 import { Screen, ScreenHeader } from '@/ui/Screen';
 import { ArchiveIcon, CopyIcon, EditIcon, RestoreIcon, SendIcon, TrashIcon } from '@/ui/glyphs';
 import { PeriodTabs } from './StageResults';
+// Its own styles: opened by its address (a reload, a shared link) no other funnel screen has loaded them.
+import './funnels.css';
 
 const NO_ERRORS: TranslatedFailure = { fields: {}, messages: [] };
 
@@ -244,11 +246,12 @@ function SourceResults({ stats, stages }: { stats: SourceStats; stages: Stage[] 
             ))}
             <div>
               <dt>{t('funnels.sources.paid')}</dt>
-              <dd>{row.paid}</dd>
+              <dd data-testid="source-result-paid">{row.paid}</dd>
             </div>
             <div>
               <dt>{t('funnels.sources.revenue')}</dt>
-              <dd>{row.revenue}</dd>
+              {/* In Stars, as every other revenue figure (a bare "50" read as a count). */}
+              <dd data-testid="source-result-revenue">{t('funnels.payments.stars', { amount: row.revenue })}</dd>
             </div>
           </dl>
         </li>
