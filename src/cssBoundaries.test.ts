@@ -125,6 +125,54 @@ describe("a feature's styles", () => {
   });
 });
 
+/** The module `file`'s imports (not type-only) resolved to files under src/ (.ts, .tsx, .css, index). */
+function importsOf(file: string): string[] {
+  const source = sources[file] ?? '';
+  const found: string[] = [];
+  for (const match of source.matchAll(/^\s*import\s+(?!type\s)(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
+    const specifier = match[1].replace(/\?.*$/, '');
+    if (!specifier.startsWith('.') && !specifier.startsWith('@/')) continue;
+    const base = resolveImport(file, specifier);
+    const target = [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((path) => path in sources || path in stylesheets);
+    if (target) found.push(target);
+  }
+  return found;
+}
+
+/** Every module and stylesheet `file` loads, itself included. */
+function reachedFrom(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const target of importsOf(file)) reachedFrom(target, seen);
+  return seen;
+}
+
+describe("a feature's screen opened by its address", () => {
+  // The Archive and Sources screens once showed bare text and bulleted lists when opened by their
+  // address: they used funnels.css's classes, and loaded it only if another screen had.
+  it("loads the stylesheets that define its feature's classes it uses (itself or through what it imports)", () => {
+    const screens = Object.keys(sources).filter((file) => /^\/src\/features\/[^/]+\/.*Screen\.tsx$/.test(file));
+    expect(screens.length).toBeGreaterThan(20);
+    const unstyled: string[] = [];
+    for (const screen of screens) {
+      const reached = reachedFrom(screen);
+      const owner = ownerOf(screen);
+      const missing = new Set<string>();
+      for (const module of reached) {
+        if (!(module in sources) || ownerOf(module) !== owner) continue;
+        for (const name of classLikeWordsIn(sources[module])) {
+          const owners = definedBy.get(name);
+          if (!owners || owners.has('shared') || !owners.has(owner)) continue;
+          const sheets = Object.keys(stylesheets).filter((sheet) => ownerOf(sheet) === owner && classesDefinedIn(stylesheets[sheet]).has(name));
+          if (!sheets.some((sheet) => reached.has(sheet))) missing.add(`.${name} (${sheets.join(', ')})`);
+        }
+      }
+      if (missing.size > 0) unstyled.push(`${screen}: ${[...missing].join(' ')}`);
+    }
+    expect(unstyled).toEqual([]);
+  });
+});
+
 describe('every stylesheet is whole', () => {
   // A merge once cut a rule's body away: the rules after it were read as nested in it and never
   // applied (the payment section's buttons touched, the wait and webhook screens lost rules).

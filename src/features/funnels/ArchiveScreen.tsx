@@ -1,5 +1,6 @@
 // /content/archive/: archived funnels (their bots stopped) — 'Return to funnels', or 'Delete'
 // for good after 'Are you sure you want to remove the funnel?'.
+import './funnels.css';
 import { useState } from 'react';
 import type { Funnel } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';

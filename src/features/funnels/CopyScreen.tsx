@@ -1,5 +1,6 @@
 // /content/funnels/$funnelId/copy/: copies this funnel's stages, messages and tags into another
 // of the user's funnels (added after what that funnel already has).
+import './funnels.css';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { ROUTES } from '../../../contract/routes';
 import { useState } from 'react';

@@ -1,5 +1,6 @@
 // /content/funnels/$funnelId/description/: the bot's description (shown in an empty chat) and
 // short description (on its profile), loaded from Telegram, edited within Telegram's limits.
+import './funnels.css';
 import { useId, useState, type FormEvent } from 'react';
 import { BOT_DESCRIPTION_MAX, BOT_SHORT_DESCRIPTION_MAX, type BotDescription } from '../../../contract/funnels';
 import { getDescription, setDescription } from '@/api/funnels';

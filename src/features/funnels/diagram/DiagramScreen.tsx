@@ -2,6 +2,7 @@
 // their order, under each the buttons that leave it, keywords on top (written anywhere), and an
 // arrow from each to the stage it leads to. Tapping a stage opens it. Loaded on this screen only
 // (its route's own chunk), with its own stylesheet.
+import '@/features/funnels/funnels.css';
 import { Link } from '@tanstack/react-router';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
