@@ -27,10 +27,13 @@ export interface KindFigures {
   throughFake: Spread;
 }
 
-/** Each chat against its script, after the load (warm-up chats included). */
+/** Each chat against the updates of its script sent, after the load (warm-up chats included). */
 export interface Exactness {
   subscribers: number;
+  /** Updates sent (a script stuck waiting for a reply sends no more). */
   updates: number;
+  /** Updates sent per kind: what the database must have kept (texts in the inbox, e-mails). */
+  sentByKind: Partial<Record<UpdateKind, number>>;
   expectedReplies: number;
   receivedReplies: number;
   /** Chats whose replies are exactly their script's, in order. */
@@ -67,6 +70,8 @@ interface Subscriber {
   script: ScriptStep[];
   /** The step sent and waiting for its reply (or the next to send). */
   step: number;
+  /** How many of its steps were sent. */
+  sent: number;
   sentAt: number;
   /** When the getUpdates answer carrying the step left here. */
   deliveredAt: number | undefined;
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
       }
       sub.sentAt = now;
       sub.deliveredAt = undefined;
+      sub.sent += 1;
       if (now >= measureFrom) {
         injected += 1;
         injectedByKind.set(step.kind, (injectedByKind.get(step.kind) ?? 0) + 1);
@@ -172,11 +178,13 @@ async function main(): Promise<void> {
 
   /** Every chat against its script: the bot's messages there, in order, are the replies due. */
   const checkEveryChat = (): Exactness => {
-    const result: Exactness = { subscribers: everyone.length, updates: 0, expectedReplies: 0, receivedReplies: 0, exactChats: 0, lost: 0, extra: 0, wrong: 0 };
+    const result: Exactness = { subscribers: everyone.length, updates: 0, sentByKind: {}, expectedReplies: 0, receivedReplies: 0, exactChats: 0, lost: 0, extra: 0, wrong: 0 };
     for (const sub of everyone) {
-      const due = sub.script.flatMap((step) => (step.reply === null ? [] : [step.reply]));
+      const sent = sub.script.slice(0, sub.sent);
+      const due = sent.flatMap((step) => (step.reply === null ? [] : [step.reply]));
       const got = fake.botMessages(sub.token, sub.id).map((m) => m.text ?? m.caption ?? '');
-      result.updates += sub.script.length;
+      result.updates += sent.length;
+      for (const step of sent) result.sentByKind[step.kind] = (result.sentByKind[step.kind] ?? 0) + 1;
       result.expectedReplies += due.length;
       result.receivedReplies += got.length;
       result.lost += Math.max(0, due.length - got.length);
@@ -229,6 +237,7 @@ async function main(): Promise<void> {
               id: 1_000_000 + started,
               script: scriptOf(funnel, started),
               step: 0,
+              sent: 0,
               sentAt: 0,
               deliveredAt: undefined,
               last: undefined,

@@ -39,7 +39,7 @@ import { type BotApiCallSent, botApiCallSent, type UpdateReceived, updateReceive
 import { FunnelRuntime } from '../../server/bots/runtime/runtime';
 import { benchDb } from './db';
 import type { LoadResult } from './bots-fake';
-import { BRANCH_ASK_STAGE, BRANCH_KEYWORD_STAGE, benchFunnelOf, KEYWORD, ORDINARY_TEXT, REASK_EMAIL, scriptOf, stagesOf, type UpdateKind } from './bots-funnel';
+import { BRANCH_ASK_STAGE, BRANCH_KEYWORD_STAGE, benchFunnelOf, KEYWORD, ORDINARY_TEXT, REASK_EMAIL, stagesOf, type UpdateKind } from './bots-funnel';
 import { spread, type Spread } from './stats';
 
 const FUNNEL = benchFunnelOf(process.env.BENCH_FUNNEL);
@@ -98,6 +98,25 @@ async function main(): Promise<void> {
   const { bots } = await ask<{ bots: Array<{ token: string; username: string }> }>(child, { type: 'addBots', count: BOTS }, 'bots');
 
   const { db, cleanup } = await benchDb('bots');
+  // The runtime's statements (raw SQL: all of its per-update ones) timed while measured, pool
+  // wait included: round trips per update, and where the database time goes.
+  const statements = new Map<string, { calls: number; ms: number; max: number }>();
+  let profiling = false;
+  const rawQuery = db.query.bind(db);
+  db.query = async <Row,>(text: string, params?: unknown[]): Promise<Row[]> => {
+    if (!profiling) return rawQuery<Row>(text, params);
+    const startedAt = performance.now();
+    try {
+      return await rawQuery<Row>(text, params);
+    } finally {
+      const ms = performance.now() - startedAt;
+      const entry = statements.get(text) ?? { calls: 0, ms: 0, max: 0 };
+      entry.calls += 1;
+      entry.ms += ms;
+      entry.max = Math.max(entry.max, ms);
+      statements.set(text, entry);
+    }
+  };
   const ownerId = await createOwner(db);
   for (const bot of bots) {
     const { funnel, stageIds } = await createFunnel(db, { ownerId, token: bot.token, username: bot.username, stageSpecs: stagesOf(FUNNEL) });
@@ -156,6 +175,7 @@ async function main(): Promise<void> {
   child.once('message', (message: { type: string }) => {
     if (message.type !== 'measuring') return;
     measuring = true;
+    profiling = true;
     cpuBefore = process.cpuUsage();
     machineBefore = machineTimes();
     loopDelay.reset();
@@ -168,6 +188,7 @@ async function main(): Promise<void> {
   loopDelay.disable();
 
   measuring = false;
+  profiling = false;
   // The runtime's times per kind: the fake says which kind each measured update was.
   const kindOf = new Map<string, UpdateKind>(result.updateKinds.map(([botId, updateId, kind]) => [`${botId}:${updateId}`, kind]));
   const ownByKind = new Map<UpdateKind, number[]>();
@@ -185,23 +206,19 @@ async function main(): Promise<void> {
   // Kept up: everything answered, and the last reply within a second of the last update offered.
   const keptUp = result.unanswered === 0 && result.errors === 0 && result.drainMs < 1000;
 
-  // What the database kept: each ordinary text in the inbox once, each valid e-mail in its field.
-  const due = { texts: 0, emails: 0 };
-  for (let n = 0; n < result.exactness.subscribers; n++) {
-    for (const step of scriptOf(FUNNEL, n)) {
-      if (step.kind === 'text') due.texts += 1;
-      if (step.kind === 'email-valid') due.emails += 1;
-    }
-  }
+  // What the database kept: each ordinary text sent in the inbox once, each valid e-mail in its field.
+  const due = { texts: result.exactness.sentByKind.text ?? 0, emails: result.exactness.sentByKind['email-valid'] ?? 0 };
   const [inbox] = await db.orm
     .select({ n: count() })
     .from(personEvents)
     .where(and(eq(personEvents.direction, 'in'), eq(personEvents.kind, 'text'), eq(personEvents.text, ORDINARY_TEXT)));
   const [emails] = await db.orm.select({ n: count() }).from(personFields).where(sql`${personFields.value} like 'sub%@example.com'`);
   const { exactness: x } = result;
-  const exact = x.exactChats === x.subscribers && x.lost === 0 && x.extra === 0 && x.wrong === 0 && inbox.n === due.texts && emails.n === due.emails;
+  const exact = result.unanswered === 0 && x.exactChats === x.subscribers && x.lost === 0 && x.extra === 0 && x.wrong === 0 && inbox.n === due.texts && emails.n === due.emails;
 
   const kinds = result.perKind.map((k) => k.kind);
+  const roundTrips = [...statements.values()].reduce((sum, s) => sum + s.calls, 0);
+  const heaviest = [...statements.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 8);
   const lines = [
     `bench:bots — ${FUNNEL} funnel, ${BOTS} bots, long polling, ${db.driver === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'}, ${os.cpus().length} cores (load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}), offered ${RATE} updates/s for ${WARMUP_S} s of warm-up, then ${DURATION_S} s measured`,
     `  all bots polling after ${(startMs / 1000).toFixed(1)} s`,
@@ -221,7 +238,9 @@ async function main(): Promise<void> {
     `  update → reply, end to end (injected → reply in, the fake's queues too):`,
     ...result.perKind.filter((k) => k.kind !== 'text').map((k) => `    ${k.kind.padEnd(13)} ${spreadLine(k.endToEnd)}`),
     `    ${'all'.padEnd(13)} ${spreadLine(result.endToEnd)}`,
-    `  every chat against its script (warm-up too): ${x.subscribers} subscribers, ${x.updates} updates, ${x.expectedReplies} replies due, ${x.receivedReplies} sent; ${x.exactChats} chats exact, ${x.lost} lost, ${x.extra} extra (doubled), ${x.wrong} wrong stage`,
+    `  every chat against its script (warm-up too): ${x.subscribers} subscribers, ${x.updates} updates sent, ${x.expectedReplies} replies due, ${x.receivedReplies} sent; ${x.exactChats} chats exact, ${x.lost} lost, ${x.extra} extra (doubled), ${x.wrong} wrong stage`,
+    `  database round trips while measured: ${roundTrips} (${(roundTrips / result.injected).toFixed(2)} per update); the heaviest statements (time includes the wait for a pool connection):`,
+    ...heaviest.map(([text, s]) => `    ${String(s.calls).padStart(7)} calls, mean ${(s.ms / s.calls).toFixed(1)} ms, max ${s.max.toFixed(0)} ms: ${text.replace(/\s+/g, ' ').slice(0, 110)}`),
     ...(FUNNEL === 'branches' ? [`  kept: ${inbox.n} of ${due.texts} ordinary texts in the inbox, ${emails.n} of ${due.emails} valid e-mails in the field`] : []),
     FUNNEL === 'linear'
       ? `  goals (issue 3): RSS < 400 MB ${peakRss < 400 * 1024 * 1024 ? 'met' : 'MISSED'}; ≥ ${GOAL_RATE} updates/s ${RATE >= GOAL_RATE && keptUp ? 'met' : 'MISSED'}; p99 < 50 ms in the runtime ${own.p99 < 50 ? 'met' : 'MISSED'}; every update answered exactly once ${exact ? 'met' : 'MISSED'}`
