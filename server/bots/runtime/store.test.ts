@@ -3,7 +3,7 @@
 // ends up where they would be had the presses come one by one.
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { funnels, people, personEvents, personTags } from '../../db/schema';
+import { funnels, people, personEvents, personTags, users } from '../../db/schema';
 import type { Db } from '../../db';
 import { createTestDb, type TestDb } from '../../test/helpers';
 import { ALREADY_HANDLED, type StartedPerson, createRuntimeStore, type RuntimeStore } from './store';
@@ -56,6 +56,23 @@ async function personRow(funnelId: number, telegramId: number) {
 async function history(personId: number) {
   const rows = await testDb.db.orm.select().from(personEvents).where(eq(personEvents.personId, personId)).orderBy(asc(personEvents.id));
   return rows.map((r) => `${r.direction} ${r.kind} ${r.text}`);
+}
+
+/**
+ * A store whose statements are counted: at 800 updates/s a round trip per text held the pool and
+ * the replies waited for it (npm run bench:bots).
+ */
+function countingStatements(): { store: RuntimeStore; statements: string[] } {
+  const statements: string[] = [];
+  const { db } = testDb;
+  const counting: Db = {
+    ...db,
+    query: <Row,>(text: string, params?: unknown[]) => {
+      statements.push(text);
+      return db.query<Row>(text, params);
+    },
+  };
+  return { store: createRuntimeStore(counting), statements };
 }
 
 async function tagIdsOf(personId: number) {
@@ -164,17 +181,7 @@ describe('runtime store under many updates at once', () => {
   });
 
   it("where people are, asked in one turn by any bots (texts to funnels that ask), is one statement, and each gets their own stage", async () => {
-    // Statements counted: at 800 updates/s a round trip per text held the pool and the replies waited (npm run bench:bots).
-    const statements: string[] = [];
-    const { db } = testDb;
-    const counting: Db = {
-      ...db,
-      query: <Row,>(text: string, params?: unknown[]) => {
-        statements.push(text);
-        return db.query<Row>(text, params);
-      },
-    };
-    const countingStore = createRuntimeStore(counting);
+    const { store: countingStore, statements } = countingStatements();
     const a = await funnel();
     const b = await funnel();
     await store.startPerson(a.id, u(), person(1), a.stages[0], '/start');
@@ -190,6 +197,46 @@ describe('runtime store under many updates at once', () => {
     ]);
     expect(where).toEqual([a.stages[0].id, a.stages[1].id, b.stages[0].id, null, null]);
     expect(statements).toHaveLength(1);
+  });
+
+  it('people writing in one turn (any bots) are marked seen and their texts kept, one statement each; only a first unread alerts the owner', async () => {
+    const { store: countingStore, statements } = countingStatements();
+    await testDb.db.orm.update(users).set({ telegramId: 424_242 }).where(eq(users.id, ownerId));
+    const a = await funnel();
+    const b = await funnel();
+    const ann = handled(await store.startPerson(a.id, u(), person(1, 'Ann'), a.stages[0], '/start')).id;
+    const bob = handled(await store.startPerson(a.id, u(), person(2, 'Bob'), a.stages[0], '/start')).id;
+    await store.movePerson(a.id, u(), 2, a.stages[0].id, a.stages[1], 'Next');
+    const cid = handled(await store.startPerson(b.id, u(), person(1, 'Cid'), b.stages[0], '/start')).id;
+    await store.setBlocked(b.id, 1, true);
+    // Bob has an unread message already: his next one is not the first.
+    await store.recordIncoming(a.id, bob, 'text', 'earlier');
+
+    const seen = await Promise.all([
+      countingStore.touchPerson(a.id, 1),
+      countingStore.touchPerson(a.id, 2),
+      countingStore.touchPerson(b.id, 1),
+      countingStore.touchPerson(b.id, 9), // never pressed /start
+    ]);
+    expect(seen).toEqual([{ id: ann, stageId: a.stages[0].id }, { id: bob, stageId: a.stages[1].id }, { id: cid, stageId: b.stages[0].id }, null]);
+    expect((await personRow(b.id, 1)).blocked).toBe(false);
+    expect(statements).toHaveLength(1);
+
+    statements.length = 0;
+    const alerts = await Promise.all([
+      countingStore.recordIncoming(a.id, ann, 'text', 'hello'),
+      countingStore.recordIncoming(a.id, bob, 'text', 'again'),
+      countingStore.recordIncoming(b.id, cid, 'text', 'hi'),
+    ]);
+    expect(alerts).toEqual([
+      expect.objectContaining({ funnelId: a.id, personId: ann, personName: 'Ann', text: 'hello', ownerTelegramId: 424_242 }),
+      null,
+      expect.objectContaining({ funnelId: b.id, personId: cid, personName: 'Cid', text: 'hi', ownerTelegramId: 424_242 }),
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(await history(ann)).toEqual(['in command /start', 'in text hello']);
+    expect(await history(bob)).toEqual(['in command /start', 'in button Next', 'in text earlier', 'in text again']);
+    expect([(await personRow(a.id, 1)).unreadCount, (await personRow(a.id, 2)).unreadCount, (await personRow(b.id, 1)).unreadCount]).toEqual([1, 2, 1]);
   });
 
   it('offsets saved in one turn keep the highest update of each bot, and never go back', async () => {
