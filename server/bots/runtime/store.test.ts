@@ -2,11 +2,12 @@
 // one turn of the event loop (by any bots) go to the database together, and each person still
 // ends up where they would be had the presses come one by one.
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { funnels, people, personEvents, personTags, users } from '../../db/schema';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { funnelKeywords, funnels, people, personEvents, personTags, users } from '../../db/schema';
+import { eventually } from '../../test/eventually';
 import type { Db } from '../../db';
 import { createTestDb, type TestDb } from '../../test/helpers';
-import { ALREADY_HANDLED, type StartedPerson, createRuntimeStore, type RuntimeStore } from './store';
+import { ALREADY_HANDLED, EMBEDDED_STAGE_CACHE_MS, type StartedPerson, createRuntimeStore, type RuntimeStore } from './store';
 import { createFunnel, createOwner, type StageSpec } from '../../test/funnel-runtime';
 
 let testDb: TestDb;
@@ -237,6 +238,41 @@ describe('runtime store under many updates at once', () => {
     expect(await history(ann)).toEqual(['in command /start', 'in text hello']);
     expect(await history(bob)).toEqual(['in command /start', 'in button Next', 'in text earlier', 'in text again']);
     expect([(await personRow(a.id, 1)).unreadCount, (await personRow(a.id, 2)).unreadCount, (await personRow(b.id, 1)).unreadCount]).toEqual([1, 2, 1]);
+  });
+
+  it("a funnel's keywords, once read, are served while they are read again (a text never waits for that read); an added one comes after it", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let keywordReads = 0;
+    const { db } = testDb;
+    // Every read of the keywords after the first is held until released.
+    const holding: Db = {
+      ...db,
+      query: async <Row,>(text: string, params?: unknown[]) => {
+        if (text.includes('from funnel_keywords') && ++keywordReads > 1) await held;
+        return db.query<Row>(text, params);
+      },
+    };
+    const holdingStore = createRuntimeStore(holding);
+    const a = await funnel();
+    await testDb.db.orm.insert(funnelKeywords).values({ funnelId: a.id, phrase: 'price', stageId: a.stages[1].id });
+    expect((await holdingStore.keywords(a.id)).map((k) => k.phrase)).toEqual(['price']);
+    await testDb.db.orm.insert(funnelKeywords).values({ funnelId: a.id, phrase: 'menu', stageId: a.stages[2].id });
+    // Past the cache's time on either database.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() + EMBEDDED_STAGE_CACHE_MS + 1);
+    try {
+      expect((await holdingStore.keywords(a.id)).map((k) => k.phrase)).toEqual(['price']);
+      await eventually(() => keywordReads, (reads) => reads === 2, 'the keywords read again, held');
+      release();
+      await eventually(
+        async () => (await holdingStore.keywords(a.id)).map((k) => k.phrase),
+        (phrases) => phrases.join() === 'price,menu',
+        'the added keyword, once read again',
+      );
+    } finally {
+      release();
+      vi.restoreAllMocks();
+    }
   });
 
   it('offsets saved in one turn keep the highest update of each bot, and never go back', async () => {
