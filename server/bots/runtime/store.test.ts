@@ -2,10 +2,12 @@
 // one turn of the event loop (by any bots) go to the database together, and each person still
 // ends up where they would be had the presses come one by one.
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { funnels, people, personEvents, personTags } from '../../db/schema';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { funnelKeywords, funnels, people, personEvents, personTags, users } from '../../db/schema';
+import { eventually } from '../../test/eventually';
+import type { Db } from '../../db';
 import { createTestDb, type TestDb } from '../../test/helpers';
-import { ALREADY_HANDLED, type StartedPerson, createRuntimeStore, type RuntimeStore } from './store';
+import { ALREADY_HANDLED, EMBEDDED_STAGE_CACHE_MS, type StartedPerson, createRuntimeStore, type RuntimeStore } from './store';
 import { createFunnel, createOwner, type StageSpec } from '../../test/funnel-runtime';
 
 let testDb: TestDb;
@@ -55,6 +57,23 @@ async function personRow(funnelId: number, telegramId: number) {
 async function history(personId: number) {
   const rows = await testDb.db.orm.select().from(personEvents).where(eq(personEvents.personId, personId)).orderBy(asc(personEvents.id));
   return rows.map((r) => `${r.direction} ${r.kind} ${r.text}`);
+}
+
+/**
+ * A store whose statements are counted: at 800 updates/s a round trip per text held the pool and
+ * the replies waited for it (npm run bench:bots).
+ */
+function countingStatements(): { store: RuntimeStore; statements: string[] } {
+  const statements: string[] = [];
+  const { db } = testDb;
+  const counting: Db = {
+    ...db,
+    query: <Row,>(text: string, params?: unknown[]) => {
+      statements.push(text);
+      return db.query<Row>(text, params);
+    },
+  };
+  return { store: createRuntimeStore(counting), statements };
 }
 
 async function tagIdsOf(personId: number) {
@@ -160,6 +179,100 @@ describe('runtime store under many updates at once', () => {
     expect(stale).toBeNull();
     expect(fresh).not.toBeNull();
     expect((await personRow(a.id, 1)).stageId).toBe(a.stages[2].id);
+  });
+
+  it("where people are, asked in one turn by any bots (texts to funnels that ask), is one statement, and each gets their own stage", async () => {
+    const { store: countingStore, statements } = countingStatements();
+    const a = await funnel();
+    const b = await funnel();
+    await store.startPerson(a.id, u(), person(1), a.stages[0], '/start');
+    await store.startPerson(a.id, u(), person(2), a.stages[0], '/start');
+    await store.movePerson(a.id, u(), 2, a.stages[0].id, a.stages[1], 'Next');
+    await store.startPerson(b.id, u(), person(1), b.stages[0], '/start');
+    const where = await Promise.all([
+      countingStore.stageOf(a.id, 1),
+      countingStore.stageOf(a.id, 2),
+      countingStore.stageOf(b.id, 1),
+      countingStore.stageOf(a.id, 3), // never pressed /start
+      countingStore.stageOf(b.id, 2),
+    ]);
+    expect(where).toEqual([a.stages[0].id, a.stages[1].id, b.stages[0].id, null, null]);
+    expect(statements).toHaveLength(1);
+  });
+
+  it('people writing in one turn (any bots) are marked seen and their texts kept, one statement each; only a first unread alerts the owner', async () => {
+    const { store: countingStore, statements } = countingStatements();
+    await testDb.db.orm.update(users).set({ telegramId: 424_242 }).where(eq(users.id, ownerId));
+    const a = await funnel();
+    const b = await funnel();
+    const ann = handled(await store.startPerson(a.id, u(), person(1, 'Ann'), a.stages[0], '/start')).id;
+    const bob = handled(await store.startPerson(a.id, u(), person(2, 'Bob'), a.stages[0], '/start')).id;
+    await store.movePerson(a.id, u(), 2, a.stages[0].id, a.stages[1], 'Next');
+    const cid = handled(await store.startPerson(b.id, u(), person(1, 'Cid'), b.stages[0], '/start')).id;
+    await store.setBlocked(b.id, 1, true);
+    // Bob has an unread message already: his next one is not the first.
+    await store.recordIncoming(a.id, bob, 'text', 'earlier');
+
+    const seen = await Promise.all([
+      countingStore.touchPerson(a.id, 1),
+      countingStore.touchPerson(a.id, 2),
+      countingStore.touchPerson(b.id, 1),
+      countingStore.touchPerson(b.id, 9), // never pressed /start
+    ]);
+    expect(seen).toEqual([{ id: ann, stageId: a.stages[0].id }, { id: bob, stageId: a.stages[1].id }, { id: cid, stageId: b.stages[0].id }, null]);
+    expect((await personRow(b.id, 1)).blocked).toBe(false);
+    expect(statements).toHaveLength(1);
+
+    statements.length = 0;
+    const alerts = await Promise.all([
+      countingStore.recordIncoming(a.id, ann, 'text', 'hello'),
+      countingStore.recordIncoming(a.id, bob, 'text', 'again'),
+      countingStore.recordIncoming(b.id, cid, 'text', 'hi'),
+    ]);
+    expect(alerts).toEqual([
+      expect.objectContaining({ funnelId: a.id, personId: ann, personName: 'Ann', text: 'hello', ownerTelegramId: 424_242 }),
+      null,
+      expect.objectContaining({ funnelId: b.id, personId: cid, personName: 'Cid', text: 'hi', ownerTelegramId: 424_242 }),
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(await history(ann)).toEqual(['in command /start', 'in text hello']);
+    expect(await history(bob)).toEqual(['in command /start', 'in button Next', 'in text earlier', 'in text again']);
+    expect([(await personRow(a.id, 1)).unreadCount, (await personRow(a.id, 2)).unreadCount, (await personRow(b.id, 1)).unreadCount]).toEqual([1, 2, 1]);
+  });
+
+  it("a funnel's keywords, once read, are served while they are read again (a text never waits for that read); an added one comes after it", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let keywordReads = 0;
+    const { db } = testDb;
+    // Every read of the keywords after the first is held until released.
+    const holding: Db = {
+      ...db,
+      query: async <Row,>(text: string, params?: unknown[]) => {
+        if (text.includes('from funnel_keywords') && ++keywordReads > 1) await held;
+        return db.query<Row>(text, params);
+      },
+    };
+    const holdingStore = createRuntimeStore(holding);
+    const a = await funnel();
+    await testDb.db.orm.insert(funnelKeywords).values({ funnelId: a.id, phrase: 'price', stageId: a.stages[1].id });
+    expect((await holdingStore.keywords(a.id)).map((k) => k.phrase)).toEqual(['price']);
+    await testDb.db.orm.insert(funnelKeywords).values({ funnelId: a.id, phrase: 'menu', stageId: a.stages[2].id });
+    // Past the cache's time on either database.
+    vi.spyOn(Date, 'now').mockReturnValue(Date.now() + EMBEDDED_STAGE_CACHE_MS + 1);
+    try {
+      expect((await holdingStore.keywords(a.id)).map((k) => k.phrase)).toEqual(['price']);
+      await eventually(() => keywordReads, (reads) => reads === 2, 'the keywords read again, held');
+      release();
+      await eventually(
+        async () => (await holdingStore.keywords(a.id)).map((k) => k.phrase),
+        (phrases) => phrases.join() === 'price,menu',
+        'the added keyword, once read again',
+      );
+    } finally {
+      release();
+      vi.restoreAllMocks();
+    }
   });
 
   it('offsets saved in one turn keep the highest update of each bot, and never go back', async () => {

@@ -342,8 +342,10 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
   });
 
   // A funnel's keywords, read like its stages (one statement for every funnel in a turn); kept
-  // in memory as long as its stages are, and dropped with them (forgetStages).
-  const keywordCache = new Map<number, { at: number; keywords: RuntimeKeyword[] }>();
+  // in memory as long as its stages are, dropped with them (forgetStages), and like them served
+  // stale while read again: every text reads them, and at 800 updates/s about half of the texts
+  // waited for that read (npm run bench:bots).
+  const keywordCache = new Map<number, { at: number; keywords: RuntimeKeyword[]; refreshing: boolean }>();
   const readKeywords = microBatch<number, RuntimeKeyword[]>(async (funnelIds) => {
     const rows = await q<{ funnel_id: number; phrase: string; stage_id: number }>(
       'select funnel_id, phrase, stage_id from funnel_keywords where funnel_id = any($1::int[]) order by funnel_id, id',
@@ -493,6 +495,81 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     );
     return items.map((_, index) => (claimed.has(index + 1) ? claimed.get(index + 1)! : ALREADY_HANDLED));
   }, together);
+  // Where each person is, read for every text a funnel with a question gets (is it the answer?):
+  // one statement for the turn's texts of every bot, not one round trip each. At 800 updates/s
+  // those single reads were half of all statements and held the pool (npm run bench:bots).
+  const readStagesOf = microBatch<{ funnelId: number; telegramId: number }, number | null>(async (items) => {
+    const rows = await q<{ funnel_id: number; telegram_id: string | number; stage_id: number | null }>(
+      `select p.funnel_id, p.telegram_id, p.stage_id
+         from unnest($1::int[], $2::bigint[]) as input(funnel_id, telegram_id)
+         join people p on p.funnel_id = input.funnel_id and p.telegram_id = input.telegram_id`,
+      [items.map((i) => i.funnelId), items.map((i) => i.telegramId)],
+    );
+    const stageByPerson = new Map(rows.map((r) => [`${r.funnel_id}:${Number(r.telegram_id)}`, r.stage_id]));
+    return items.map((i) => stageByPerson.get(`${i.funnelId}:${i.telegramId}`) ?? null);
+  }, together);
+  // People who wrote or pressed something that moved them nowhere (every ordinary text), marked
+  // seen for the whole turn in one statement; a timer waiting for their silence is over, in the
+  // same statement. (A move cancels timers by itself: stage_moves' trigger.)
+  const touchPeople = microBatch<{ funnelId: number; telegramId: number }, { id: number; stageId: number | null } | null>(async (items) => {
+    const rows = await q<{ id: number; funnel_id: number; telegram_id: string | number; stage_id: number | null }>(
+      `with input as (select * from unnest($1::int[], $2::bigint[]) as input(funnel_id, telegram_id)),
+       person as (
+         update people p set last_seen_at = now(), blocked = false from input
+          where p.funnel_id = input.funnel_id and p.telegram_id = input.telegram_id
+          returning p.id, p.funnel_id, p.telegram_id, p.stage_id),
+       silent as (
+         update person_timers t set state = 'cancelled' from person where t.person_id = person.id and t.state = 'waiting' and t.only_if_silent)
+       select id, funnel_id, telegram_id, stage_id from person`,
+      [items.map((i) => i.funnelId), items.map((i) => i.telegramId)],
+    );
+    const byPerson = new Map(rows.map((r) => [`${r.funnel_id}:${Number(r.telegram_id)}`, { id: r.id, stageId: r.stage_id }]));
+    return items.map((i) => byPerson.get(`${i.funnelId}:${i.telegramId}`) ?? null);
+  }, together);
+  // What people wrote (every ordinary text goes to the inbox), for the whole turn in one
+  // statement: the events, one more unread each, and whether each is its person's first unread
+  // (the owner's alert). Once marking them seen, this was most of the statements left per text.
+  const recordTexts = microBatch<{ funnelId: number; personId: number; text: string }, InboxAlert | null>(async (items) => {
+    const rows = await q<{
+      ord: string | number;
+      first: boolean;
+      alerts: boolean;
+      funnel_name: string;
+      first_name: string;
+      last_name: string;
+      owner_telegram_id: string | number | null;
+      owner_language: 'en' | 'ru';
+    }>(
+      `with input as (
+         select * from unnest($1::int[], $2::int[], $3::text[]) with ordinality as input(person_id, funnel_id, text, ord)),
+       event as (
+         insert into person_events (person_id, funnel_id, direction, kind, text)
+         select person_id, funnel_id, 'in', 'text', text from input order by ord),
+       counted as (select person_id, count(*)::int as n, min(ord) as first_ord from input group by person_id),
+       person as (
+         update people p set unread_count = p.unread_count + counted.n, last_message_at = now() from counted
+          where p.id = counted.person_id
+          returning p.id, p.unread_count = counted.n as none_before, counted.first_ord, p.first_name, p.last_name)
+       select input.ord, person.none_before and input.ord = person.first_ord as first, f.inbox_alerts as alerts,
+              f.name as funnel_name, person.first_name, person.last_name, u.telegram_id as owner_telegram_id, u.language as owner_language
+         from input join person on person.id = input.person_id join funnels f on f.id = input.funnel_id join users u on u.id = f.owner_id`,
+      [items.map((i) => i.personId), items.map((i) => i.funnelId), items.map((i) => i.text)],
+    );
+    const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+    return items.map(({ funnelId, personId, text }, index) => {
+      const row = byOrd.get(index + 1);
+      if (!row || !row.first || !row.alerts || row.owner_telegram_id === null) return null;
+      return {
+        funnelId,
+        funnelName: row.funnel_name,
+        personId,
+        personName: `${row.first_name} ${row.last_name}`.trim(),
+        text,
+        ownerTelegramId: Number(row.owner_telegram_id),
+        ownerLanguage: row.owner_language,
+      };
+    });
+  }, together);
   const saveOffset = microBatch<{ funnelId: number; updateId: number }, void>(async (items) => {
     const latest = new Map<number, number>();
     for (const { funnelId, updateId } of items) latest.set(funnelId, Math.max(updateId, latest.get(funnelId) ?? 0));
@@ -612,17 +689,22 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
     },
     keywords(funnelId) {
       const cached = keywordCache.get(funnelId);
-      if (cached && Date.now() - cached.at < stageCacheMs) return Promise.resolve(cached.keywords);
       const generation = stageGenerations.get(funnelId);
-      return readKeywords(funnelId).then((keywords) => {
-        if (keywordCache.size > 10_000) keywordCache.clear();
-        if (stageGenerations.get(funnelId) === generation) keywordCache.set(funnelId, { at: Date.now(), keywords });
-        return keywords;
-      });
+      const read = () =>
+        readKeywords(funnelId).then((keywords) => {
+          if (keywordCache.size > 10_000) keywordCache.clear();
+          if (stageGenerations.get(funnelId) === generation) keywordCache.set(funnelId, { at: Date.now(), keywords, refreshing: false });
+          return keywords;
+        });
+      if (!cached) return read();
+      if (!cached.refreshing && Date.now() - cached.at >= stageCacheMs) {
+        cached.refreshing = true;
+        read().catch(() => (cached.refreshing = false)); // the next text tries again
+      }
+      return Promise.resolve(cached.keywords);
     },
-    async stageOf(funnelId, telegramId) {
-      const rows = await q<{ stage_id: number | null }>('select stage_id from people where funnel_id = $1 and telegram_id = $2', [funnelId, telegramId]);
-      return rows[0]?.stage_id ?? null;
+    stageOf(funnelId, telegramId) {
+      return readStagesOf({ funnelId, telegramId });
     },
     async fieldValues(funnelId, personId) {
       const rows = await q<{ key: string; value: string | null }>(
@@ -631,56 +713,15 @@ export function createRuntimeStore(db: Db, { owner = randomUUID() }: { owner?: s
       );
       return new Map(rows.map((r) => [r.key, r.value]));
     },
-    async touchPerson(funnelId, telegramId) {
-      // They wrote or pressed something that moved them nowhere: a timer waiting for their
-      // silence is over, in the same statement. (A move cancels timers by itself: stage_moves' trigger.)
-      const rows = await q<{ id: number; stage_id: number | null }>(
-        `with person as (
-           update people set last_seen_at = now(), blocked = false where funnel_id = $1 and telegram_id = $2 returning id, stage_id),
-         silent as (
-           update person_timers t set state = 'cancelled' from person where t.person_id = person.id and t.state = 'waiting' and t.only_if_silent)
-         select id, stage_id from person`,
-        [funnelId, telegramId],
-      );
-      return rows[0] ? { id: rows[0].id, stageId: rows[0].stage_id } : null;
+    touchPerson(funnelId, telegramId) {
+      return touchPeople({ funnelId, telegramId });
     },
     async recordIncoming(funnelId, personId, kind, text) {
       if (kind !== 'text') {
         await q(`insert into person_events (person_id, funnel_id, direction, kind, text) values ($1, $2, 'in', $3, $4)`, [personId, funnelId, kind, text]);
         return null;
       }
-      // One statement: the event, one more unread, and whether it is the first unread (the alert).
-      const rows = await q<{
-        first: boolean;
-        alerts: boolean;
-        funnel_name: string;
-        first_name: string;
-        last_name: string;
-        owner_telegram_id: string | number | null;
-        owner_language: 'en' | 'ru';
-      }>(
-        `with event as (
-           insert into person_events (person_id, funnel_id, direction, kind, text) values ($1, $2, 'in', 'text', $3)),
-         person as (
-           update people set unread_count = unread_count + 1, last_message_at = now()
-           where id = $1 returning unread_count = 1 as first, first_name, last_name)
-         select person.first, f.inbox_alerts as alerts, f.name as funnel_name, person.first_name, person.last_name,
-                u.telegram_id as owner_telegram_id, u.language as owner_language
-         from person, funnels f join users u on u.id = f.owner_id
-         where f.id = $2`,
-        [personId, funnelId, text],
-      );
-      const row = rows[0];
-      if (!row || !row.first || !row.alerts || row.owner_telegram_id === null) return null;
-      return {
-        funnelId,
-        funnelName: row.funnel_name,
-        personId,
-        personName: `${row.first_name} ${row.last_name}`.trim(),
-        text,
-        ownerTelegramId: Number(row.owner_telegram_id),
-        ownerLanguage: row.owner_language,
-      };
+      return recordTexts({ funnelId, personId, text });
     },
     owner,
     db,
