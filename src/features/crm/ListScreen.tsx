@@ -87,6 +87,13 @@ export function ListScreen({
   const mailable = funnels.filter((f) => !f.archived && f.bot_id !== null && (segmentFunnel === undefined || f.id === segmentFunnel));
   const [mailFunnel, setMailFunnel] = useState<number | ''>(mailable.length === 1 ? mailable[0].id : '');
   const folder = folders.find((f) => f.id === list.folder_id);
+  // Shown as chosen at once: the picker's typed value must not be checked against the old field while the save is on its way.
+  const [fieldCondition, setFieldCondition] = useState<FieldFilterValue>({ field: list.filter?.field, field_value: list.filter?.field_value });
+
+  function saveFieldCondition(condition: FieldFilterValue) {
+    setFieldCondition(condition);
+    void act(() => updateList(list.id, { filter: withFieldCondition(list.filter ?? {}, condition) }), t('crm.lists.filterSaved'));
+  }
 
   async function act(work: () => Promise<unknown>, done: string): Promise<boolean> {
     setBusy(true);
@@ -139,8 +146,8 @@ export function ListScreen({
           <div className="row row--static list-field-condition">
             <FieldFilter
               fields={fields}
-              value={{ field: list.filter?.field, field_value: list.filter?.field_value }}
-              onChange={(condition) => void act(() => updateList(list.id, { filter: withFieldCondition(list.filter ?? {}, condition) }), t('crm.lists.filterSaved'))}
+              value={fieldCondition}
+              onChange={saveFieldCondition}
               testId="list-filter"
             />
           </div>
