@@ -55,7 +55,9 @@ export function FieldFilter({ fields, value, onChange, testId }: { fields: reado
           className="field-input"
           type="search"
           value={text}
+          // Short enough for half a phone's width; what an empty value means is in the tooltip.
           placeholder={t('funnels.fieldFilter.equals')}
+          title={t('funnels.fieldFilter.equalsHint')}
           aria-label={t('funnels.fieldFilter.value', { title: chosen.title })}
           maxLength={4096}
           onChange={(event) => setText(event.target.value)}
