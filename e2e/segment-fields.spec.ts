@@ -18,7 +18,7 @@ interface FieldsFunnel {
   chats: Record<'Ann' | 'Boris' | 'Cleo' | 'Dan', number>;
 }
 
-/** Ann: Moscow, Pro · Boris: Paris, Pro · Cleo: Moscow, no plan · Dan: nothing. */
+/** Ann: Moscow, Pro · Boris: Paris, Pro · Cleo: Moscow, Basic · Dan: nothing. */
 async function fieldsFunnel(page: Page, request: APIRequestContext, prefix: string): Promise<FieldsFunnel> {
   const key = await signIn(page, request, prefix);
   const headers = { Authorization: `Token ${key}` };
@@ -47,6 +47,7 @@ async function fieldsFunnel(page: Page, request: APIRequestContext, prefix: stri
     ['Boris', city, 'Paris'],
     ['Boris', plan, 'Pro'],
     ['Cleo', city, 'Moscow'],
+    ['Cleo', plan, 'Basic'],
   ];
   for (const [name, fieldId, value] of values) {
     const res = await request.put(FIELDS_API.personField(personId(name), fieldId), { headers, data: { value } });
@@ -86,13 +87,14 @@ test('a segment with a field condition: said in words, changed on its screen, it
   await expect(page.getByTestId('contact-row').filter({ hasText: 'Ann' })).toHaveCount(1);
   await expect(page.getByTestId('contact-row').filter({ hasText: 'Cleo' })).toHaveCount(1);
 
-  // Another field: "has Plan" is Ann and Boris.
+  // Another field: "has Plan" is Ann, Boris and Cleo; Plan "Pro" is Ann and Boris.
   await page.goBack();
   await page.getByTestId('list-filter-field').selectOption({ label: 'Has “Plan”' });
   await expect(page.getByTestId('list-filter-words')).toHaveText('funnel Courses · field “Plan” filled in');
-  await expect(page.getByTestId('list-count')).toHaveText('2');
+  await expect(page.getByTestId('list-count')).toHaveText('3');
   await page.getByTestId('list-filter-value').selectOption('Pro');
   await expect(page.getByTestId('list-filter-words')).toHaveText('funnel Courses · “Plan” is Pro');
+  await expect(page.getByTestId('list-count')).toHaveText('2');
   await page.getByTestId('list-people').click();
   await expect(page.getByTestId('contact-row')).toHaveCount(2);
   await expect(page.getByTestId('contact-row').filter({ hasText: 'Boris' })).toHaveCount(1);
@@ -116,17 +118,19 @@ test('a mailing to two field conditions: the count follows, both are said, only 
   await expect(page.getByTestId('audience-2-field').locator('option', { hasText: 'City' })).toHaveCount(0);
   await page.getByTestId('audience-2-field').selectOption({ label: 'Has “Plan”' });
   await expect(page.getByTestId('audience-words')).toHaveText('Audience: “City” is “Moscow” and with field “Plan”');
+  await page.getByTestId('audience-2-value').selectOption('Pro');
+  await expect(page.getByTestId('audience-words')).toHaveText('Audience: “City” is “Moscow” and “Plan” is “Pro”');
   await expect(page.getByTestId('audience-count')).toHaveText('1 person will receive it');
 
   // Removing the first leaves the second alone (Ann and Boris); adding it back narrows again.
   await page.getByTestId('audience-field-remove-1').click();
-  await expect(page.getByTestId('audience-words')).toHaveText('Audience: with field “Plan”');
+  await expect(page.getByTestId('audience-words')).toHaveText('Audience: “Plan” is “Pro”');
   await expect(page.getByTestId('audience-count')).toHaveText('2 people will receive it');
   await page.getByTestId('audience-field-add').click();
   await page.getByTestId('audience-2-field').selectOption({ label: 'Has “City”' });
   await page.getByTestId('audience-2-value').fill('moscow');
   await expect(page.getByTestId('audience-count')).toHaveText('1 person will receive it');
-  const words = 'with field “Plan” and “City” is “moscow”';
+  const words = '“Plan” is “Pro” and “City” is “moscow”';
   await expect(page.getByTestId('audience-words')).toHaveText(`Audience: ${words}`);
 
   await page.getByTestId('save-mailing').click();

@@ -13,8 +13,10 @@ export interface FieldFilterValue {
 export function FieldFilter({ fields, value, onChange, testId }: { fields: readonly FunnelField[]; value: FieldFilterValue; onChange: (next: FieldFilterValue) => void; testId: string }) {
   const { t } = useTranslation();
   const chosen = fields.find((field) => field.id === value.field);
+  // The text box serves the other kinds only: a choice's value comes from its own select, and the
+  // empty text box would otherwise clear it a moment after it was picked.
   const [text, setText] = useSearchBox(value.field_value, (fieldValue) => {
-    if (chosen) onChange({ field: chosen.id, field_value: fieldValue });
+    if (chosen && chosen.kind !== 'choice') onChange({ field: chosen.id, field_value: fieldValue });
   });
   return (
     <>
