@@ -21,7 +21,7 @@ function FieldRow({ personId, field }: { personId: number; field: PersonFieldVal
       <label className="row-body">
         <span className="row-description">{field.title}</span>
         <input
-          className="input"
+          className="field-input person-field-input"
           value={value}
           placeholder={t('funnels.fields.empty')}
           aria-label={t('funnels.fields.value', { title: field.title })}
