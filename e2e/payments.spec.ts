@@ -81,6 +81,8 @@ test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the 
   await page.goto('/content/dashboard/');
   await expect(page.getByTestId('dashboard-revenue')).toContainText('50 ★');
   await expect(page.getByTestId('dashboard-funnel-revenue')).toContainText('50 ★');
+  // …and per payment stage there, from the same sum: the offer sold once.
+  await expect(page.getByTestId('dashboard-funnel').getByTestId('stage-revenue')).toHaveText('Paid: 1 · 50 ★');
 
   // The payment on her screen.
   const people = (await (await request.get(FUNNELS_API.people(funnel.id), { headers })).json()) as PeoplePage;
@@ -162,4 +164,8 @@ test('a stage sells for 50 Stars: the person pays, moves on, the owner sees the 
   await expect(page.getByTestId('person-row')).toContainText('Ann');
   await page.goto(`/content/funnels/${funnel.id}/stages/${paid}/`);
   await expect(page.getByTestId('person-row')).toHaveCount(0);
+  // A refunded payment is no revenue: the dashboard's stage and funnel no longer count it.
+  await page.goto('/content/dashboard/');
+  await expect(page.getByTestId('dashboard-funnel-revenue')).toContainText('0 ★');
+  await expect(page.getByTestId('dashboard-funnel').getByTestId('stage-revenue')).toHaveCount(0);
 });

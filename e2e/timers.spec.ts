@@ -5,11 +5,22 @@
 // Deleting Reminder asks first, naming the wait; the wait then shows as broken. Screenshots of the
 // Wait section, its sheet and the person's timer at 390 px (en and ru, light and dark) go to
 // test-results/screens/timers-*.png.
+import type { Locator } from '@playwright/test';
 import { AUTH_COOKIE, LANGUAGE_COOKIE } from '../contract/constants';
 import { FUNNELS_API, type PeoplePage } from '../contract/funnels';
 import { botMessages, FAKE, fakeBot, signIn } from './support/builder';
 import { BASE_URL } from './support/env';
 import { expect, test } from './support/test';
+
+/** How many lines a button's words take (its text node's line boxes). */
+const textLines = (button: Locator) =>
+  button.evaluate((element) => {
+    const text = [...element.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent?.trim());
+    if (!text) return 0;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    return range.getClientRects().length;
+  });
 
 test('a stage waits 1 minute: the clock moves on, the person gets the next message and the owner sees them there', async ({ page, request, context }) => {
   test.setTimeout(120_000);
@@ -23,7 +34,7 @@ test('a stage waits 1 minute: the clock moves on, the person gets the next messa
     await request.put(FUNNELS_API.stageMessage(stage.id), { headers, data: { text, media_id: null, buttons: [], next_button: null } });
     ids.push(stage.id);
   }
-  const [welcome, reminder] = ids;
+  const [welcome, reminder, offer] = ids;
 
   // The owner sets the wait in its sheet, and reads it back as a sentence.
   await page.goto(`/content/funnels/${funnel.id}/stages/${welcome}/`);
@@ -77,6 +88,14 @@ test('a stage waits 1 minute: the clock moves on, the person gets the next messa
       await expect(page.getByTestId('stage-wait-summary')).toBeVisible();
       await page.getByTestId('stage-wait').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/screens/timers-stage-${language}-${theme}.png` });
+      // Each of the section's buttons keeps its words on one line at phone width (Russian is longer).
+      expect(await textLines(page.getByTestId('stage-wait-edit'))).toBe(1);
+      expect(await textLines(page.getByTestId('stage-wait-remove'))).toBe(1);
+      await page.goto(`/content/funnels/${funnel.id}/stages/${offer}/`);
+      await expect(page.getByTestId('stage-wait-edit')).toBeVisible();
+      expect(await textLines(page.getByTestId('stage-wait-edit'))).toBe(1);
+      await page.getByTestId('stage-wait').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/screens/timers-stage-unset-${language}-${theme}.png` });
       await page.goto(`/content/people/${bobId}/`);
       await expect(page.getByTestId('person-timer')).toBeVisible();
       await page.screenshot({ path: `test-results/screens/timers-person-${language}-${theme}.png` });

@@ -401,6 +401,9 @@ export const DashboardFunnelSchema = Type.Object({
       /** Reached and moved on in the dashboard's period (see StageStats). */
       reached: Type.Integer(),
       moved_on: Type.Integer(),
+      /** A payment stage's payments made in the period and not refunded, and their Stars (as the funnel's). */
+      paid: Type.Integer(),
+      revenue: Type.Integer(),
     }),
   ),
   people_count: Type.Integer(),

@@ -67,6 +67,7 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
         .filter((s) => s.funnelId === f.id)
         .map((s) => {
           const figures = stats.get(f.id)?.find((x) => x.stage_id === s.id);
+          const sold = revenue.get(f.id)?.stages.get(s.id);
           return {
             id: s.id,
             title: s.title,
@@ -75,6 +76,8 @@ export function createDashboardService({ db, now }: { db: Db; now: () => Date })
             people_count: Number(s.people),
             reached: figures?.reached ?? 0,
             moved_on: figures?.moved_on ?? 0,
+            paid: sold?.paid ?? 0,
+            revenue: sold?.revenue ?? 0,
           };
         }),
       people_count: Number(peopleBy.get(f.id)?.total ?? 0),

@@ -13,8 +13,10 @@ export interface FieldFilterValue {
 export function FieldFilter({ fields, value, onChange, testId }: { fields: readonly FunnelField[]; value: FieldFilterValue; onChange: (next: FieldFilterValue) => void; testId: string }) {
   const { t } = useTranslation();
   const chosen = fields.find((field) => field.id === value.field);
+  // The text box serves the other kinds only: a choice's value comes from its own select, and the
+  // empty text box would otherwise clear it a moment after it was picked.
   const [text, setText] = useSearchBox(value.field_value, (fieldValue) => {
-    if (chosen) onChange({ field: chosen.id, field_value: fieldValue });
+    if (chosen && chosen.kind !== 'choice') onChange({ field: chosen.id, field_value: fieldValue });
   });
   return (
     <>
@@ -55,7 +57,9 @@ export function FieldFilter({ fields, value, onChange, testId }: { fields: reado
           className="field-input"
           type="search"
           value={text}
+          // Short enough for half a phone's width; what an empty value means is in the tooltip.
           placeholder={t('funnels.fieldFilter.equals')}
+          title={t('funnels.fieldFilter.equalsHint')}
           aria-label={t('funnels.fieldFilter.value', { title: chosen.title })}
           maxLength={4096}
           onChange={(event) => setText(event.target.value)}

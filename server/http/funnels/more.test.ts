@@ -268,8 +268,8 @@ describe('GET /api/dashboard/', () => {
         stop_reason: null,
         stages: [
           // Added straight to the table: nobody reached a stage through the runtime or by hand.
-          { id: s1.id, title: 'One', color: s1.color, icon: 'flag', people_count: 1, reached: 0, moved_on: 0 },
-          { id: s2.id, title: 'Two', color: s2.color, icon: 'flag', people_count: 1, reached: 0, moved_on: 0 },
+          { id: s1.id, title: 'One', color: s1.color, icon: 'flag', people_count: 1, reached: 0, moved_on: 0, paid: 0, revenue: 0 },
+          { id: s2.id, title: 'Two', color: s2.color, icon: 'flag', people_count: 1, reached: 0, moved_on: 0, paid: 0, revenue: 0 },
         ],
         people_count: 2,
         today: { new_people: 1, messages_sent: 2, stage_moves: 2 },

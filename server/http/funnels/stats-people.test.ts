@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { InlineKeyboardMarkup, Message } from 'grammy/types';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FUNNELS_API, NEXT_STEP_CALLBACK_PREFIX, type DashboardFunnel, type FunnelStats, type PeoplePage, type PersonDetail, type Stage } from '../../../contract/funnels';
-import { people, stageMoves, stageReaches } from '../../db/schema';
+import { funnelPayments, people, stageMoves, stageReaches } from '../../db/schema';
 import { COMMON_ERRORS } from '../../domain-error';
 import { decryptBotToken } from '../../funnels/secret-box';
 import type { FunnelRuntime } from '../../bots/runtime/runtime';
@@ -107,6 +107,34 @@ describe('per-stage results', () => {
     expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?period=year`), 400)).toHaveProperty('period');
     expect(expectJsonError(await call(env, key, 'GET', `${FUNNELS_API.stats(funnel.id)}?tz=Mars/Base`), 400)).toHaveProperty('tz');
     expect(expectJsonError(await call(env, await user(env), 'GET', FUNNELS_API.stats(funnel.id)), 404)).toEqual(NOT_FOUND);
+  });
+});
+
+describe('revenue per stage on the dashboard', () => {
+  it("a payment stage shows the Stars of its payments in the period, refunds and other stages' payments not counted", async () => {
+    const key = await user(env);
+    const funnel = await connectFunnel(env, key);
+    const sell = await addRunnableStage(env, key, funnel.id, { title: 'Sell' });
+    const upsell = await addRunnableStage(env, key, funnel.id, { title: 'Upsell' });
+    const thanks = await addRunnableStage(env, key, funnel.id, { title: 'Thanks' });
+    const [ann, boris, cleo] = await Promise.all([addPerson(env, funnel.id), addPerson(env, funnel.id), addPerson(env, funnel.id)]);
+    const payment = (personId: number, stageId: number, amount: number, chargeId: string, state: 'paid' | 'refunded' = 'paid') =>
+      ({ funnelId: funnel.id, personId, stageId, amount, currency: 'XTR', provider: 'stars' as const, chargeId, state });
+    await env.t.db.orm.insert(funnelPayments).values([
+      payment(ann.id, sell.id, 500, 'ch-ann'),
+      payment(boris.id, sell.id, 1000, 'ch-boris'),
+      payment(cleo.id, sell.id, 700, 'ch-cleo', 'refunded'),
+      payment(ann.id, upsell.id, 250, 'ch-ann-upsell'),
+    ]);
+
+    const dashboard = ok<DashboardFunnel[]>(await call(env, key, 'GET', `${FUNNELS_API.dashboard}?period=7d`));
+    const mine = dashboard.find((f) => f.id === funnel.id)!;
+    expect(mine.stages.map((s) => [s.id, s.paid, s.revenue])).toEqual([
+      [sell.id, 2, 1500],
+      [upsell.id, 1, 250],
+      [thanks.id, 0, 0],
+    ]);
+    expect(mine).toMatchObject({ paid: 3, revenue: 1750 });
   });
 });
 

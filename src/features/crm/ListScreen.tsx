@@ -6,6 +6,8 @@ import { useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LIST_NAME_MAX, type ContactList, type FolderSummary } from '../../../contract/crm';
+import type { ContactsFilter } from '../../../contract/contacts';
+import type { FunnelField } from '../../../contract/fields';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import type { FunnelSource } from '../../../contract/sources';
 import { ROUTES } from '../../../contract/routes';
@@ -16,6 +18,7 @@ import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
 import { RowContent, RowIcon, Section } from '@/ui/blocks';
 import { ConfirmDialog } from '@/ui/Dialog';
+import { FieldFilter, type FieldFilterValue } from '@/ui/FieldFilter';
 import { TextField } from '@/ui/form';
 import { EditIcon, MegaphoneIcon, TrashIcon } from '@/ui/glyphs';
 import { UsersIcon } from '@/ui/icons';
@@ -24,8 +27,18 @@ import { ChoiceRow } from './ChoiceRow';
 import { listDescription } from './FoldersScreen';
 import './crm.css';
 
+/** The segment's filter with its field condition replaced (none when the field is cleared). */
+function withFieldCondition({ field: _field, field_value: _value, ...rest }: ContactsFilter, condition: FieldFilterValue): ContactsFilter {
+  if (condition.field === undefined) return rest;
+  return { ...rest, field: condition.field, ...(condition.field_value ? { field_value: condition.field_value } : {}) };
+}
+
 /** A segment's filter in words, with the names of what it names. */
-function filterWords(list: ContactList, names: { funnels: Funnel[]; folders: FolderSummary[]; stages: Stage[]; tags: Tag[]; sources: FunnelSource[] }, t: TFunction): string[] {
+function filterWords(
+  list: ContactList,
+  names: { funnels: Funnel[]; folders: FolderSummary[]; stages: Stage[]; tags: Tag[]; sources: FunnelSource[]; fields: FunnelField[] },
+  t: TFunction,
+): string[] {
   const f = list.filter ?? {};
   const words: string[] = [];
   if (f.funnel !== undefined) words.push(t('crm.lists.byFunnel', { name: names.funnels.find((x) => x.id === f.funnel)?.name ?? `#${f.funnel}` }));
@@ -35,6 +48,10 @@ function filterWords(list: ContactList, names: { funnels: Funnel[]; folders: Fol
   if (f.tag !== undefined) words.push(t('crm.lists.byTag', { name: names.tags.find((x) => x.id === f.tag)?.title ?? `#${f.tag}` }));
   if (f.source === 'none') words.push(t('crm.lists.noSource'));
   else if (f.source !== undefined) words.push(t('crm.lists.bySource', { name: names.sources.find((x) => String(x.id) === f.source)?.name ?? `#${f.source}` }));
+  if (f.field !== undefined) {
+    const title = names.fields.find((x) => x.id === f.field)?.title ?? `#${f.field}`;
+    words.push(f.field_value === undefined ? t('crm.lists.byField', { title }) : t('crm.lists.byFieldValue', { title, value: f.field_value }));
+  }
   if (f.blocked !== undefined) words.push(f.blocked ? t('contacts.onlyBlocked') : t('contacts.notBlocked'));
   if (f.joined_from) words.push(t('crm.lists.joinedFrom', { day: f.joined_from }));
   if (f.joined_to) words.push(t('crm.lists.joinedTo', { day: f.joined_to }));
@@ -49,6 +66,7 @@ export function ListScreen({
   stages,
   tags,
   sources = [],
+  fields = [],
 }: {
   list: ContactList;
   funnels: Funnel[];
@@ -57,6 +75,8 @@ export function ListScreen({
   stages: Stage[];
   tags: Tag[];
   sources?: FunnelSource[];
+  /** The segment's funnel's fields: a field belongs to one funnel, so only a funnel's segment can name one. */
+  fields?: FunnelField[];
 }) {
   const { t } = useTranslation();
   usePageHead(list.name);
@@ -67,6 +87,13 @@ export function ListScreen({
   const mailable = funnels.filter((f) => !f.archived && f.bot_id !== null && (segmentFunnel === undefined || f.id === segmentFunnel));
   const [mailFunnel, setMailFunnel] = useState<number | ''>(mailable.length === 1 ? mailable[0].id : '');
   const folder = folders.find((f) => f.id === list.folder_id);
+  // Shown as chosen at once: the picker's typed value must not be checked against the old field while the save is on its way.
+  const [fieldCondition, setFieldCondition] = useState<FieldFilterValue>({ field: list.filter?.field, field_value: list.filter?.field_value });
+
+  function saveFieldCondition(condition: FieldFilterValue) {
+    setFieldCondition(condition);
+    void act(() => updateList(list.id, { filter: withFieldCondition(list.filter ?? {}, condition) }), t('crm.lists.filterSaved'));
+  }
 
   async function act(work: () => Promise<unknown>, done: string): Promise<boolean> {
     setBusy(true);
@@ -105,10 +132,27 @@ export function ListScreen({
         </Link>
         {list.kind === 'segment' ? (
           <div className="row row--static">
-            <RowContent title={t('crm.lists.filter')} description={filterWords(list, { funnels, folders, stages, tags, sources }, t).join(' · ')} chevron={false} />
+            <RowContent
+              title={t('crm.lists.filter')}
+              description={<span data-testid="list-filter-words">{filterWords(list, { funnels, folders, stages, tags, sources, fields }, t).join(' · ')}</span>}
+              chevron={false}
+            />
           </div>
         ) : null}
       </Section>
+
+      {list.kind === 'segment' && segmentFunnel !== undefined && fields.length > 0 ? (
+        <Section title={t('crm.lists.fieldTitle')} footer={t('crm.lists.fieldFooter')}>
+          <div className="row row--static list-field-condition">
+            <FieldFilter
+              fields={fields}
+              value={fieldCondition}
+              onChange={saveFieldCondition}
+              testId="list-filter"
+            />
+          </div>
+        </Section>
+      ) : null}
 
       <Section title={t('crm.lists.mailTitle')} footer={mailable.length === 0 ? t('crm.lists.mailNone') : t('crm.lists.mailFooter')}>
         {mailable.length > 0 ? (

@@ -1,6 +1,6 @@
 // /content/dashboard/: per funnel, what happened today (new people, messages sent, stage moves)
-// and per stage who is in it now, who reached it in the chosen period and how many moved on from it
-// next, from GET /api/dashboard/.
+// and per stage who is in it now, who reached it in the chosen period, how many moved on from it
+// next and what a payment stage sold (refunds not counted), from GET /api/dashboard/.
 import { Link } from '@tanstack/react-router';
 import type { DashboardFunnel, StatsPeriod } from '../../../contract/funnels';
 import { ROUTES } from '../../../contract/routes';

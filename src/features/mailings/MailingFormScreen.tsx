@@ -4,7 +4,7 @@
 // words and with a live count; people who blocked the bot are always left out) and faster sending. Saving keeps it as a draft; sending is on its own screen,
 // after the pre-send check.
 import { useNavigate } from '@tanstack/react-router';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Funnel, Stage, Tag } from '../../../contract/funnels';
 import type { ContactList } from '../../../contract/crm';
@@ -14,7 +14,7 @@ import { countAudience, createMailing, updateMailing } from '@/api/mailings';
 import { describeFailure, success, type TranslatedFailure } from '@/api/useApi';
 import { usePageHead } from '@/state/ui';
 import { BackLink } from '@/ui/BackLink';
-import { FieldFilter } from '@/ui/FieldFilter';
+import { FieldFilter, type FieldFilterValue } from '@/ui/FieldFilter';
 import { Button, FormAlert, TextField } from '@/ui/form';
 import { draftLimit, MessageEditor, type MessageDraft } from '@/ui/message-editor/MessageEditor';
 import { useMessageDraft } from '@/ui/message-editor/useMessageDraft';
@@ -44,6 +44,15 @@ const sideKey = (side: Side, kind: AudienceKind) => (kind === 'lists' || kind ==
 const includesSomeone = (a: Audience) => a.stages_in.length + a.tags_in.length + (a.lists_in ?? []).length + (a.sources_in ?? []).length + (a.fields ?? []).length > 0;
 
 const sameAudience = (a: Audience, b: Audience) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Field conditions the form offers at once: a few fit a phone (the API takes up to FIELDS_MAX). */
+const FIELD_CONDITIONS_SHOWN = 3;
+/** One row of the field conditions; a row whose field is not chosen yet is no condition. */
+interface FieldRow extends FieldFilterValue {
+  key: number;
+}
+const conditionsOf = (rows: FieldRow[]): NonNullable<Audience['fields']> =>
+  rows.flatMap((row) => (row.field === undefined ? [] : [row.field_value ? { field_id: row.field, value: row.field_value } : { field_id: row.field }]));
 
 export function MailingFormScreen({
   funnel,
@@ -87,6 +96,13 @@ export function MailingFormScreen({
   const savedAudience = mailing ? normal(mailing.audience) : EVERYONE;
   const [audience, setAudience] = useState<Audience>(mailing ? savedAudience : { ...EVERYONE, lists_in: initialLists.filter((id) => lists.some((l) => l.id === id)) });
   const [narrowed, setNarrowed] = useState(() => includesSomeone(audience));
+  // Keys keep each row's typed value in its own row when another row is removed.
+  const rowKeys = useRef(0);
+  const newRow = (condition: FieldFilterValue = {}): FieldRow => ({ key: rowKeys.current++, ...condition });
+  const [fieldRows, setFieldRows] = useState<FieldRow[]>(() => {
+    const saved = audience.fields ?? [];
+    return saved.length > 0 ? saved.map((c) => newRow({ field: c.field_id, field_value: c.value })) : [newRow()];
+  });
   const [stashed, setStashed] = useState<Included>({ stages_in: [], tags_in: [], lists_in: [], sources_in: [], fields: [] });
   const words = useAudienceWords();
   const [paid, setPaid] = useState(mailing?.paid_broadcast ?? false);
@@ -143,6 +159,13 @@ export function MailingFormScreen({
       setStashed({ stages_in: audience.stages_in, tags_in: audience.tags_in, lists_in: audience.lists_in ?? [], sources_in: audience.sources_in ?? [], fields: audience.fields ?? [] });
       setAudience((current) => ({ ...current, stages_in: [], tags_in: [], lists_in: [], sources_in: [], fields: [] }));
     }
+    setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
+  }
+
+  /** The rows as shown, and the audience's field conditions from them (always one row, maybe empty). */
+  function changeFieldRows(rows: FieldRow[]) {
+    setFieldRows(rows.length > 0 ? rows : [newRow()]);
+    setAudience((current) => ({ ...current, fields: conditionsOf(rows) }));
     setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
   }
 
@@ -273,23 +296,40 @@ export function MailingFormScreen({
                 {fields.length > 0 ? (
                   <div className="audience-group" role="group" aria-labelledby={`${ids}-in-fields`}>
                     <h3 className="audience-group-title" id={`${ids}-in-fields`}>
-                      {t('mailings.audience.onlyField')}
+                      {fieldRows.length > 1 ? t('mailings.audience.onlyFields') : t('mailings.audience.onlyField')}
                     </h3>
-                    <div className="people-selects">
-                      <FieldFilter
-                        fields={fields}
-                        value={{ field: audience.fields?.[0]?.field_id, field_value: audience.fields?.[0]?.value }}
-                        onChange={(next) => {
-                          // One field condition from the form (the API takes several, all of which hold).
-                          setAudience((current) => ({
-                            ...current,
-                            fields: next.field === undefined ? [] : [next.field_value ? { field_id: next.field, value: next.field_value } : { field_id: next.field }],
-                          }));
-                          setErrors((current) => ({ ...current, fields: { ...current.fields, audience: [] } }));
-                        }}
-                        testId="audience"
-                      />
-                    </div>
+                    {fieldRows.map((row, index) => {
+                      const chosenElsewhere = new Set(fieldRows.filter((other) => other.key !== row.key).map((other) => other.field));
+                      const removable = fieldRows.length > 1 || row.field !== undefined;
+                      return (
+                        <div key={row.key} className="audience-field-row" data-testid="audience-field-row">
+                          <FieldFilter
+                            // A field twice would ask for two values at once: each field once.
+                            fields={fields.filter((field) => !chosenElsewhere.has(field.id))}
+                            value={row}
+                            onChange={(next) => changeFieldRows(fieldRows.map((other) => (other.key === row.key ? { key: row.key, ...next } : other)))}
+                            testId={index === 0 ? 'audience' : `audience-${index + 1}`}
+                          />
+                          {removable ? (
+                            <button
+                              type="button"
+                              className="audience-field-remove"
+                              aria-label={t('mailings.audience.removeField')}
+                              title={t('mailings.audience.removeField')}
+                              onClick={() => changeFieldRows(fieldRows.filter((other) => other.key !== row.key))}
+                              data-testid={`audience-field-remove-${index + 1}`}
+                            >
+                              <span aria-hidden="true">✕</span>
+                            </button>
+                          ) : null}
+                        </div>
+                      );
+                    })}
+                    {fieldRows.length < Math.min(FIELD_CONDITIONS_SHOWN, fields.length) && fieldRows.every((row) => row.field !== undefined) ? (
+                      <button type="button" className="audience-field-add" onClick={() => setFieldRows([...fieldRows, newRow()])} data-testid="audience-field-add">
+                        <span aria-hidden="true">+</span> {t('mailings.audience.addField')}
+                      </button>
+                    ) : null}
                   </div>
                 ) : null}
               </div>

@@ -71,4 +71,11 @@ describe('an audience in words', () => {
     expect(audienceWords(audience({ fields: [{ field_id: 30 }] }), withFields, english, 'en')).toBe('with field “City”');
     expect(audienceWords(audience({ stages_in: [1], fields: [{ field_id: 30, value: 'Moscow' }] }), withFields, russian, 'ru')).toBe('этап «Paid», «City» = «Moscow»');
   });
+
+  it('joins several field conditions with "and": a person needs all of them', () => {
+    const withFields = { ...names, fields: [{ id: 30, title: 'City' }, { id: 31, title: 'Plan' }] };
+    const two = audience({ tags_in: [10], fields: [{ field_id: 30, value: 'Moscow' }, { field_id: 31 }] });
+    expect(audienceWords(two, withFields, english, 'en')).toBe('tag “VIP”, “City” is “Moscow” and with field “Plan”');
+    expect(audienceWords(two, withFields, russian, 'ru')).toBe('тег «VIP», «City» = «Moscow» и с полем «Plan»');
+  });
 });

@@ -24,6 +24,12 @@ export interface AudienceNames {
 
 export const NO_NAMES: AudienceNames = { stages: [], tags: [], lists: [] };
 
+/** "“A”, “B”, and “C”" / "«A», «B» и «C»": conditions that all hold. */
+function allOf(parts: string[], language: Language): string {
+  if (typeof Intl.ListFormat === 'function') return new Intl.ListFormat(language, { type: 'conjunction' }).format(parts);
+  return parts.join(language === 'ru' ? ' и ' : ' and ');
+}
+
 /** "“A”, “B”, or “C”" / "«A», «B» или «C»". */
 function anyOf(names: string[], language: Language): string {
   if (typeof Intl.ListFormat === 'function') return new Intl.ListFormat(language, { type: 'disjunction' }).format(names);
@@ -62,11 +68,13 @@ export function audienceWords(audience: Audience, names: AudienceNames, t: TFunc
     const words = quoted(sources, (names.sources ?? []).map((s) => ({ id: s.id, name: s.name })));
     taken.push(sources.length === 1 ? t('mailings.audienceWords.source', { names: words }) : t('mailings.audienceWords.sources', { names: words }));
   }
-  for (const condition of audience.fields ?? []) {
+  // Every field condition must hold (unlike the names within a group): said with "and".
+  const fieldWords = (audience.fields ?? []).map((condition) => {
     const title = names.fields?.find((f) => f.id === condition.field_id)?.title;
     const name = title === undefined ? t('mailings.audienceWords.deleted') : t('mailings.audienceWords.quote', { name: title });
-    taken.push(condition.value ? t('mailings.audienceWords.fieldIs', { name, value: condition.value }) : t('mailings.audienceWords.fieldSet', { name }));
-  }
+    return condition.value ? t('mailings.audienceWords.fieldIs', { name, value: condition.value }) : t('mailings.audienceWords.fieldSet', { name });
+  });
+  if (fieldWords.length > 0) taken.push(allOf(fieldWords, language));
 
   const left: string[] = [];
   if (audience.stages_out.length > 0) {

@@ -9,17 +9,22 @@ export const Route = createFileRoute('/_authenticated/content/lists/$listId')({
       const crmApi = await import('@/api/crm');
       const [list, funnels, folders] = await Promise.all([crmApi.getList(id), api.listFunnels(), crmApi.listFolders()]);
       const funnelId = list.filter?.funnel;
-      const [stages, tags, sources] =
+      const [stages, tags, sources, fields] =
         funnelId === undefined
-          ? [[], [], []]
-          : await Promise.all([api.listStages(funnelId).catch(() => []), api.listTags(funnelId).catch(() => []), api.listSources(funnelId).catch(() => [])]);
-      return { list, funnels, folders, stages, tags, sources };
+          ? [[], [], [], []]
+          : await Promise.all([
+              api.listStages(funnelId).catch(() => []),
+              api.listTags(funnelId).catch(() => []),
+              api.listSources(funnelId).catch(() => []),
+              api.listFields(funnelId).catch(() => []),
+            ]);
+      return { list, funnels, folders, stages, tags, sources, fields };
     });
   },
   component: ListRoute,
 });
 
 function ListRoute() {
-  const { list, funnels, folders, stages, tags, sources } = Route.useLoaderData();
-  return <ListScreen key={list.id} list={list} funnels={funnels} folders={folders} stages={stages} tags={tags} sources={sources} />;
+  const { list, funnels, folders, stages, tags, sources, fields } = Route.useLoaderData();
+  return <ListScreen key={list.id} list={list} funnels={funnels} folders={folders} stages={stages} tags={tags} sources={sources} fields={fields} />;
 }

@@ -7,8 +7,8 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const id = idFrom(params.funnelId);
     return loadFunnelsScreen(async (api) => {
       const [mailingsApi, crmApi] = await Promise.all([import('@/api/mailings'), import('@/api/crm')]);
-      // Stages, tags, lists and sources: the names each mailing's audience is said in.
-      const [funnel, { mailings, lists }, stages, tags, sources] = await Promise.all([
+      // Stages, tags, lists, sources and fields: the names each mailing's audience is said in.
+      const [funnel, { mailings, lists }, stages, tags, sources, fields] = await Promise.all([
         api.getFunnel(id),
         // The user's lists (each counted on the server) only when an audience names one.
         mailingsApi
@@ -17,8 +17,9 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
         api.listStages(id),
         api.listTags(id),
         api.listSources(id),
+        api.listFields(id),
       ]);
-      return { funnel, mailings, names: { stages, tags, lists, sources } };
+      return { funnel, mailings, names: { stages, tags, lists, sources, fields } };
     });
   },
   component: MailingsRoute,

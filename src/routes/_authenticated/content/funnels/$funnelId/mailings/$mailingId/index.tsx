@@ -11,7 +11,7 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
     const mailingId = idFrom(params.mailingId);
     return loadFunnelsScreen(async (api) => {
       const [mailingsApi, crmApi] = await Promise.all([import('@/api/mailings'), import('@/api/crm')]);
-      const [funnel, { mailing, lists }, recipients, stages, tags, sources] = await Promise.all([
+      const [funnel, { mailing, lists }, recipients, stages, tags, sources, fields] = await Promise.all([
         api.getFunnel(funnelId),
         // The user's lists (each counted on the server) only when the audience names one.
         mailingsApi.getMailing(mailingId).then(async (mailing) => ({ mailing, lists: mailing.audience.lists_in?.length ? await crmApi.listLists() : [] })),
@@ -20,9 +20,10 @@ export const Route = createFileRoute('/_authenticated/content/funnels/$funnelId/
         api.listStages(funnelId),
         api.listTags(funnelId),
         api.listSources(funnelId),
+        api.listFields(funnelId),
       ]);
       if (mailing.funnel_id !== funnel.id) throw notFound();
-      return { funnel, mailing, recipients, search: deps, names: { stages, tags, lists, sources } };
+      return { funnel, mailing, recipients, search: deps, names: { stages, tags, lists, sources, fields } };
     });
   },
   component: MailingRoute,
