@@ -8,6 +8,7 @@ import { API } from '../contract/auth';
 import { AUTH_COOKIE } from '../contract/constants';
 import { CONTACTS_API } from '../contract/contacts';
 import { CRM_API } from '../contract/crm';
+import { FIELDS_API } from '../contract/fields';
 import { FUNNELS_API } from '../contract/funnels';
 import { MAILINGS_API } from '../contract/mailings';
 import { createActiveUser, loginToken, newUser, type TestUser } from './support/api';
@@ -238,3 +239,31 @@ for (const language of ['en', 'ru'] as const) {
     });
   });
 }
+
+test.describe('contacts of one funnel with fields, at 1280 × 800', () => {
+  test.use({ locale: 'ru-RU', isMobile: false, hasTouch: false, deviceScaleFactor: 1 });
+
+  test('its three field columns leave the tags and dates room: nothing cut, the funnel column (the same in every row) gone', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const a = await account(request, 'ru');
+    const headers = { Authorization: `Token ${a.key}` };
+    for (const [key, title] of [['email', 'Электронная почта'], ['city', 'Город'], ['course', 'Курс']]) {
+      const made = await request.post(FIELDS_API.fields(a.funnelId), { headers, data: { key, title, kind: 'text' } });
+      expect(made.status(), await made.text()).toBe(201);
+    }
+    await signInWithCookie(page, a.key);
+    await page.setViewportSize(DESKTOP);
+    await page.goto(`/content/contacts/?funnel=${a.funnelId}`);
+    const table = page.getByRole('table', { name: 'Контакты', exact: true });
+    await expect(table.getByRole('columnheader', { name: 'Город', exact: true })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'Воронка (бот)', exact: true })).toHaveCount(0);
+    // The tags of Анна ("regular", "coffee lover") get a column of their own, not a sliver.
+    const tags = table.getByRole('columnheader', { name: 'Теги', exact: true });
+    expect((await tags.boundingBox())!.width).toBeGreaterThan(110);
+    // The day each joined is whole (it was "27.11.2…").
+    const joined = table.getByTestId('contact-row').first().getByRole('cell').nth(-3);
+    const cut = await joined.evaluate((cell) => [...cell.querySelectorAll('*')].some((el) => el.scrollWidth > el.clientWidth));
+    expect(cut).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  });
+});

@@ -27,6 +27,9 @@ export function ContactsTable({
 }) {
   const { t } = useTranslation();
   const allPicked = contacts.length > 0 && contacts.every((contact) => picked.has(contact.id));
+  const shownFields = fields.slice(0, FIELD_COLUMNS_MAX);
+  // The tags take what the fixed widths leave (at most 3 fields of 9%: about a seventh of the row stays for them).
+  const narrow = shownFields.length > 0 ? { name: '16%', seen: '11%', blocked: '9%' } : { name: '21%', seen: '14%', blocked: '12%' };
   const columns: Array<TableColumn<Contact>> = [
     {
       key: 'pick',
@@ -53,7 +56,7 @@ export function ContactsTable({
     },
     {
       key: 'name',
-      width: '21%',
+      width: narrow.name,
       header: t('contacts.columns.name'),
       cell: (contact) => (
         <PersonCell
@@ -64,27 +67,33 @@ export function ContactsTable({
         />
       ),
     },
-    {
-      key: 'funnel',
-      width: '15%',
-      header: t('contacts.columns.funnel'),
-      cell: (contact) => (
-        <>
-          <CellText>{contact.funnel_name}</CellText>
-          {contact.bot_username ? <CellText muted>@{contact.bot_username}</CellText> : null}
-        </>
-      ),
-    },
+    // One funnel chosen (its fields are columns): every row's funnel is that one, and its column's
+    // room goes to the fields.
+    ...(shownFields.length > 0
+      ? []
+      : [
+          {
+            key: 'funnel',
+            width: '15%',
+            header: t('contacts.columns.funnel'),
+            cell: (contact: Contact) => (
+              <>
+                <CellText>{contact.funnel_name}</CellText>
+                {contact.bot_username ? <CellText muted>@{contact.bot_username}</CellText> : null}
+              </>
+            ),
+          },
+        ]),
     {
       key: 'stage',
       width: '12%',
       header: t('contacts.columns.stage'),
       cell: (contact) => <CellText muted={contact.stage_title === null}>{contact.stage_title ?? t('funnels.people.noStage')}</CellText>,
     },
-    ...fields.slice(0, FIELD_COLUMNS_MAX).map(
+    ...shownFields.map(
       (field): TableColumn<Contact> => ({
         key: `field-${field.id}`,
-        width: '11%',
+        width: '9%',
         header: field.title,
         cell: (contact) => {
           const value = contact.fields.find((item) => item.field_id === field.id)?.value;
@@ -121,14 +130,14 @@ export function ContactsTable({
     },
     {
       key: 'seen',
-      width: '14%',
+      width: narrow.seen,
       numeric: true,
       header: t('contacts.columns.lastSeen'),
       cell: (contact) => <CellText>{formatTableMoment(contact.last_seen_at)}</CellText>,
     },
     {
       key: 'blocked',
-      width: '12%',
+      width: narrow.blocked,
       header: t('contacts.columns.blocked'),
       cell: (contact) =>
         contact.blocked ? (
