@@ -85,7 +85,7 @@ async function boot(): Promise<void> {
   // '/' is the panel (routes/index.tsx redirects there): said here, before the router reads the
   // address, so that the first open from the menu button is one navigation, not a redirect and a
   // second match, load and render.
-  if (window.location.pathname === '/') window.history.replaceState(window.history.state, '', `${ROUTES.panel}${window.location.search}${window.location.hash}`);
+  if (window.location.pathname === '/') window.history.replaceState(window.history.state, '', `${ROUTES.panel}${window.location.search}`);
   const router = createAppRouter({ auth: authSession });
   // After any change made through the API, what the router loaded before it is out of date.
   onApiChange(() => void router.invalidate());
