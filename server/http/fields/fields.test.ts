@@ -201,6 +201,19 @@ describe('asking through the bot', () => {
     expect(await again.deliver(funnel.id, answer!)).toBe('handled');
     expect(await env.t.db.orm.select().from(stageMoves).where(and(eq(stageMoves.personId, person.id), eq(stageMoves.via, 'answer')))).toHaveLength(1);
     expect(env.fake.botMessages(funnel.token, ann.id)).toHaveLength(sent);
+
+    // Past the question, an e-mail is what she wrote: in the inbox, not her answer, nobody moved
+    // (the runtime claims it as an answer at once; the move's condition finds her elsewhere).
+    env.fake.sendUserMessage(funnel.token, { from: ann, text: 'new@example.com' });
+    await eventually(
+      () => env.t.db.query<{ text: string }>(`select text from person_events where person_id = $1 and direction = 'in' order by id desc limit 1`, [person.id]),
+      (rows) => rows[0]?.text === 'new@example.com',
+      'the e-mail in her history',
+    );
+    expect((await personOf(funnel.id, ann.id)).unreadCount).toBeGreaterThan(0);
+    expect((await personOf(funnel.id, ann.id)).stageId).toBe(thanks.id);
+    expect(await env.t.db.orm.select({ value: personFields.value }).from(personFields).where(eq(personFields.personId, person.id))).toEqual([{ value: 'ann@example.com' }]);
+    expect(await env.t.db.orm.select().from(stageMoves).where(eq(stageMoves.personId, person.id))).toHaveLength(2); // /start, then the answer
   });
 
   it('asks for a phone with a contact-request keyboard, takes only the person’s own contact, and removes the keyboard', async () => {

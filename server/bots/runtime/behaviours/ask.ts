@@ -16,6 +16,7 @@ import { answerValue } from '../../../../contract/fields';
 import type { FunnelContext } from '../funnel-context';
 import { personValues, takeSlot } from '../replies';
 import { ALREADY_HANDLED, type KeptAnswer, type RuntimeAsk, type RuntimeStage } from '../store';
+import { recordWritten } from './history';
 import { matchKeyword } from './keyword';
 
 /** The value an incoming message gives the question, or null when it does not fit. */
@@ -40,24 +41,35 @@ export function askBehaviour(fc: FunnelContext): Composer<Context> {
     const msg = ctx.msg;
     if (msg.text?.startsWith('/')) return next();
     const stages = await fc.store.stages(fc.funnelId);
+    const asked = stages.flatMap((stage, index) => (stage.ask === null ? [] : [{ index, value: answerOf(stage.ask, msg, ctx.from.id) }]));
     // Most funnels ask nothing: no read of the person for them.
-    if (!stages.some((stage) => stage.ask !== null)) return next();
-    const stageId = await fc.store.stageOf(fc.funnelId, ctx.from.id);
-    const index = stages.findIndex((stage) => stage.id === stageId);
-    const stage = index === -1 ? undefined : stages[index];
+    if (asked.length === 0) return next();
+    const keyword = msg.text === undefined ? undefined : matchKeyword(await fc.store.keywords(fc.funnelId), msg.text);
+    // What does not answer any of the funnel's questions but holds a keyword moves the person by
+    // the keyword wherever they are: no read of where they are.
+    if (keyword && asked.every(({ value }) => value === null)) return next();
+    // The funnel's one question, answered, no keyword: the answer's move is claimed at once, and
+    // its own condition (they are in that stage) says whether it was an answer; if not, it is what
+    // they wrote, kept as any text is. One round trip, not a read of where they are first.
+    const only = asked.length === 1 && asked[0].value !== null && !keyword && stages[asked[0].index + 1] ? asked[0] : undefined;
+    const at = only ? only.index : await fc.store.stageOf(fc.funnelId, ctx.from.id).then((stageId) => stages.findIndex((stage) => stage.id === stageId));
+    const stage = at === -1 ? undefined : stages[at];
     if (!stage || stage.ask === null) return next();
     const asking = stage as RuntimeStage & { ask: RuntimeAsk };
-    const value = answerOf(asking.ask, msg, ctx.from.id);
+    const value = only ? only.value : answerOf(asking.ask, msg, ctx.from.id);
     const text = msg.text ?? (value ?? msg.contact?.phone_number ?? '');
-    if (value === null && msg.text !== undefined && matchKeyword(await fc.store.keywords(fc.funnelId), msg.text)) return next();
+    if (value === null && keyword) return next();
     const answer: KeptAnswer | null = value === null ? null : { fieldId: asking.ask.fieldId, value };
-    const following = stages[index + 1];
+    const following = stages[at + 1];
     const person = personValues(ctx.from);
     const slot = await takeSlot(fc);
     try {
       if (answer && following) {
         const moved = await fc.store.movePerson(fc.funnelId, ctx.update.update_id, ctx.from.id, stage.id, following, text, 'answer', text, answer);
-        if (moved === ALREADY_HANDLED || moved === null || moved.replyId === null) return;
+        if (moved === ALREADY_HANDLED) return;
+        // Claimed, nobody moved: not in the question's stage after all (the guess above), so it is what they wrote.
+        if (moved === null) return only ? await recordWritten(fc, ctx.from.id, msg) : undefined;
+        if (moved.replyId === null) return;
         const removeKeyboard = asksWithKeyboard(asking.ask);
         await fc.deliver({ personId: moved.id, chatId: ctx.chat.id, person, reply: { id: moved.replyId, stageId: following.id, removeKeyboard }, slot });
         return;
