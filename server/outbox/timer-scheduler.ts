@@ -1,6 +1,7 @@
 // Timed moves on the delivery engine's tick (issue 24, "Wait"): due timers are fired in batches,
-// one statement each (FIRE_TIMERS in sql.ts: claim, move, the next stage's message queued in the
-// outbox), from any number of processes: `for update skip locked` gives each timer to one batch,
+// one statement each (FIRE_TIMERS in sql.ts: claim, move, the next stage's reply queued as a bot
+// reply row, which the running bot's runtime takes over and sends as any move's reply), from any
+// number of processes: `for update skip locked` gives each timer to one batch,
 // and a batch that dies before its commit leaves everything as it was. Timers are made and
 // cancelled by the database itself (stage_moves' trigger, migration 0023), so nothing here knows
 // who moved a person.
