@@ -2,6 +2,7 @@
 // those). The panel's data is asked for together with the current user, not once the guard has it,
 // and the panel's code comes from the HTML's preloads, not import after import. Outside Telegram
 // the Mini App's address is a plain sign-in, with no Telegram SDK error in the console.
+import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { expect, test, type Page } from './support/test';
 import { API } from '../contract/auth';
 import { FUNNELS_API } from '../contract/funnels';
@@ -77,4 +78,23 @@ test("the Mini App's address opened in a plain browser signs in as a browser, wi
   await expect.poll(() => at(seen, 'ended', /^\/assets\/preloadScreens-[\w-]+\.js$/)).toBeGreaterThanOrEqual(0);
   expect(at(seen, 'sent', /^\/assets\/(shell|sdk)-[\w-]+\.js$/)).toBe(-1);
   expect(errors).toEqual([]);
+});
+
+test('the entry is marked for eager compilation, and its source map still points at the source', async ({ page }) => {
+  const html = await (await page.request.get('/')).text();
+  const entry = /<script type="module" crossorigin src="(\/assets\/index-[\w-]+\.js)">/.exec(html)?.[1];
+  expect(entry, 'the HTML loads the entry').toBeDefined();
+  const code = await (await page.request.get(entry ?? '')).text();
+  // V8's explicit compile hint (Chrome 136+): on the file's first line, or it is not read.
+  expect(code.split('\n')[0]).toBe('//# allFunctionsCalledOnLoad');
+  // An error in the entry (Sentry's report, the console) still names the line of the source it came from.
+  const map = new TraceMap(await (await page.request.get(`${entry}.map`)).text());
+  const needle = '#app is missing from index.html';
+  const at = code.indexOf(needle);
+  expect(at).toBeGreaterThan(0);
+  const lines = code.slice(0, at).split('\n');
+  const original = originalPositionFor(map, { line: lines.length, column: (lines.at(-1) ?? '').length });
+  expect(original.source).toMatch(/src\/main\.tsx$/);
+  const sourceLine = map.sourcesContent?.[map.sources.indexOf(original.source)]?.split('\n')[(original.line ?? 0) - 1];
+  expect(sourceLine).toContain(needle);
 });

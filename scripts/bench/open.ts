@@ -36,6 +36,8 @@ import { signInitData } from '../telegram/init-data';
 import { activeUserToken, CHROMIUM_ARGS, startServer } from './support.mjs';
 
 const OPENS = Number(process.env.OPENS ?? 5);
+/** BENCH_OPEN_TIMELINE=1: each open's requests, when they were sent and ended, and their size on the wire. */
+const TIMELINE = process.env.BENCH_OPEN_TIMELINE === '1';
 const PORT = Number(process.env.BENCH_OPEN_PORT ?? 3230);
 const SERVICE_BOT_TOKEN = '4242:bench-open-service-bot-token';
 const TELEGRAM_USER = { id: 5550042, first_name: 'Bench', language_code: 'en' };
@@ -49,6 +51,7 @@ interface RequestRecord {
   sentAt: number;
   endedAt: number | null;
   cached: boolean;
+  bytes: number;
 }
 
 interface Open {
@@ -114,11 +117,14 @@ function recordRequests(cdp: CDPSession): Recorder {
   cdp.on('Network.requestWillBeSent', (event) => {
     if (event.request.url.startsWith('data:')) return;
     if (event.type === 'Document') recorder.wallClockOffset = event.wallTime - event.timestamp;
-    requests.set(event.requestId, { id: event.requestId, url: event.request.url, sentAt: event.timestamp, endedAt: null, cached: false });
+    requests.set(event.requestId, { id: event.requestId, url: event.request.url, sentAt: event.timestamp, endedAt: null, cached: false, bytes: 0 });
   });
-  const ended = (event: { requestId: string; timestamp: number }) => {
+  const ended = (event: { requestId: string; timestamp: number; encodedDataLength?: number }) => {
     const request = requests.get(event.requestId);
-    if (request) request.endedAt = event.timestamp;
+    if (request) {
+      request.endedAt = event.timestamp;
+      request.bytes = event.encodedDataLength ?? 0;
+    }
   };
   cdp.on('Network.loadingFinished', ended);
   cdp.on('Network.requestServedFromCache', (event) => {
@@ -211,6 +217,14 @@ async function openOnce(page: Page, recorder: Recorder, url: string, landingData
   const firstData = ordered.find((request) => new URL(request.url).pathname.startsWith('/api/'));
   const landing = ordered.find((request) => landingData.test(new URL(request.url).pathname));
   const shownLevel = Math.max(0, ...ordered.filter((request) => request.endedAt !== null && request.endedAt <= shownAt).map((request) => levelOf.get(request)?.level ?? 0));
+  if (TIMELINE) {
+    const start = Math.min(...all.map((request) => request.sentAt));
+    const at = (seconds: number) => ((seconds - start) * 1000).toFixed(0).padStart(5);
+    console.log(`    open of ${ms.toFixed(0)} ms, shown at ${at(shownAt)} ms after the HTML was asked for:`);
+    for (const request of [...all].sort((a, b) => a.sentAt - b.sentAt)) {
+      console.log(`    ${at(request.sentAt)} → ${request.endedAt === null ? '    -' : at(request.endedAt)} ms  ${request.cached ? 'cache' : `${(request.bytes / 1024).toFixed(1).padStart(5)} KB`}  ${shortName(request.url)}`);
+    }
+  }
   const chain: string[] = [];
   for (let at: RequestRecord | null = landing ?? null; at; at = levelOf.get(at)?.parent ?? null) chain.unshift(`${levelOf.get(at)?.level} ${shortName(at.url)}`);
   return {
