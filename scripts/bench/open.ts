@@ -30,6 +30,7 @@
 // stages for a funnel), the deepest level of what had ended before the screen was shown
 // ("shown"), and that chain for the first open. From what Chromium reports over CDP (Network
 // domain): sent and finished timestamps, and whether the answer came from the cache.
+import { loadavg } from 'node:os';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { startFakeBotApi } from '../telegram/fake-bot-api';
 import { signInitData } from '../telegram/init-data';
@@ -276,7 +277,8 @@ async function run(scenario: Scenario): Promise<void> {
   const sorted = opens.map((open) => open.ms).sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
   const levelsText = (pick: (open: Open) => number | null) => opens.map((open) => pick(open) ?? '-').join(' ');
-  console.log(`${scenario.label}`);
+  // The machine's load while it ran: the same build opens several hundred ms slower on a busy host.
+  console.log(`${scenario.label} (load ${loadavg()[0].toFixed(2)})`);
   console.log(`  median ${median.toFixed(0)} ms; opens ${opens.map((open) => open.ms.toFixed(0)).join(', ')} ms`);
   console.log(`  chain depth (HTML = 0): first data request at level ${levelsText((open) => open.firstDataLevel)}; landing data at ${levelsText((open) => open.landingDataLevel)}; shown after ${levelsText((open) => open.shownLevel)}`);
   if (opens[0].chain.length > 1) console.log(`  chain of the first open: ${opens[0].chain.join(' → ')}`);
