@@ -85,12 +85,13 @@ export function eagerEntry(): Plugin {
         for (const output of Object.values(bundle)) {
           if (output.type !== 'chunk' || !output.isEntry) continue;
           output.code = HINT + output.code;
+          // The build's source maps are files beside the chunks (`sourcemap: true`).
           const map = bundle[`${output.fileName}.map`];
           if (map?.type === 'asset' && typeof map.source === 'string') {
             const parsed = JSON.parse(map.source) as { mappings: string };
             parsed.mappings = `;${parsed.mappings}`;
             map.source = JSON.stringify(parsed);
-          } else if (output.map) output.map.mappings = `;${output.map.mappings}`;
+          }
         }
       },
     },
